@@ -1,0 +1,1 @@
+// The StateMachineHierarchy product: UML statecharts.

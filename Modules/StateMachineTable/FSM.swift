@@ -1,0 +1,1 @@
+// The StateMachineTable product: a SwiftFSM-style transition-table builder.

@@ -1,0 +1,72 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "SwiftStateMachine",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "StateMachineCore", targets: ["StateMachineCore"]),
+        .library(name: "StateMachineTest", targets: ["StateMachineTest"]),
+        .library(name: "StateMachineTable", targets: ["StateMachineTable"]),
+        .library(name: "StateMachineHierarchy", targets: ["StateMachineHierarchy"]),
+        .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
+        .executable(name: "Benchmarks", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        // MARK: Libraries
+        .target(name: "StateMachineCore", path: "Modules/StateMachineCore", swiftSettings: swiftSettings),
+        .target(
+            name: "StateMachineTest",
+            dependencies: ["StateMachineCore"],
+            path: "Modules/StateMachineTest",
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "StateMachineTable", path: "Modules/StateMachineTable", swiftSettings: swiftSettings),
+        .target(name: "StateMachineHierarchy", path: "Modules/StateMachineHierarchy", swiftSettings: swiftSettings),
+        .target(
+            name: "SwiftStateMachine",
+            dependencies: ["StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy"],
+            path: "Modules/SwiftStateMachine",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["StateMachineCore", "StateMachineTable", "StateMachineHierarchy"],
+            path: "Apps/Benchmarks",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "StateMachineCoreTests",
+            dependencies: ["StateMachineCore"],
+            path: "Tests/StateMachineCoreTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StateMachineTestTests",
+            dependencies: ["StateMachineCore", "StateMachineTest"],
+            path: "Tests/StateMachineTestTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StateMachineTableTests",
+            dependencies: ["StateMachineTable"],
+            path: "Tests/StateMachineTableTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StateMachineHierarchyTests",
+            dependencies: ["StateMachineHierarchy"],
+            path: "Tests/StateMachineHierarchyTests",
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
