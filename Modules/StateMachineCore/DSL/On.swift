@@ -1,0 +1,89 @@
+/// The routes of one or several event types inside a ``When``.
+///
+/// `S` is what the route closures receive as the state: the concrete state type under
+/// `When(state:)`, `any State<SuperState>` under the grouped forms.
+///
+/// ```swift
+/// On(event: DidRequestLoading.self) { state, event in
+///     Transition(state: DataIsLoading(id: event.id))
+/// }
+/// On(event: DidRequestLoading.self) { _, event in event.id.isEmpty == false } transition: { _, event in
+///     Transition(state: DataIsLoading(id: event.id))
+/// }
+/// ```
+public struct On<S, SuperState, SuperEvent>: Sendable {
+    /// Any event of the machine.
+    public typealias AnyEvent = any Event<SuperEvent>
+    typealias Resolver = @Sendable (S, AnyEvent) async -> MealyTransition<SuperState, SuperEvent>?
+
+    let events: [TypeKey]
+    let resolve: Resolver
+
+    /// A route for events of type `E`, taken when `guard` (if any) passes.
+    public init<E: Event>(
+        event: E.Type,
+        guard: (@Sendable (S, E) async -> Bool)? = nil,
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, E) async ->
+            MealyTransition<SuperState, SuperEvent>
+    ) where E.SuperEvent == SuperEvent {
+        self.events = [TypeKey(event)]
+        self.resolve = { state, event in
+            let event = event as! E
+            if let `guard`, await !`guard`(state, event) { return nil }
+            return await transition(state, event)
+        }
+    }
+
+    /// A route for the event type a token names (`On(event: .loadingWasRequested)`).
+    public init<E: Event>(
+        event: EventType<E>,
+        guard: (@Sendable (S, E) async -> Bool)? = nil,
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, E) async ->
+            MealyTransition<SuperState, SuperEvent>
+    ) where E.SuperEvent == SuperEvent {
+        self.init(event: E.self, guard: `guard`, transition: transition)
+    }
+
+    /// A route for several event types declared with a builder; the closures receive the
+    /// erased event.
+    public init(
+        @OneOfEventsBuilder<SuperEvent> _ events: () -> [EventSetType<SuperEvent>],
+        guard: (@Sendable (S, AnyEvent) async -> Bool)? = nil,
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, AnyEvent) async ->
+            MealyTransition<SuperState, SuperEvent>
+    ) {
+        self.init(keys: events().map(\.key), guard: `guard`, transition: transition)
+    }
+
+    /// A route for several event types; the closures receive the erased event.
+    public init(
+        events: any Event<SuperEvent>.Type...,
+        guard: (@Sendable (S, AnyEvent) async -> Bool)? = nil,
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, AnyEvent) async ->
+            MealyTransition<SuperState, SuperEvent>
+    ) {
+        self.init(keys: events.map { TypeKey($0) }, guard: `guard`, transition: transition)
+    }
+
+    /// A route for the event types several tokens name; the closures receive the erased event.
+    public init(
+        events: EventSetType<SuperEvent>...,
+        guard: (@Sendable (S, AnyEvent) async -> Bool)? = nil,
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, AnyEvent) async ->
+            MealyTransition<SuperState, SuperEvent>
+    ) {
+        self.init(keys: events.map(\.key), guard: `guard`, transition: transition)
+    }
+
+    private init(
+        keys: [TypeKey],
+        guard: (@Sendable (S, AnyEvent) async -> Bool)?,
+        transition: @escaping @Sendable (S, AnyEvent) async -> MealyTransition<SuperState, SuperEvent>
+    ) {
+        self.events = keys.uniqued()
+        self.resolve = { state, event in
+            if let `guard`, await !`guard`(state, event) { return nil }
+            return await transition(state, event)
+        }
+    }
+}

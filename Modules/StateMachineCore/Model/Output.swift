@@ -1,0 +1,149 @@
+/// A side effect started by a route, run in its own task under supervision.
+///
+/// The side effect returns one optional event, or an `AsyncSequence` of events; each event
+/// is fed back into the machine's queue, after the events already queued. Outputs run
+/// concurrently with the machine; they are cancelled by their ``Cancel`` policy, and every
+/// output is cancelled (and awaited) when the machine finishes. Once an output's task is
+/// cancelled, nothing it produces reaches the machine.
+///
+/// ```swift
+/// Output(sideEffect: load(event.id), cancellationPolicy: Cancel(on: DidRequestLoading.self))
+/// Output(priority: .high, sideEffect: load(state.id))
+///     .cancellationPolicy(cancel: Cancel(whenNewState: DataIsLoaded.self))
+/// ```
+public struct Output<SuperState, SuperEvent>: Sendable {
+    /// Any event of the machine.
+    public typealias AnyEvent = any Event<SuperEvent>
+
+    /// The priority of the output's task; nil inherits the machine's.
+    public let priority: TaskPriority?
+    /// When to cancel the running output; nil means only at shutdown.
+    public let cancellationPolicy: Cancel<SuperState, SuperEvent>?
+    /// When to restart the side effect once it ends.
+    public let lifecyclePolicy: LifecyclePolicy
+    /// Maps a failure of the side effect to an event fed back into the machine.
+    public let onFailure: (@Sendable (any Error) async -> AnyEvent?)?
+
+    /// Runs the side effect once, handing each produced event to `emit`. `emit` returns
+    /// false once the output may no longer feed the machine (cancelled, machine finished).
+    let run: @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
+
+    init(
+        priority: TaskPriority?,
+        cancellationPolicy: Cancel<SuperState, SuperEvent>?,
+        lifecyclePolicy: LifecyclePolicy,
+        onFailure: (@Sendable (any Error) async -> AnyEvent?)?,
+        run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
+    ) {
+        self.priority = priority
+        self.cancellationPolicy = cancellationPolicy
+        self.lifecyclePolicy = lifecyclePolicy
+        self.onFailure = onFailure
+        self.run = run
+    }
+
+    /// An output whose side effect returns a sequence of erased events.
+    public init<S: AsyncSequence>(
+        priority: TaskPriority? = nil,
+        sideEffect: @escaping @Sendable () async -> S,
+        cancellationPolicy: Cancel<SuperState, SuperEvent>? = nil,
+        lifecyclePolicy: LifecyclePolicy = .none,
+        onFailure: (@Sendable (any Error) async -> AnyEvent?)? = nil
+    ) where S: Sendable, S.Element == any Event<SuperEvent> {
+        self.init(
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure
+        ) { emit in
+            for try await event in await sideEffect() {
+                guard !Task.isCancelled, emit(event) else { return }
+            }
+        }
+    }
+
+    /// An output whose side effect returns a sequence of one concrete event type; the
+    /// runtime erases its elements.
+    @_disfavoredOverload
+    public init<S: AsyncSequence>(
+        priority: TaskPriority? = nil,
+        sideEffect: @escaping @Sendable () async -> S,
+        cancellationPolicy: Cancel<SuperState, SuperEvent>? = nil,
+        lifecyclePolicy: LifecyclePolicy = .none,
+        onFailure: (@Sendable (any Error) async -> AnyEvent?)? = nil
+    ) where S: Sendable, S.Element: Event, S.Element.SuperEvent == SuperEvent {
+        self.init(
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure
+        ) { emit in
+            for try await event in await sideEffect() {
+                guard !Task.isCancelled, emit(event) else { return }
+            }
+        }
+    }
+
+    /// An output whose side effect returns one event, or nil to finish without one.
+    public init(
+        priority: TaskPriority? = nil,
+        sideEffect: @escaping @Sendable () async -> AnyEvent?,
+        cancellationPolicy: Cancel<SuperState, SuperEvent>? = nil,
+        lifecyclePolicy: LifecyclePolicy = .none,
+        onFailure: (@Sendable (any Error) async -> AnyEvent?)? = nil
+    ) {
+        self.init(
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure
+        ) { emit in
+            let event = await sideEffect()
+            // A value produced after cancellation is dropped: it must not reach the machine.
+            guard !Task.isCancelled, let event else { return }
+            _ = emit(event)
+        }
+    }
+
+    /// An output whose side effect returns one event or throws; a thrown error is a
+    /// failure, handed to `onFailure` and to the lifecycle policy.
+    public init(
+        priority: TaskPriority? = nil,
+        sideEffect: @escaping @Sendable () async throws -> AnyEvent?,
+        cancellationPolicy: Cancel<SuperState, SuperEvent>? = nil,
+        lifecyclePolicy: LifecyclePolicy = .none,
+        onFailure: (@Sendable (any Error) async -> AnyEvent?)? = nil
+    ) {
+        self.init(
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure
+        ) { emit in
+            let event = try await sideEffect()
+            guard !Task.isCancelled, let event else { return }
+            _ = emit(event)
+        }
+    }
+
+    /// A copy with another cancellation policy.
+    public func cancellationPolicy(cancel: Cancel<SuperState, SuperEvent>) -> Self {
+        Self(
+            priority: priority, cancellationPolicy: cancel, lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure, run: run)
+    }
+
+    /// A copy with another lifecycle policy.
+    public func lifecyclePolicy(_ policy: LifecyclePolicy) -> Self {
+        Self(
+            priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: policy,
+            onFailure: onFailure, run: run)
+    }
+
+    /// A copy that maps failures to events with `onFailure`.
+    public func onFailure(_ onFailure: @escaping @Sendable (any Error) async -> AnyEvent?) -> Self {
+        Self(
+            priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure, run: run)
+    }
+}

@@ -1,0 +1,186 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A running state machine: an `AsyncSequence` of its states.
+///
+/// Commands run independently from observation. Events are processed one at a time, in the
+/// order they were accepted; outputs run concurrently and the events they produce join the
+/// same queue. You may send events before anyone observes: the initial state and every
+/// committed state are buffered for the single observer, so it sees them all, in order.
+///
+/// ```swift
+/// let machine = AsyncStateMachine(stateMachine: definition)
+/// machine.send(event: DidRequestLoading(id: "42"))
+/// for await state in machine { print(state) }
+/// ```
+///
+/// Observation is unicast: one live iterator at a time. A second iterator created while
+/// another is live finishes at once (it yields nothing) and the misuse is reported on
+/// standard error; once the first iterator is released, returns nil or has its task
+/// cancelled, a new one carries on with the states not yet consumed. Cancelling the
+/// observing task ends only the observation, never the machine or its outputs.
+///
+/// Releasing the machine finishes it: accepted events are still processed, outputs are
+/// cancelled, then `onDeinit` handlers run.
+public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sendable {
+    /// Any state of the machine.
+    public typealias AnyState = any State<SuperState>
+    /// Any event of the machine.
+    public typealias AnyEvent = any Event<SuperEvent>
+    /// The states the machine goes through, starting with the initial one.
+    public typealias Element = AnyState
+    /// Observation never fails.
+    public typealias Failure = Never
+
+    /// A unique id, handed to lifecycle callbacks.
+    public var id: UUID { core.id }
+    /// The definition this machine runs.
+    public var stateMachine: StateMachine<SuperState, SuperEvent> { core.definition }
+    /// The last committed state (the initial state before any transition). It may be ahead
+    /// of what the observer has consumed.
+    public var lastKnownState: AnyState { core.lastKnownState.withLock { $0 } }
+
+    let core: MachineCore<SuperState, SuperEvent>
+
+    /// A machine that runs `stateMachine`. It starts lazily, on the first event, observation
+    /// or `finish`.
+    public init(stateMachine: StateMachine<SuperState, SuperEvent>) {
+        self.core = MachineCore(id: UUID(), definition: stateMachine)
+    }
+
+    /// A machine declared with the DSL.
+    public convenience init(
+        initial: some State<SuperState>,
+        @StateMachineBuilder<SuperState, SuperEvent> builder: () -> [When<SuperState, SuperEvent>]
+    ) {
+        self.init(stateMachine: StateMachine(initial: initial, builder: builder))
+    }
+
+    deinit {
+        core.abort()
+    }
+
+    // MARK: Sending events
+
+    /// Queues `event` and returns at once. An event sent after `finish()` is dropped.
+    public func send(event: some Event<SuperEvent>) {
+        core.enqueue(event)
+    }
+
+    /// Queues `event` and returns once it is processed and the output it started (if any)
+    /// has ended. Returns at once when the machine is finished.
+    public func sendAndWait(event: some Event<SuperEvent>) async {
+        await sendAndWait(event: event, until: .outputFinished)
+    }
+
+    /// Queues `event` and returns once `until` is reached. Cancelling the caller ends only
+    /// the caller's wait: the event stays queued and its output runs as usual.
+    public func sendAndWait(event: some Event<SuperEvent>, until: SendCompletion) async {
+        let completion = Latch()
+        core.enqueue(event, completion: completion, until: until)
+        await completion.wait()
+    }
+
+    // MARK: Finishing
+
+    /// Stops accepting events. Events already accepted are still processed in order; then
+    /// every output is cancelled and the state sequence ends after its buffered states.
+    public func finish() {
+        core.finish()
+    }
+
+    /// ``finish()``, then waits until the machine has shut down: every output task has
+    /// exited (even one that ignores cancellation) and lifecycle callbacks are delivered.
+    public func finishAndWait() async {
+        core.finish()
+        await core.terminal.wait()
+    }
+
+    // MARK: Observing
+
+    /// A unicast iterator over the machine's states; it also starts the machine.
+    public func makeAsyncIterator() -> Iterator {
+        core.start()
+        let lease = core.states.acquireLease()
+        if lease == nil {
+            Diagnostics.report(
+                "AsyncStateMachine<\(SuperState.self), \(SuperEvent.self)> \(id) already has a live iterator; "
+                    + "this second iterator finishes at once. Share the machine with `share(replayCount:)` "
+                    + "or `AsyncStateMachineFactory(lifecycle: .singleton)` to observe it more than once."
+            )
+        }
+        return Iterator(machine: self, lease: lease.map { Lease(channel: core.states, id: $0) })
+    }
+
+    /// The iterator of an ``AsyncStateMachine``; it keeps the machine alive while it lives.
+    public struct Iterator: AsyncIteratorProtocol {
+        let machine: AsyncStateMachine
+        let lease: Lease?
+
+        /// The next state, or nil once the machine has finished and every state has been
+        /// consumed, or when the observing task is cancelled.
+        public mutating func next() async -> AnyState? {
+            guard let lease else { return nil }
+            return await lease.channel.next(lease: lease.id)
+        }
+    }
+
+    /// The right to observe, released when the iterator that holds it is released.
+    final class Lease: Sendable {
+        let channel: StateChannel<AnyState>
+        let id: Int
+
+        init(channel: StateChannel<AnyState>, id: Int) {
+            self.channel = channel
+            self.id = id
+        }
+
+        deinit { channel.releaseLease(id) }
+    }
+}
+
+extension AsyncStateMachine {
+    /// Registers a handler for every lifecycle event (the initial state, then each
+    /// transition). Events are delivered in lifecycle order; handlers registered for the
+    /// same event run concurrently. The machine does not wait for handlers.
+    @discardableResult
+    public func onLifecycleEvent(block: @escaping @Sendable (LifecycleEvent<SuperState, SuperEvent>) async -> Void) -> Self {
+        onInitialState { id, state in await block(.initialState(id: id, state: state)) }
+        onTransition { id, state, event, newState in
+            await block(.transition(id: id, state: state, event: event, newState: newState))
+        }
+        return self
+    }
+
+    /// Registers a handler for the initial state, delivered before any transition.
+    @discardableResult
+    public func onInitialState(_ block: @escaping @Sendable (UUID, AnyState) async -> Void) -> Self {
+        core.hooks.withLock { $0.initialState.append(block) }
+        return self
+    }
+
+    /// Registers a handler for every transition: `(id, currentState, event, newState)`.
+    @discardableResult
+    public func onTransition(_ block: @escaping @Sendable (UUID, AnyState, AnyEvent, AnyState) async -> Void) -> Self {
+        core.hooks.withLock { $0.transition.append(block) }
+        return self
+    }
+
+    /// Registers a handler called once, after every other lifecycle callback, when the
+    /// machine is released.
+    @discardableResult
+    public func onDeinit(_ block: @escaping @Sendable (UUID) async -> Void) -> Self {
+        core.hooks.withLock { $0.deinitialization.append(block) }
+        return self
+    }
+
+    /// Turns transition logging off for this machine.
+    @discardableResult
+    public func disableLog() -> Self {
+        core.isLogEnabled.store(false, ordering: .relaxed)
+        return self
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import StateMachineCore
+
+// MARK: The seed's loading feature
+
+struct FeatureState: Equatable, Sendable {
+    let isLoaded: Bool
+    let isError: Bool
+}
+
+enum FeatureEvent {}
+
+struct DataIsIdle: State, Equatable {
+    var superState: FeatureState { FeatureState(isLoaded: false, isError: false) }
+}
+
+struct DataIsLoading: State, Equatable {
+    let id: String
+    var superState: FeatureState { FeatureState(isLoaded: false, isError: false) }
+}
+
+struct DataIsLoaded: State, Equatable {
+    let data: String
+    var superState: FeatureState { FeatureState(isLoaded: true, isError: false) }
+}
+
+struct DataIsInFailure: State {
+    let id: String
+    let error: any Error
+    var superState: FeatureState { FeatureState(isLoaded: false, isError: true) }
+}
+
+struct DidRequestLoading: Event { typealias SuperEvent = FeatureEvent; let id: String }
+struct DidRequestReloading: Event { typealias SuperEvent = FeatureEvent }
+struct DidSucceedToLoad: Event { typealias SuperEvent = FeatureEvent; let data: String }
+struct DidFailToLoad: Event { typealias SuperEvent = FeatureEvent; let error: any Error }
+struct DidTick: Event { typealias SuperEvent = FeatureEvent }
+
+struct LoadingFailed: Error, Equatable {}
+
+// MARK: A counter, for ordering tests
+
+struct CounterState: Equatable, Sendable { let value: Int }
+enum CounterEvent {}
+
+struct Count: State, Equatable {
+    let value: Int
+    var superState: CounterState { CounterState(value: value) }
+}
+
+struct Increment: Event {
+    typealias SuperEvent = CounterEvent
+    let sender: Int
+    let sequence: Int
+}
+
+// MARK: Helpers
+
+/// Runs `body`, failing the test (and returning nil) when it takes longer than `seconds`.
+/// This is a bound on a wait for a fact, not a sleep: a passing test never waits for it.
+func within<T: Sendable>(
+    seconds: Double = 10,
+    _ what: String = "operation",
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () async -> T
+) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask { await body() }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        if first == nil {
+            Issue.record("\(what) did not complete within \(seconds) s", sourceLocation: sourceLocation)
+        }
+        return first
+    }
+}
+
+/// Consumes `count` states from `machine`.
+func take<SuperState, SuperEvent>(
+    _ count: Int,
+    from machine: AsyncStateMachine<SuperState, SuperEvent>
+) async -> [any State<SuperState>] {
+    var states: [any State<SuperState>] = []
+    for await state in machine {
+        states.append(state)
+        if states.count == count { break }
+    }
+    return states
+}
+
+/// A thread-safe list that tests append to from callbacks.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    func append(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+    var count: Int { values.withLock { $0.count } }
+}
+
+/// An async signal a test can raise once and await, for side effects the test controls.
+final class Signal: Sendable {
+    let latch = Latch()
+    func raise() { latch.open() }
+    func wait() async { await latch.wait() }
+    var isRaised: Bool { latch.isOpen }
+}
+
+func loadingMachine(
+    load: @escaping @Sendable (String) async -> (any Event<FeatureEvent>)? = { _ in DidSucceedToLoad(data: "data") }
+) -> StateMachine<FeatureState, FeatureEvent> {
+    StateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
+        When(states: DataIsIdle.self, DataIsLoaded.self) {
+            On(event: DidRequestLoading.self) { _, event in
+                Transition(state: DataIsLoading(id: event.id))
+                Output(sideEffect: { await load(event.id) })
+            }
+        }
+        When(state: DataIsLoading.self) {
+            On(event: DidSucceedToLoad.self) { _, event in
+                Transition(state: DataIsLoaded(data: event.data))
+            }
+            On(event: DidFailToLoad.self) { state, event in
+                Transition(state: DataIsInFailure(id: state.id, error: event.error))
+            }
+        }
+        When(state: DataIsInFailure.self) {
+            On(event: DidRequestReloading.self) { state, _ in
+                Transition(state: DataIsLoading(id: state.id))
+                Output(priority: .high, sideEffect: { await load(state.id) })
+            }
+        }
+    }
+}
+
+extension Array where Element == any State<FeatureState> {
+    /// The states' descriptions, for readable expectations.
+    var names: [String] { map { String(describing: type(of: $0)) } }
+}

@@ -1,0 +1,206 @@
+import Synchronization
+import Testing
+
+@testable import StateMachineCore
+
+@Suite("Runtime: ordering and observation", .timeLimit(.minutes(1)))
+struct RuntimeTests {
+    @Test("the seed's loading flow: idle -> loading -> loaded, output feeding the machine")
+    func loadingFlow() async {
+        let machine = AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+        machine.send(event: DidRequestLoading(id: "42"))
+        let states = await within { await take(3, from: machine) } ?? []
+        #expect(states.names == ["DataIsIdle", "DataIsLoading", "DataIsLoaded"])
+        #expect(states.last as? DataIsLoaded == DataIsLoaded(data: "data"))
+        #expect(machine.lastKnownState is DataIsLoaded)
+    }
+
+    @Test("events sent before observation are all observed, in order, after the initial state")
+    func sendBeforeObservation() async {
+        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
+            When(state: Count.self) {
+                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
+            }
+        }.disableLog()
+        for sequence in 0..<100 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
+        await machine.sendAndWait(event: Increment(sender: 0, sequence: 100), until: .transitionCommitted)
+        let states = await within { await take(102, from: machine) } ?? []
+        #expect(states.compactMap { ($0 as? Count)?.value } == Array(0...101))
+    }
+
+    @Test("FIFO under 1,000 concurrent senders: nothing lost, each sender's order kept, observer and hooks agree")
+    func fifoUnderConcurrentSenders() async {
+        let transitions = Recorder<Increment>()
+        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
+            When(state: Count.self) {
+                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
+            }
+        }
+        .disableLog()
+        .onTransition { _, _, event, _ in transitions.append(event as! Increment) }
+        let senders = 1_000
+        let perSender = 5
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<senders {
+                group.addTask {
+                    for sequence in 0..<perSender {
+                        machine.send(event: Increment(sender: sender, sequence: sequence))
+                    }
+                }
+            }
+        }
+        let total = senders * perSender
+        let states = await within { await take(total + 1, from: machine) } ?? []
+        #expect(states.compactMap { ($0 as? Count)?.value } == Array(0...total))
+        await machine.finishAndWait()
+        let events = transitions.all
+        #expect(events.count == total)
+        var nextSequence = [Int: Int]()
+        var ordered = true
+        for event in events {
+            if event.sequence != nextSequence[event.sender, default: 0] { ordered = false }
+            nextSequence[event.sender] = event.sequence + 1
+        }
+        #expect(ordered, "a sender's events were processed out of order")
+        #expect(nextSequence.count == senders)
+    }
+
+    @Test("an event with no route changes nothing and sendAndWait still returns")
+    func unroutedEvent() async {
+        let machine = AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+        let returned: Void? = await within { await machine.sendAndWait(event: DidSucceedToLoad(data: "x")) }
+        #expect(returned != nil)
+        #expect(machine.lastKnownState is DataIsIdle)
+        machine.send(event: DidTick())
+        await machine.finishAndWait()
+        let states = await take(10, from: machine)
+        #expect(states.names == ["DataIsIdle"])
+    }
+
+    @Test("a transition to an equal state is emitted again (no deduplication)")
+    func noDeduplication() async {
+        let machine = AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
+            When(state: DataIsIdle.self) {
+                On(event: DidTick.self) { _, _ in Transition(state: DataIsIdle()) }
+            }
+        }.disableLog()
+        machine.send(event: DidTick())
+        machine.send(event: DidTick())
+        machine.finish()
+        let states = await within { await take(10, from: machine) } ?? []
+        #expect(states.names == ["DataIsIdle", "DataIsIdle", "DataIsIdle"])
+    }
+
+    @Test("sendAndWait(until: .outputFinished) returns after the output's event is queued and its task ended")
+    func sendAndWaitOutputFinished() async {
+        let machine = AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+        await within { await machine.sendAndWait(event: DidRequestLoading(id: "1")) }
+        // The output's event was enqueued before the output ended; a commit barrier behind it proves it ran.
+        await machine.sendAndWait(event: DidTick(), until: .transitionCommitted)
+        #expect(machine.lastKnownState is DataIsLoaded)
+    }
+
+    @Test("sendAndWait(until: .transitionCommitted) returns while the output is still running")
+    func sendAndWaitTransitionCommitted() async {
+        let release = Signal()
+        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
+            await release.wait()
+            return DidSucceedToLoad(data: "late")
+        }).disableLog()
+        let returned: Void? = await within {
+            await machine.sendAndWait(event: DidRequestLoading(id: "1"), until: .transitionCommitted)
+        }
+        #expect(returned != nil)
+        #expect(machine.lastKnownState is DataIsLoading)
+        #expect(machine.core.outputs.runningCount == 1)
+        release.raise()
+        await machine.finishAndWait()
+    }
+
+    @Test("cancelling a sendAndWait caller ends only its wait: the event is processed and its output runs")
+    func cancellingSendAndWait() async {
+        let outputStarted = Signal()
+        let release = Signal()
+        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
+            outputStarted.raise()
+            await release.wait()
+            return DidSucceedToLoad(data: "after cancel")
+        }).disableLog()
+        let caller = Task { await machine.sendAndWait(event: DidRequestLoading(id: "1")) }
+        await within { await outputStarted.wait() }
+        caller.cancel()
+        let callerEnded: Void? = await within { await caller.value }
+        #expect(callerEnded != nil, "the cancelled caller kept waiting")
+        #expect(machine.core.outputs.runningCount == 1, "the output was cancelled with its caller")
+        release.raise()
+        let states = await within { await take(3, from: machine) } ?? []
+        #expect(states.last as? DataIsLoaded == DataIsLoaded(data: "after cancel"))
+    }
+
+    @Test("a second live iterator finishes at once and the misuse is reported; a later iterator carries on")
+    func secondIterator() async {
+        let reports = Recorder<String>()
+        let previous = Diagnostics.handler.withLock { handler in
+            defer { handler = { reports.append($0) } }
+            return handler
+        }
+        defer { Diagnostics.handler.withLock { $0 = previous } }
+
+        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
+            When(state: Count.self) {
+                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
+            }
+        }.disableLog()
+        var first = machine.makeAsyncIterator()
+        #expect(await first.next() is Count)
+        var second = machine.makeAsyncIterator()
+        #expect(await second.next() == nil)
+        #expect(reports.all.count == 1)
+        #expect(reports.all.first?.contains("already has a live iterator") == true)
+
+        machine.send(event: Increment(sender: 0, sequence: 0))
+        _ = consume first
+        var third = machine.makeAsyncIterator()
+        #expect((await third.next() as? Count)?.value == 1)
+        #expect(reports.all.count == 1)
+    }
+
+    @Test("cancelling the observing task ends observation only; the machine and its outputs go on")
+    func cancellingObservation() async {
+        let release = Signal()
+        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
+            await release.wait()
+            return DidSucceedToLoad(data: "done")
+        }).disableLog()
+        let observed = Signal()
+        let observer = Task {
+            var count = 0
+            for await _ in machine {
+                count += 1
+                if count == 2 { observed.raise() }
+            }
+            return count
+        }
+        machine.send(event: DidRequestLoading(id: "1"))
+        await within { await observed.wait() }
+        observer.cancel()
+        #expect(await within { await observer.value } == 2)
+        #expect(machine.core.outputs.runningCount == 1)
+        release.raise()
+        // A new observer carries on where the cancelled one stopped.
+        let next = await within { await take(1, from: machine) } ?? []
+        #expect(next.first as? DataIsLoaded == DataIsLoaded(data: "done"))
+    }
+
+    @Test("after finish the iterator delivers the buffered states, then nil for good")
+    func iteratorAfterFinish() async {
+        let machine = AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+        await machine.sendAndWait(event: DidRequestLoading(id: "1"))
+        await machine.finishAndWait()
+        var iterator = machine.makeAsyncIterator()
+        var names: [String] = []
+        while let state = await iterator.next() { names.append(String(describing: type(of: state))) }
+        #expect(names == ["DataIsIdle", "DataIsLoading", "DataIsLoaded"])
+        #expect(await iterator.next() == nil)
+    }
+}
