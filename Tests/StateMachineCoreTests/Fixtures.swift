@@ -108,6 +108,11 @@ final class Signal: Sendable {
     let latch = Latch()
     func raise() { latch.open() }
     func wait() async { await latch.wait() }
+    /// Waits for the signal even when the calling task is cancelled.
+    func waitIgnoringCancellation() async {
+        let latch = self.latch
+        await Task { await latch.wait() }.value
+    }
     var isRaised: Bool { latch.isOpen }
 }
 

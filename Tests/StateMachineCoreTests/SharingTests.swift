@@ -1,0 +1,167 @@
+import Synchronization
+import Testing
+
+@testable import StateMachineCore
+
+@Suite("share(replayCount:) and AsyncStateMachineFactory", .timeLimit(.minutes(1)))
+struct SharingTests {
+    /// A base sequence that counts how many times `next()` is called.
+    struct CountingSequence: AsyncSequence, Sendable {
+        typealias Element = Int
+        let elements: [Int]
+        let nextCalls: Counter
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var remaining: ArraySlice<Int>
+            let nextCalls: Counter
+            mutating func next() async -> Int? {
+                nextCalls.increment()
+                return remaining.popFirst()
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: elements[...], nextCalls: nextCalls) }
+    }
+
+    final class Counter: Sendable {
+        let value = Atomic(0)
+        func increment() { value.add(1, ordering: .relaxed) }
+    }
+
+    @Test("every client sees every element; the base is iterated once (elements + 1 calls)")
+    func multicast() async {
+        let calls = Counter()
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let shared = stream.share(replayCount: .max(count: 0))
+        var first = shared.makeAsyncIterator()
+        var second = shared.makeAsyncIterator()
+        let producer = Task {
+            for value in 1...3 { continuation.yield(value) }
+            continuation.finish()
+        }
+        var a: [Int] = []
+        var b: [Int] = []
+        while let value = await first.next() { a.append(value) }
+        while let value = await second.next() { b.append(value) }
+        await producer.value
+        #expect(a == [1, 2, 3])
+        #expect(b == [1, 2, 3])
+
+        let counted = CountingSequence(elements: [1, 2, 3, 4], nextCalls: calls).share(replayCount: .unbounded)
+        var c1 = counted.makeAsyncIterator()
+        var c2 = counted.makeAsyncIterator()
+        var c3 = counted.makeAsyncIterator()
+        var all: [[Int]] = [[], [], []]
+        while let value = await c1.next() { all[0].append(value) }
+        while let value = await c2.next() { all[1].append(value) }
+        while let value = await c3.next() { all[2].append(value) }
+        #expect(all == [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]])
+        #expect(calls.value.load(ordering: .relaxed) == 5)
+    }
+
+    @Test("a late client gets the replay, then the end", arguments: [
+        (ReplayCount.unbounded, [1, 2, 3]),
+        (ReplayCount.max(count: 1), [3]),
+        (ReplayCount.max(count: 0), []),
+    ])
+    func replay(count: ReplayCount, expected: [Int]) async {
+        let shared = CountingSequence(elements: [1, 2, 3], nextCalls: Counter()).share(replayCount: count)
+        var early = shared.makeAsyncIterator()
+        while await early.next() != nil {}
+        var late = shared.makeAsyncIterator()
+        var received: [Int] = []
+        while let value = await late.next() { received.append(value) }
+        #expect(received == expected)
+    }
+
+    @Test("cancelling one client ends that client only")
+    func cancellingOneClient() async {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let shared = stream.share(replayCount: .max(count: 0))
+        let firstReceived = Signal()
+        let cancelled = Task {
+            var received = 0
+            for await _ in shared {
+                received += 1
+                firstReceived.raise()
+            }
+            return received
+        }
+        var survivor = shared.makeAsyncIterator()
+        continuation.yield(1)
+        #expect(await survivor.next() == 1)
+        await within { await firstReceived.wait() }
+        cancelled.cancel()
+        #expect(await within { await cancelled.value } == 1)
+        continuation.yield(2)
+        continuation.finish()
+        #expect(await survivor.next() == 2)
+        #expect(await survivor.next() == nil)
+    }
+
+    @Test("a singleton factory builds once under 32 concurrent builds")
+    func singletonBuiltOnce() async {
+        let builds = Counter()
+        let factory = AsyncStateMachineFactory<FeatureState, FeatureEvent>(lifecycle: .singleton) {
+            builds.increment()
+            return AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+        }
+        let ids = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<32 { group.addTask { "\(factory.build().asyncStateMachine.id)" } }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(builds.value.load(ordering: .relaxed) == 1)
+        #expect(ids.count == 1)
+    }
+
+    @Test("an instance factory builds a new machine each time")
+    func instanceFactory() {
+        let factory = AsyncStateMachineFactory<FeatureState, FeatureEvent> {
+            AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+        }
+        #expect(factory.makeAsyncStateMachine().id != factory.makeAsyncStateMachine().id)
+        #expect(AsyncStateMachineFactory<FeatureState, FeatureEvent>.default(initial: DataIsIdle()).makeAsyncStateMachine().lastKnownState is DataIsIdle)
+    }
+
+    @Test("singleton views share the machine and a late view starts from the last state")
+    func singletonViews() async {
+        let factory = AsyncStateMachineFactory<FeatureState, FeatureEvent>(lifecycle: .singleton) {
+            AsyncStateMachine(stateMachine: loadingMachine { _ in nil }).disableLog()
+        }
+        let first = factory.build()
+        first.asyncStateMachine.send(event: DidRequestLoading(id: "1"))
+        first.asyncStateMachine.finish()
+        var early: [String] = []
+        for await state in first.erasedAsyncStateMachine { early.append(String(describing: type(of: state))) }
+        var late: [String] = []
+        for await state in factory.build().erasedAsyncStateMachine { late.append(String(describing: type(of: state))) }
+        #expect(early == ["DataIsIdle", "DataIsLoading"])
+        #expect(late == ["DataIsLoading"])
+    }
+}
+
+@Suite("Logging", .serialized)
+struct LoggingTests {
+    @Test("setLogger receives (title, current, event, new) for each transition; disableLog silences one machine")
+    func customLogger() async {
+        let lines = Recorder<String>()
+        let previous = Logging.logger.withLock { $0 }
+        defer { Logging.logger.withLock { $0 = previous } }
+        StateMachine.setLogger { title, current, event, new in
+            lines.append("[\(title)] \(current) + \(event) -> \(new)")
+        }
+        let logged = AsyncStateMachine(stateMachine: loadingMachine())
+        await logged.sendAndWait(event: DidRequestLoading(id: "1"))
+        let silent = AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+        await silent.sendAndWait(event: DidRequestLoading(id: "2"))
+        #expect(lines.all == [
+            "[FeatureState] DataIsIdle + DidRequestLoading -> DataIsLoading",
+            "[FeatureState] DataIsLoading + DidSucceedToLoad -> DataIsLoaded",
+        ])
+    }
+
+    @Test("the default logger is quiet in test processes")
+    func quietUnderTests() {
+        #expect(Logging.isTestProcess)
+    }
+}
