@@ -39,7 +39,7 @@ extension StateMachine where SuperState == Never, SuperEvent == Never {
 /// The global logger and the default one.
 enum Logging {
     /// The logger in force; nil means "log nothing".
-    static let logger = Mutex<LogFunction?>(Logging.isEnabledByDefault ? Logging.standardError : nil)
+    static let logger = Lock<LogFunction?>(Logging.isEnabledByDefault ? Logging.standardError : nil)
 
     /// Whether the default logger is on: it is, except in test processes. The environment
     /// variable `STATE_MACHINE_LOG` (`1` or `0`) overrides the guess.
@@ -76,7 +76,7 @@ enum Logging {
 /// Reports misuse of the library that must not crash the process (for example a second
 /// live iterator). The handler is replaceable for tests.
 enum Diagnostics {
-    static let handler = Mutex<@Sendable (String) -> Void>({ message in
+    static let handler = Lock<@Sendable (String) -> Void>({ message in
         Logging.writeToStandardError("[SwiftStateMachine] warning: \(message)\n")
     })
 

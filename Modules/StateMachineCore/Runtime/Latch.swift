@@ -17,7 +17,7 @@ final class Latch: Sendable {
         var nextWaiterID = 0
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Lock(Storage())
 
     init() {}
 

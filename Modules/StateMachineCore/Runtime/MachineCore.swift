@@ -43,9 +43,9 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
 
     let id: UUID
     let definition: StateMachine<SuperState, SuperEvent>
-    let mailbox = Mutex(Mailbox())
-    let hooks = Mutex(Hooks())
-    let lastKnownState: Mutex<AnyState>
+    let mailbox = Lock(Mailbox())
+    let hooks = Lock(Hooks())
+    let lastKnownState: Lock<AnyState>
     let isLogEnabled = Atomic(true)
     let states = StateChannel<AnyState>()
     let outputs = OutputSupervisor<SuperState, SuperEvent>()
@@ -61,7 +61,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         self.id = id
         self.definition = definition
         self.currentState = definition.initial
-        self.lastKnownState = Mutex(definition.initial)
+        self.lastKnownState = Lock(definition.initial)
     }
 
     // MARK: Accepting commands

@@ -16,7 +16,7 @@ final class OutputSupervisor<SuperState, SuperEvent>: Sendable {
         var nextID = 0
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Lock(Storage())
 
     init() {}
 

@@ -13,7 +13,7 @@ final class SerialJobQueue: Sendable {
         var isDraining = false
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Lock(Storage())
 
     init() {}
 

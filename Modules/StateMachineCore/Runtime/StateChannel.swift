@@ -21,7 +21,7 @@ final class StateChannel<Element: Sendable>: Sendable {
         case suspend
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Lock(Storage())
 
     init() {}
 

@@ -87,7 +87,7 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
 
     private let base: Base
     private let replayCount: ReplayCount
-    private let storage = Mutex(Storage())
+    private let storage = Lock(Storage())
 
     init(base: Base, replayCount: ReplayCount) {
         self.base = base

@@ -24,7 +24,7 @@ public final class AsyncStateMachineFactory<SuperState, SuperEvent>: Sendable {
     /// The factory's lifecycle.
     public let lifecycle: Lifecycle
     private let make: @Sendable () -> AsyncStateMachine<SuperState, SuperEvent>
-    private let singleton = Mutex<Built?>(nil)
+    private let singleton = Lock<Built?>(nil)
 
     package typealias Built = (
         asyncStateMachine: AsyncStateMachine<SuperState, SuperEvent>,
