@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the bash scripts in scripts/ (sourced, not run).
 # Sets REPO_ROOT and makes sure `swift` and `swift-format` can be found.
 
