@@ -35,24 +35,24 @@ public final class Assertions<SuperState, SuperEvent> {
     }
 
     /// Sends `event` to the machine without waiting.
-    public func send(event: some Event<SuperEvent>) {
+    public func send(event: any Event<SuperEvent>) {
         lastEvent = describe(event)
         machine.send(event: event)
     }
 
     /// Sends `event` to the machine without waiting (the seed README's unlabeled spelling).
-    public func send(_ event: some Event<SuperEvent>) {
+    public func send(_ event: any Event<SuperEvent>) {
         send(event: event)
     }
 
     /// Sends `event` and waits until it is processed and its output has ended.
-    public func sendAndWait(event: some Event<SuperEvent>) async {
+    public func sendAndWait(event: any Event<SuperEvent>) async {
         lastEvent = describe(event)
         await machine.sendAndWait(event: event)
     }
 
     /// Sends `event` and waits until it is processed and its output has ended.
-    public func sendAndWait(_ event: some Event<SuperEvent>) async {
+    public func sendAndWait(_ event: any Event<SuperEvent>) async {
         await sendAndWait(event: event)
     }
 
@@ -134,7 +134,7 @@ extension Assertions {
     static func checkTransition(
         machine: AsyncStateMachine<SuperState, SuperEvent>,
         when state: some State<SuperState>,
-        on event: some Event<SuperEvent>,
+        on event: any Event<SuperEvent>,
         reporter: FailureReporter,
         location: AssertionLocation,
         failure: ((any State<SuperState>)?) -> String?
@@ -145,7 +145,7 @@ extension Assertions {
 
     static func expectedTransition<S: State & Equatable>(
         when state: some State<SuperState>,
-        on event: some Event<SuperEvent>,
+        on event: any Event<SuperEvent>,
         to expected: S
     ) -> ((any State<SuperState>)?) -> String? where S.SuperState == SuperState {
         { newState in
@@ -159,7 +159,7 @@ extension Assertions {
 
     static func expectedNoTransition(
         when state: some State<SuperState>,
-        on event: some Event<SuperEvent>
+        on event: any Event<SuperEvent>
     ) -> ((any State<SuperState>)?) -> String? {
         { newState in
             newState.map { "Expected no transition when \(describe(state)) on \(describe(event)), but it transitions to \(describe($0))." }

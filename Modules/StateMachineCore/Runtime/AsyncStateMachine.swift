@@ -66,19 +66,19 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     // MARK: Sending events
 
     /// Queues `event` and returns at once. An event sent after `finish()` is dropped.
-    public func send(event: some Event<SuperEvent>) {
+    public func send(event: any Event<SuperEvent>) {
         core.enqueue(event)
     }
 
     /// Queues `event` and returns once it is processed and the output it started (if any)
     /// has ended. Returns at once when the machine is finished.
-    public func sendAndWait(event: some Event<SuperEvent>) async {
+    public func sendAndWait(event: any Event<SuperEvent>) async {
         await sendAndWait(event: event, until: .outputFinished)
     }
 
     /// Queues `event` and returns once `until` is reached. Cancelling the caller ends only
     /// the caller's wait: the event stays queued and its output runs as usual.
-    public func sendAndWait(event: some Event<SuperEvent>, until: SendCompletion) async {
+    public func sendAndWait(event: any Event<SuperEvent>, until: SendCompletion) async {
         let completion = Latch()
         core.enqueue(event, completion: completion, until: until)
         await completion.wait()
