@@ -11,11 +11,13 @@ public enum StateMachineBuilder<SuperState, SuperEvent> {
 @resultBuilder
 public enum WhenBuilder<S, SuperState, SuperEvent> {
     /// An `On` route.
+    @inlinable
     public static func buildExpression(_ on: On<S, SuperState, SuperEvent>) -> [WhenComponent<S, SuperState, SuperEvent>] {
         [WhenComponent(kind: .on(on))]
     }
 
     /// The items, in declaration order.
+    @inlinable
     public static func buildBlock(
         _ components: [WhenComponent<S, SuperState, SuperEvent>]...
     ) -> [WhenComponent<S, SuperState, SuperEvent>] {

@@ -14,12 +14,13 @@
 public struct On<S, SuperState, SuperEvent>: Sendable {
     /// Any event of the machine.
     public typealias AnyEvent = any Event<SuperEvent>
-    typealias Resolver = @Sendable (S, AnyEvent) async -> MealyTransition<SuperState, SuperEvent>?
+    @usableFromInline typealias Resolver = @Sendable (S, AnyEvent) async -> MealyTransition<SuperState, SuperEvent>?
 
-    let events: [TypeKey]
-    let resolve: Resolver
+    @usableFromInline let events: [TypeKey]
+    @usableFromInline let resolve: Resolver
 
     /// A route for events of type `E`, taken when `guard` (if any) passes.
+    @inlinable
     public init<E: Event>(
         event: E.Type,
         guard: (@Sendable (S, E) async -> Bool)? = nil,
@@ -75,7 +76,8 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
         self.init(keys: events.map(\.key), guard: `guard`, transition: transition)
     }
 
-    private init(
+    @inlinable
+    init(
         keys: [TypeKey],
         guard: (@Sendable (S, AnyEvent) async -> Bool)?,
         transition: @escaping @Sendable (S, AnyEvent) async -> MealyTransition<SuperState, SuperEvent>

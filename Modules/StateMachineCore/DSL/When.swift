@@ -12,15 +12,23 @@ public struct When<SuperState, SuperEvent>: Sendable {
     /// Any state of the machine.
     public typealias AnyState = any State<SuperState>
 
+    @usableFromInline
     struct RouteGroup: Sendable {
-        let events: [TypeKey]
-        let resolve: Route<SuperState, SuperEvent>.Resolver
+        @usableFromInline let events: [TypeKey]
+        @usableFromInline let resolve: Route<SuperState, SuperEvent>.Resolver
+
+        @inlinable
+        init(events: [TypeKey], resolve: @escaping Route<SuperState, SuperEvent>.Resolver) {
+            self.events = events
+            self.resolve = resolve
+        }
     }
 
-    let states: [TypeKey]
-    let routes: [RouteGroup]
+    @usableFromInline let states: [TypeKey]
+    @usableFromInline let routes: [RouteGroup]
 
     /// Routes for state type `S`; the closures receive the concrete state.
+    @inlinable
     public init<S: State>(
         state: S.Type,
         @WhenBuilder<S, SuperState, SuperEvent> _ content: () -> [WhenComponent<S, SuperState, SuperEvent>]
@@ -77,7 +85,8 @@ public struct When<SuperState, SuperEvent>: Sendable {
         self.init(keys: states.keys, content: content())
     }
 
-    private init(keys: [TypeKey], content: [WhenComponent<AnyState, SuperState, SuperEvent>]) {
+    @inlinable
+    init(keys: [TypeKey], content: [WhenComponent<AnyState, SuperState, SuperEvent>]) {
         self.states = keys.uniqued()
         self.routes = content.map { component in
             switch component.kind {
@@ -89,9 +98,15 @@ public struct When<SuperState, SuperEvent>: Sendable {
 
 /// One item of a ``When`` block.
 public struct WhenComponent<S, SuperState, SuperEvent>: Sendable {
+    @usableFromInline
     enum Kind: Sendable {
         case on(On<S, SuperState, SuperEvent>)
     }
 
-    let kind: Kind
+    @usableFromInline let kind: Kind
+
+    @inlinable
+    init(kind: Kind) {
+        self.kind = kind
+    }
 }

@@ -37,9 +37,10 @@ extension StateMachine where SuperState == Never, SuperEvent == Never {
 }
 
 /// The global logger and the default one.
+@usableFromInline
 enum Logging {
     /// The logger in force; nil means "log nothing".
-    static let logger = Lock<LogFunction?>(Logging.isEnabledByDefault ? Logging.standardError : nil)
+    @usableFromInline static let logger = Lock<LogFunction?>(Logging.isEnabledByDefault ? Logging.standardError : nil)
 
     /// Whether the default logger is on: it is, except in test processes. The environment
     /// variable `STATE_MACHINE_LOG` (`1` or `0`) overrides the guess.
@@ -75,12 +76,13 @@ enum Logging {
 
 /// Reports misuse of the library that must not crash the process (for example a second
 /// live iterator). The handler is replaceable for tests.
+@usableFromInline
 enum Diagnostics {
     static let handler = Lock<@Sendable (String) -> Void>({ message in
         Logging.writeToStandardError("[SwiftStateMachine] warning: \(message)\n")
     })
 
-    static func report(_ message: String) {
+    @usableFromInline static func report(_ message: String) {
         let handler = self.handler.withLock { $0 }
         handler(message)
     }

@@ -26,7 +26,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
 
     /// Runs the side effect once, handing each produced event to `emit`. `emit` returns
     /// false once the output may no longer feed the machine (cancelled, machine finished).
-    let run: @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
+    @usableFromInline let run: @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
 
     init(
         priority: TaskPriority?,

@@ -2,7 +2,7 @@
 @usableFromInline
 struct TypeKey: Hashable, Sendable {
     @usableFromInline let id: ObjectIdentifier
-    let name: String
+    @usableFromInline let name: String
 
     @usableFromInline
     init(_ type: Any.Type) {
@@ -19,6 +19,7 @@ struct TypeKey: Hashable, Sendable {
 
 extension Array where Element == TypeKey {
     /// The keys with duplicates removed, first-seen order kept.
+    @usableFromInline
     func uniqued() -> [TypeKey] {
         var seen = Set<TypeKey>()
         return filter { seen.insert($0).inserted }

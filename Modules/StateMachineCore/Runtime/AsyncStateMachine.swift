@@ -41,9 +41,9 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     public var stateMachine: StateMachine<SuperState, SuperEvent> { core.definition }
     /// The last committed state (the initial state before any transition). It may be ahead
     /// of what the observer has consumed.
-    public var lastKnownState: AnyState { core.lastKnownState.withLock { $0 } }
+    public var lastKnownState: AnyState { core.shared.withLock { $0.lastKnownState } }
 
-    let core: MachineCore<SuperState, SuperEvent>
+    @usableFromInline let core: MachineCore<SuperState, SuperEvent>
 
     /// A machine that runs `stateMachine`. It starts lazily, on the first event, observation
     /// or `finish`.
@@ -66,6 +66,7 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     // MARK: Sending events
 
     /// Queues `event` and returns at once. An event sent after `finish()` is dropped.
+    @inlinable
     public func send(event: any Event<SuperEvent>) {
         core.enqueue(event)
     }
@@ -78,6 +79,7 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
 
     /// Queues `event` and returns once `until` is reached. Cancelling the caller ends only
     /// the caller's wait: the event stays queued and its output runs as usual.
+    @inlinable
     public func sendAndWait(event: any Event<SuperEvent>, until: SendCompletion) async {
         let completion = Latch()
         core.enqueue(event, completion: completion, until: until)
@@ -102,26 +104,37 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     // MARK: Observing
 
     /// A unicast iterator over the machine's states; it also starts the machine.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         core.start()
         let lease = core.states.acquireLease()
-        if lease == nil {
-            Diagnostics.report(
-                "AsyncStateMachine<\(SuperState.self), \(SuperEvent.self)> \(id) already has a live iterator; "
-                    + "this second iterator finishes at once. Share the machine with `share(replayCount:)` "
-                    + "or `AsyncStateMachineFactory(lifecycle: .singleton)` to observe it more than once."
-            )
-        }
+        if lease == nil { reportSecondIterator() }
         return Iterator(machine: self, lease: lease.map { Lease(channel: core.states, id: $0) })
+    }
+
+    @usableFromInline
+    func reportSecondIterator() {
+        Diagnostics.report(
+            "AsyncStateMachine<\(SuperState.self), \(SuperEvent.self)> \(id) already has a live iterator; "
+                + "this second iterator finishes at once. Share the machine with `share(replayCount:)` "
+                + "or `AsyncStateMachineFactory(lifecycle: .singleton)` to observe it more than once."
+        )
     }
 
     /// The iterator of an ``AsyncStateMachine``; it keeps the machine alive while it lives.
     public struct Iterator: AsyncIteratorProtocol {
-        let machine: AsyncStateMachine
-        let lease: Lease?
+        @usableFromInline let machine: AsyncStateMachine
+        @usableFromInline let lease: Lease?
+
+        @inlinable
+        init(machine: AsyncStateMachine, lease: Lease?) {
+            self.machine = machine
+            self.lease = lease
+        }
 
         /// The next state, or nil once the machine has finished and every state has been
         /// consumed, or when the observing task is cancelled.
+        @inlinable
         public mutating func next() async -> AnyState? {
             guard let lease else { return nil }
             return await lease.channel.next(lease: lease.id)
@@ -129,15 +142,18 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     }
 
     /// The right to observe, released when the iterator that holds it is released.
+    @usableFromInline
     final class Lease: Sendable {
-        let channel: StateChannel<AnyState>
-        let id: Int
+        @usableFromInline let channel: StateChannel<AnyState>
+        @usableFromInline let id: Int
 
+        @inlinable
         init(channel: StateChannel<AnyState>, id: Int) {
             self.channel = channel
             self.id = id
         }
 
+        @inlinable
         deinit { channel.releaseLease(id) }
     }
 }
@@ -158,14 +174,14 @@ extension AsyncStateMachine {
     /// Registers a handler for the initial state, delivered before any transition.
     @discardableResult
     public func onInitialState(_ block: @escaping @Sendable (UUID, AnyState) async -> Void) -> Self {
-        core.hooks.withLock { $0.initialState.append(block) }
+        core.shared.withLock { $0.initialStateHooks.append(block) }
         return self
     }
 
     /// Registers a handler for every transition: `(id, currentState, event, newState)`.
     @discardableResult
     public func onTransition(_ block: @escaping @Sendable (UUID, AnyState, AnyEvent, AnyState) async -> Void) -> Self {
-        core.hooks.withLock { $0.transition.append(block) }
+        core.shared.withLock { $0.transitionHooks.append(block) }
         return self
     }
 
@@ -173,7 +189,7 @@ extension AsyncStateMachine {
     /// machine is released.
     @discardableResult
     public func onDeinit(_ block: @escaping @Sendable (UUID) async -> Void) -> Self {
-        core.hooks.withLock { $0.deinitialization.append(block) }
+        core.shared.withLock { $0.deinitHooks.append(block) }
         return self
     }
 

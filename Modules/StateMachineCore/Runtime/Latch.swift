@@ -5,6 +5,7 @@ import Synchronization
 /// A waiter whose task is cancelled stops waiting at once; that does not open the latch for
 /// anyone else. This is what lets a cancelled `sendAndWait` caller leave while its event
 /// carries on in the machine.
+@usableFromInline
 final class Latch: Sendable {
     private enum Waiter {
         case waiting(UnsafeContinuation<Void, Never>)
@@ -19,12 +20,14 @@ final class Latch: Sendable {
 
     private let storage = Lock(Storage())
 
+    @usableFromInline
     init() {}
 
     /// Whether the latch has opened.
     var isOpen: Bool { storage.withLock { $0.isOpen } }
 
     /// Opens the latch and resumes every waiter. Opening twice does nothing.
+    @usableFromInline
     func open() {
         let waiters = storage.withLock { storage -> [Waiter] in
             guard !storage.isOpen else { return [] }
@@ -36,6 +39,7 @@ final class Latch: Sendable {
     }
 
     /// Suspends until the latch opens or the calling task is cancelled.
+    @usableFromInline
     func wait() async {
         let id: Int? = storage.withLock { storage in
             guard !storage.isOpen else { return nil }

@@ -2,22 +2,31 @@ import Synchronization
 
 /// Runs outputs in their own tasks and keeps track of each until its task really exits,
 /// including a side effect that ignores cancellation.
+@usableFromInline
 final class OutputSupervisor<SuperState, SuperEvent>: Sendable {
-    typealias AnyState = any State<SuperState>
-    typealias AnyEvent = any Event<SuperEvent>
+    @usableFromInline typealias AnyState = any State<SuperState>
+    @usableFromInline typealias AnyEvent = any Event<SuperEvent>
 
-    private struct Record {
-        let task: Task<Void, Never>
-        let cancellationPolicy: Cancel<SuperState, SuperEvent>?
+    @usableFromInline
+    struct Record: Sendable {
+        @usableFromInline let task: Task<Void, Never>
+        @usableFromInline let cancellationPolicy: Cancel<SuperState, SuperEvent>?
+        @usableFromInline init(task: Task<Void, Never>, cancellationPolicy: Cancel<SuperState, SuperEvent>?) {
+            self.task = task
+            self.cancellationPolicy = cancellationPolicy
+        }
     }
 
-    private struct Storage {
-        var records: [Int: Record] = [:]
-        var nextID = 0
+    @usableFromInline
+    struct Storage: Sendable {
+        @usableFromInline var records: [Int: Record] = [:]
+        @usableFromInline var nextID = 0
+        @usableFromInline init() {}
     }
 
-    private let storage = Lock(Storage())
+    @usableFromInline let storage = Lock(Storage())
 
+    @usableFromInline
     init() {}
 
     /// The number of outputs whose task has not exited yet.
@@ -25,6 +34,7 @@ final class OutputSupervisor<SuperState, SuperEvent>: Sendable {
 
     /// Starts `output` in a new task. `feed` hands an event back to the machine and says
     /// whether it was accepted; `completion` opens when the task exits (restarts included).
+    @inlinable
     func start(
         _ output: Output<SuperState, SuperEvent>,
         feed: @escaping @Sendable (AnyEvent) -> Bool,
@@ -45,6 +55,7 @@ final class OutputSupervisor<SuperState, SuperEvent>: Sendable {
     }
 
     /// Cancels every running output whose policy matches the processed event.
+    @inlinable
     func cancel(matching current: AnyState, _ event: AnyEvent, _ new: AnyState?) async {
         let candidates = storage.withLock { storage -> [(Task<Void, Never>, Cancel<SuperState, SuperEvent>)] in
             guard !storage.records.isEmpty else { return [] }
@@ -58,6 +69,7 @@ final class OutputSupervisor<SuperState, SuperEvent>: Sendable {
     }
 
     /// Cancels every output and returns once all their tasks have exited.
+    @usableFromInline
     func cancelAllAndWait() async {
         let tasks = storage.withLock { $0.records.values.map(\.task) }
         for task in tasks { task.cancel() }
@@ -66,7 +78,8 @@ final class OutputSupervisor<SuperState, SuperEvent>: Sendable {
 
     /// Runs the side effect, restarting it as its lifecycle policy says, until it ends for
     /// good or the task is cancelled.
-    private static func supervise(
+    @inlinable
+    static func supervise(
         _ output: Output<SuperState, SuperEvent>,
         feed: @escaping @Sendable (AnyEvent) -> Bool
     ) async {

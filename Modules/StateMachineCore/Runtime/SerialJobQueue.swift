@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Used to deliver lifecycle callbacks: each job is one lifecycle event, whose handlers run
 /// concurrently inside the job; the next event starts only when they all have finished.
+@usableFromInline
 final class SerialJobQueue: Sendable {
-    typealias Job = @Sendable () async -> Void
+    @usableFromInline typealias Job = @Sendable () async -> Void
 
     private struct Storage {
         var jobs: [Job] = []
@@ -15,9 +16,11 @@ final class SerialJobQueue: Sendable {
 
     private let storage = Lock(Storage())
 
+    @usableFromInline
     init() {}
 
     /// Enqueues a job; it runs after every job enqueued before it.
+    @usableFromInline
     func enqueue(_ job: @escaping Job) {
         let startDrainer = storage.withLock { storage -> Bool in
             storage.jobs.append(job)
@@ -31,6 +34,7 @@ final class SerialJobQueue: Sendable {
     }
 
     /// Returns once every job enqueued before the call has finished.
+    @usableFromInline
     func drained() async {
         let latch = Latch()
         enqueue { latch.open() }

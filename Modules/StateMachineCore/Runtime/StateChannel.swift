@@ -6,26 +6,32 @@ import Synchronization
 /// starts late still sees every state in order. One iterator at a time holds the lease;
 /// the lease ends when its iterator is released, returns nil, or its task is cancelled,
 /// and the next iterator carries on where the previous one stopped.
+@usableFromInline
 final class StateChannel<Element: Sendable>: Sendable {
-    private struct Storage {
-        var buffer: [Element] = []
-        var head = 0
-        var waiter: UnsafeContinuation<Element?, Never>?
-        var isFinished = false
-        var leaseHolder: Int?
-        var nextLease = 0
+    @usableFromInline
+    struct Storage: Sendable {
+        @usableFromInline var buffer: [Element] = []
+        @usableFromInline var head = 0
+        @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
+        @usableFromInline var isFinished = false
+        @usableFromInline var leaseHolder: Int?
+        @usableFromInline var nextLease = 0
+        @usableFromInline init() {}
     }
 
-    private enum Step {
+    @usableFromInline
+    enum Step {
         case element(Element?)
         case suspend
     }
 
-    private let storage = Lock(Storage())
+    @usableFromInline let storage = Lock(Storage())
 
+    @usableFromInline
     init() {}
 
     /// Appends an element, or hands it straight to a waiting observer.
+    @inlinable
     func push(_ element: Element) {
         let waiter = storage.withLock { storage -> UnsafeContinuation<Element?, Never>? in
             guard !storage.isFinished else { return nil }
@@ -39,7 +45,25 @@ final class StateChannel<Element: Sendable>: Sendable {
         waiter?.resume(returning: element)
     }
 
+    /// Appends several elements in order, handing the first straight to a waiting observer.
+    @inlinable
+    func push(contentsOf elements: [Element]) {
+        guard let first = elements.first else { return }
+        let waiter = storage.withLock { storage -> UnsafeContinuation<Element?, Never>? in
+            guard !storage.isFinished else { return nil }
+            if let waiter = storage.waiter {
+                storage.waiter = nil
+                storage.buffer.append(contentsOf: elements.dropFirst())
+                return waiter
+            }
+            storage.buffer.append(contentsOf: elements)
+            return nil
+        }
+        waiter?.resume(returning: first)
+    }
+
     /// Ends the channel: buffered elements stay readable, then `next` returns nil.
+    @inlinable
     func finish() {
         let waiter = storage.withLock { storage -> UnsafeContinuation<Element?, Never>? in
             storage.isFinished = true
@@ -50,6 +74,7 @@ final class StateChannel<Element: Sendable>: Sendable {
     }
 
     /// Takes the lease, or returns nil when another iterator holds it.
+    @usableFromInline
     func acquireLease() -> Int? {
         storage.withLock { storage in
             guard storage.leaseHolder == nil else { return nil }
@@ -60,6 +85,7 @@ final class StateChannel<Element: Sendable>: Sendable {
     }
 
     /// Ends a lease; a pending `next` of that lease returns nil.
+    @inlinable
     func releaseLease(_ lease: Int) {
         let waiter = storage.withLock { storage -> UnsafeContinuation<Element?, Never>? in
             guard storage.leaseHolder == lease else { return nil }
@@ -72,8 +98,9 @@ final class StateChannel<Element: Sendable>: Sendable {
 
     /// The next element for the holder of `lease`, or nil when the channel is finished and
     /// drained, the lease has ended, or the calling task is cancelled (which ends the lease).
+    @inlinable
     func next(lease: Int) async -> Element? {
-        func poll(_ storage: inout Storage) -> Step {
+        @inline(__always) func poll(_ storage: inout Storage) -> Step {
             guard storage.leaseHolder == lease else { return .element(nil) }
             if storage.head < storage.buffer.count {
                 let element = storage.buffer[storage.head]

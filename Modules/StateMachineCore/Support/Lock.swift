@@ -12,33 +12,50 @@ import Darwin
 /// standard library, which ThreadSanitizer does not see, so every access it protects is
 /// reported as a race and the sanitizer becomes useless for the whole package. A pthread
 /// mutex is intercepted by ThreadSanitizer, so this lock keeps `--sanitize=thread` runs
-/// meaningful. The mutex lives in the same allocation as the value.
-package final class Lock<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read or written inside `withLock`, between
-    // pthread_mutex_lock and pthread_mutex_unlock on `mutex`, and `Value` is Sendable, so
-    // whatever leaves the critical section may cross threads.
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+/// meaningful. The mutex and the value share one allocation.
+@usableFromInline
+package struct Lock<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: the value is only read or written by `withLock`, between
+    // pthread_mutex_lock and pthread_mutex_unlock on the buffer's mutex, and `Value` is
+    // Sendable, so whatever leaves the critical section may cross threads.
+    @usableFromInline let buffer: LockBuffer<Value>
 
     /// A lock protecting `value`.
+    @inlinable
     package init(_ value: Value) {
-        self.value = value
-        self.mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        buffer = LockBuffer<Value>.create(value)
     }
 
     /// Runs `body` with exclusive access to the value. `body` must not take the same lock.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try buffer.withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+}
+
+/// The storage of a ``Lock``: the value as the header, one pthread mutex as the element.
+@usableFromInline
+package final class LockBuffer<Value: Sendable>: ManagedBuffer<Value, pthread_mutex_t> {
+    @inlinable
+    static func create(_ value: Value) -> LockBuffer<Value> {
+        let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in value }, to: LockBuffer<Value>.self)
+        buffer.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+        return buffer
+    }
+
+    @inlinable
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            _ = mutex.deinitialize(count: 1)
+            // The header (the value) is a stored property: ManagedBuffer destroys it.
+        }
     }
 }
