@@ -80,7 +80,7 @@ struct OutputTests {
         await machine.sendAndWait(event: trigger)
         await within("\(name): cancellation") { await effect.sawCancellation.wait() }
         // Wait until the output's task has exited, then put a barrier behind anything it fed.
-        await within("\(name): output exit") { await machine.core.outputs.cancelAllAndWait() }
+        await within("\(name): output exit") { await machine.core.cancelAllOutputsAndWait() }
         await machine.sendAndWait(event: DidTick(), until: .transitionCommitted)
         await machine.finishAndWait()
         let states = await take(10, from: machine)

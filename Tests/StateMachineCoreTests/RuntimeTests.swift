@@ -112,7 +112,7 @@ struct RuntimeTests {
         }
         #expect(returned != nil)
         #expect(machine.lastKnownState is DataIsLoading)
-        #expect(machine.core.outputs.runningCount == 1)
+        #expect(machine.core.runningOutputCount == 1)
         release.raise()
         await machine.finishAndWait()
     }
@@ -131,7 +131,7 @@ struct RuntimeTests {
         caller.cancel()
         let callerEnded: Void? = await within { await caller.value }
         #expect(callerEnded != nil, "the cancelled caller kept waiting")
-        #expect(machine.core.outputs.runningCount == 1, "the output was cancelled with its caller")
+        #expect(machine.core.runningOutputCount == 1, "the output was cancelled with its caller")
         release.raise()
         let states = await within { await take(3, from: machine) } ?? []
         #expect(states.last as? DataIsLoaded == DataIsLoaded(data: "after cancel"))
@@ -185,7 +185,7 @@ struct RuntimeTests {
         await within { await observed.wait() }
         observer.cancel()
         #expect(await within { await observer.value } == 2)
-        #expect(machine.core.outputs.runningCount == 1)
+        #expect(machine.core.runningOutputCount == 1)
         release.raise()
         // A new observer carries on where the cancelled one stopped.
         let next = await within { await take(1, from: machine) } ?? []

@@ -98,7 +98,7 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     /// exited (even one that ignores cancellation) and lifecycle callbacks are delivered.
     public func finishAndWait() async {
         core.finish()
-        await core.terminal.wait()
+        await core.waitForTermination()
     }
 
     // MARK: Observing
@@ -107,9 +107,9 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         core.start()
-        let lease = core.states.acquireLease()
+        let lease = core.acquireLease()
         if lease == nil { reportSecondIterator() }
-        return Iterator(machine: self, lease: lease.map { Lease(channel: core.states, id: $0) })
+        return Iterator(machine: self, lease: lease.map { Lease(core: core, id: $0) })
     }
 
     @usableFromInline
@@ -137,24 +137,24 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
         @inlinable
         public mutating func next() async -> AnyState? {
             guard let lease else { return nil }
-            return await lease.channel.next(lease: lease.id)
+            return await lease.core.nextState(lease: lease.id)
         }
     }
 
     /// The right to observe, released when the iterator that holds it is released.
     @usableFromInline
     final class Lease: Sendable {
-        @usableFromInline let channel: StateChannel<AnyState>
+        @usableFromInline let core: MachineCore<SuperState, SuperEvent>
         @usableFromInline let id: Int
 
         @inlinable
-        init(channel: StateChannel<AnyState>, id: Int) {
-            self.channel = channel
+        init(core: MachineCore<SuperState, SuperEvent>, id: Int) {
+            self.core = core
             self.id = id
         }
 
         @inlinable
-        deinit { channel.releaseLease(id) }
+        deinit { core.releaseLease(id) }
     }
 }
 
@@ -174,14 +174,14 @@ extension AsyncStateMachine {
     /// Registers a handler for the initial state, delivered before any transition.
     @discardableResult
     public func onInitialState(_ block: @escaping @Sendable (UUID, AnyState) async -> Void) -> Self {
-        core.shared.withLock { $0.initialStateHooks.append(block) }
+        core.addHooks { $0.initialState.append(block) }
         return self
     }
 
     /// Registers a handler for every transition: `(id, currentState, event, newState)`.
     @discardableResult
     public func onTransition(_ block: @escaping @Sendable (UUID, AnyState, AnyEvent, AnyState) async -> Void) -> Self {
-        core.shared.withLock { $0.transitionHooks.append(block) }
+        core.addHooks { $0.transition.append(block) }
         return self
     }
 
@@ -189,7 +189,7 @@ extension AsyncStateMachine {
     /// machine is released.
     @discardableResult
     public func onDeinit(_ block: @escaping @Sendable (UUID) async -> Void) -> Self {
-        core.shared.withLock { $0.deinitHooks.append(block) }
+        core.addHooks { $0.deinitialization.append(block) }
         return self
     }
 

@@ -6,20 +6,21 @@ import Foundation
 import Synchronization
 
 /// The runtime behind an ``AsyncStateMachine``: the command queue, the single command
-/// drainer, the output supervisor and the observation channel.
+/// drainer, the supervised outputs and the observation buffer.
 ///
 /// It holds no reference to its `AsyncStateMachine`, so a running machine does not keep its
 /// owner alive. Commands are processed one at a time, in acceptance order, by a drainer
 /// task that exists only while commands are queued and takes every queued command in one
-/// pass. The hot paths are `@inlinable` so that they are specialised for the user's state
-/// and event types in the user's module.
+/// pass. Everything other tasks touch lives under one lock (a machine costs one lock and
+/// one allocation for it). The hot paths are `@inlinable` so that they are specialised for
+/// the user's state and event types in the user's module.
 @usableFromInline
 final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable and Sendable, or protected by
-    // a Lock, except `currentState` and `spareQueue`, which only the drainer touches. At
-    // most one drainer exists at a time: it is started by whoever flips `isDraining` from
-    // false to true under the `shared` lock, and it flips it back under the same lock
-    // before it exits, so successive drainers are ordered by that lock.
+    // the `shared` lock, except `currentState`, `spareQueue` and `pendingStates`, which only
+    // the drainer touches. At most one drainer exists at a time: it is started by whoever
+    // flips `isDraining` from false to true under the `shared` lock, and it flips it back
+    // under the same lock before it exits, so successive drainers are ordered by that lock.
 
     @usableFromInline typealias AnyState = any State<SuperState>
     @usableFromInline typealias AnyEvent = any Event<SuperEvent>
@@ -31,17 +32,42 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         case finish
     }
 
-    /// Everything other threads read or write, under one lock.
+    /// A running output: its task, and the policy that may cancel it.
+    @usableFromInline
+    struct OutputRecord: Sendable {
+        @usableFromInline let task: Task<Void, Never>
+        @usableFromInline let cancellationPolicy: Cancel<SuperState, SuperEvent>?
+
+        @inlinable
+        init(task: Task<Void, Never>, cancellationPolicy: Cancel<SuperState, SuperEvent>?) {
+            self.task = task
+            self.cancellationPolicy = cancellationPolicy
+        }
+    }
+
+    /// Everything other tasks read or write, under one lock.
     @usableFromInline
     struct Shared: Sendable {
+        // Commands
         @usableFromInline var queue: [Command] = []
         @usableFromInline var isDraining = false
         @usableFromInline var isStarted = false
         @usableFromInline var isClosed = false
         @usableFromInline var lastKnownState: AnyState
-        @usableFromInline var initialStateHooks: [@Sendable (UUID, AnyState) async -> Void] = []
-        @usableFromInline var transitionHooks: [@Sendable (UUID, AnyState, AnyEvent, AnyState) async -> Void] = []
-        @usableFromInline var deinitHooks: [@Sendable (UUID) async -> Void] = []
+        // Lifecycle
+        @usableFromInline var hooks: Hooks?
+        @usableFromInline var isTerminated = false
+        @usableFromInline var terminal: Latch?
+        // Observation: every committed state, unbounded, until the observer consumes it.
+        @usableFromInline var states: [AnyState] = []
+        @usableFromInline var statesHead = 0
+        @usableFromInline var observer: UnsafeContinuation<AnyState?, Never>?
+        @usableFromInline var isObservationFinished = false
+        @usableFromInline var leaseHolder: Int?
+        @usableFromInline var nextLease = 0
+        // Outputs, until their task really exits.
+        @usableFromInline var outputs: [Int: OutputRecord] = [:]
+        @usableFromInline var nextOutputID = 0
 
         @usableFromInline
         init(lastKnownState: AnyState) {
@@ -57,14 +83,22 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         }
     }
 
+    /// Lifecycle handlers, and the queue that delivers them in order (allocated with the
+    /// first handler, so that machines without handlers do not pay for them).
+    @usableFromInline
+    struct Hooks: Sendable {
+        @usableFromInline let delivery = SerialJobQueue()
+        @usableFromInline var initialState: [@Sendable (UUID, AnyState) async -> Void] = []
+        @usableFromInline var transition: [@Sendable (UUID, AnyState, AnyEvent, AnyState) async -> Void] = []
+        @usableFromInline var deinitialization: [@Sendable (UUID) async -> Void] = []
+
+        @usableFromInline init() {}
+    }
+
     @usableFromInline let id: UUID
     @usableFromInline let definition: StateMachine<SuperState, SuperEvent>
     @usableFromInline let shared: Lock<Shared>
     @usableFromInline let isLogEnabled = Atomic(true)
-    @usableFromInline let states = StateChannel<AnyState>()
-    @usableFromInline let outputs = OutputSupervisor<SuperState, SuperEvent>()
-    @usableFromInline let lifecycle = SerialJobQueue()
-    @usableFromInline let terminal = Latch()
 
     /// Drainer-owned: the state of the machine.
     @usableFromInline var currentState: AnyState
@@ -132,21 +166,41 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         if startDrainer { spawnDrainer() }
     }
 
+    /// Waits until the machine has shut down.
+    @usableFromInline
+    func waitForTermination() async {
+        let latch = shared.withLock { shared -> Latch? in
+            if shared.isTerminated { return nil }
+            if let terminal = shared.terminal { return terminal }
+            let terminal = Latch()
+            shared.terminal = terminal
+            return terminal
+        }
+        await latch?.wait()
+    }
+
     /// Called when the owning `AsyncStateMachine` is released: finishes the machine (so
     /// hooks still see the initial state) and delivers `onDeinit` after everything else.
-    @inlinable
+    @usableFromInline
     func abort() {
-        let (mustFinish, deinitHooks) = shared.withLock { shared in
-            let hasHooks = !shared.initialStateHooks.isEmpty || !shared.transitionHooks.isEmpty
-            return (shared.isStarted || hasHooks || !shared.deinitHooks.isEmpty, shared.deinitHooks)
-        }
-        if mustFinish { finish() }
-        guard !deinitHooks.isEmpty else { return }
-        let (id, terminal, lifecycle) = (self.id, self.terminal, self.lifecycle)
+        let (isStarted, hooks) = shared.withLock { ($0.isStarted, $0.hooks) }
+        if isStarted || hooks != nil { finish() }
+        guard let hooks, !hooks.deinitialization.isEmpty else { return }
+        let id = self.id
         Task {
-            await terminal.wait()
-            lifecycle.enqueue { await runConcurrently(deinitHooks) { await $0(id) } }
-            await lifecycle.drained()
+            await self.waitForTermination()
+            hooks.delivery.enqueue { await runConcurrently(hooks.deinitialization) { await $0(id) } }
+            await hooks.delivery.drained()
+        }
+    }
+
+    /// Registers lifecycle handlers.
+    @usableFromInline
+    func addHooks(_ add: (inout Hooks) -> Void) {
+        shared.withLock { shared in
+            var hooks = shared.hooks ?? Hooks()
+            add(&hooks)
+            shared.hooks = hooks
         }
     }
 
@@ -196,17 +250,12 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         case .start:
             let initial = currentState
             pendingStates.append(initial)
-            let hooks = shared.withLock { $0.initialStateHooks }
-            if !hooks.isEmpty {
+            if let hooks = shared.withLock({ $0.hooks }), !hooks.initialState.isEmpty {
                 let id = self.id
-                lifecycle.enqueue { await runConcurrently(hooks) { await $0(id, initial) } }
+                hooks.delivery.enqueue { await runConcurrently(hooks.initialState) { await $0(id, initial) } }
             }
         case .finish:
-            publishPendingStates()
-            await outputs.cancelAllAndWait()
-            states.finish()
-            await lifecycle.drained()
-            terminal.open()
+            await shutDown()
         }
     }
 
@@ -215,22 +264,22 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         let current = currentState
         let mealyTransition = await definition.resolve(state: current, event: event)
         let newState = await mealyTransition?.transition?.makeState()
-        await outputs.cancel(matching: current, event, newState)
+        await cancelOutputs(matching: current, event, newState)
         if let newState {
             currentState = newState
             let hooks = shared.withLock { shared in
                 shared.lastKnownState = newState
-                return shared.transitionHooks
+                return shared.hooks
             }
             pendingStates.append(newState)
             if pendingStates.count >= 256 { publishPendingStates() }
             if isLogEnabled.load(ordering: .relaxed) {
                 await log(current, event, newState)
             }
-            if !hooks.isEmpty {
+            if let hooks, !hooks.transition.isEmpty {
                 let id = self.id
-                lifecycle.enqueue {
-                    await runConcurrently(hooks) { await $0(id, current, event, newState) }
+                hooks.delivery.enqueue {
+                    await runConcurrently(hooks.transition) { await $0(id, current, event, newState) }
                 }
             }
         }
@@ -239,18 +288,24 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             return
         }
         if until == .transitionCommitted { completion?.open() }
-        outputs.start(
-            output,
-            feed: { [weak self] event in self?.enqueue(event) ?? false },
-            completion: until == .outputFinished ? completion : nil
-        )
+        startOutput(output, completion: until == .outputFinished ? completion : nil)
     }
 
-    @inlinable
-    func publishPendingStates() {
-        guard !pendingStates.isEmpty else { return }
-        states.push(contentsOf: pendingStates)
-        pendingStates.removeAll(keepingCapacity: true)
+    /// Shuts the machine down: every output is cancelled and awaited, observation ends
+    /// after the buffered states, lifecycle callbacks are delivered, then waiters resume.
+    @usableFromInline
+    func shutDown() async {
+        publishPendingStates()
+        await cancelAllOutputsAndWait()
+        finishObservation()
+        if let hooks = shared.withLock({ $0.hooks }) {
+            await hooks.delivery.drained()
+        }
+        let terminal = shared.withLock { shared -> Latch? in
+            shared.isTerminated = true
+            return shared.terminal
+        }
+        terminal?.open()
     }
 
     @usableFromInline

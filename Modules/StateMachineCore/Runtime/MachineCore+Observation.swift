@@ -1,0 +1,110 @@
+/// The buffer between the command loop and the machine's single observer.
+///
+/// Every committed state is buffered, unbounded, until it is consumed, so an observer that
+/// starts late still sees every state in order. One iterator at a time holds the lease;
+/// the lease ends when its iterator is released, returns nil, or its task is cancelled,
+/// and the next iterator carries on where the previous one stopped.
+extension MachineCore {
+    @usableFromInline
+    enum Poll {
+        case state(AnyState?)
+        case suspend
+    }
+
+    /// Hands the states committed in this pass to the observer: one lock, one wake-up.
+    @inlinable
+    func publishPendingStates() {
+        guard let first = pendingStates.first else { return }
+        let observer = shared.withLock { shared -> UnsafeContinuation<AnyState?, Never>? in
+            guard !shared.isObservationFinished else { return nil }
+            if let observer = shared.observer {
+                shared.observer = nil
+                shared.states.append(contentsOf: pendingStates.dropFirst())
+                return observer
+            }
+            shared.states.append(contentsOf: pendingStates)
+            return nil
+        }
+        pendingStates.removeAll(keepingCapacity: true)
+        observer?.resume(returning: first)
+    }
+
+    /// Ends observation: buffered states stay readable, then `next` returns nil.
+    @usableFromInline
+    func finishObservation() {
+        let observer = shared.withLock { shared -> UnsafeContinuation<AnyState?, Never>? in
+            shared.isObservationFinished = true
+            defer { shared.observer = nil }
+            return shared.observer
+        }
+        observer?.resume(returning: nil)
+    }
+
+    /// Takes the lease, or returns nil when another iterator holds it.
+    @usableFromInline
+    func acquireLease() -> Int? {
+        shared.withLock { shared in
+            guard shared.leaseHolder == nil else { return nil }
+            defer { shared.nextLease += 1 }
+            shared.leaseHolder = shared.nextLease
+            return shared.nextLease
+        }
+    }
+
+    /// Ends a lease; a pending `nextState` of that lease returns nil.
+    @usableFromInline
+    func releaseLease(_ lease: Int) {
+        let observer = shared.withLock { shared -> UnsafeContinuation<AnyState?, Never>? in
+            guard shared.leaseHolder == lease else { return nil }
+            shared.leaseHolder = nil
+            defer { shared.observer = nil }
+            return shared.observer
+        }
+        observer?.resume(returning: nil)
+    }
+
+    @inlinable
+    static func poll(_ shared: inout Shared, lease: Int) -> Poll {
+        guard shared.leaseHolder == lease else { return .state(nil) }
+        if shared.statesHead < shared.states.count {
+            let state = shared.states[shared.statesHead]
+            shared.statesHead += 1
+            if shared.statesHead == shared.states.count {
+                shared.states.removeAll(keepingCapacity: true)
+                shared.statesHead = 0
+            } else if shared.statesHead >= 1024 && shared.statesHead * 2 >= shared.states.count {
+                shared.states.removeFirst(shared.statesHead)
+                shared.statesHead = 0
+            }
+            return .state(state)
+        }
+        if shared.isObservationFinished {
+            shared.leaseHolder = nil
+            return .state(nil)
+        }
+        return .suspend
+    }
+
+    /// The next state for the holder of `lease`, or nil when observation is finished and
+    /// drained, the lease has ended, or the calling task is cancelled (which ends the lease).
+    @inlinable
+    func nextState(lease: Int) async -> AnyState? {
+        if Task.isCancelled {
+            releaseLease(lease)
+            return nil
+        }
+        if case .state(let state) = shared.withLock({ Self.poll(&$0, lease: lease) }) { return state }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<AnyState?, Never>) in
+                let poll = shared.withLock { shared -> Poll in
+                    let poll = Self.poll(&shared, lease: lease)
+                    if case .suspend = poll { shared.observer = continuation }
+                    return poll
+                }
+                if case .state(let state) = poll { continuation.resume(returning: state) }
+            }
+        } onCancel: {
+            releaseLease(lease)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Outputs run in their own tasks; each is tracked until its task really exits, including
+/// a side effect that ignores cancellation.
+extension MachineCore {
+    /// The number of outputs whose task has not exited yet.
+    @usableFromInline
+    var runningOutputCount: Int { shared.withLock { $0.outputs.count } }
+
+    /// Starts `output` in a new task; `completion` opens when the task exits (restarts
+    /// included).
+    @inlinable
+    func startOutput(_ output: Output<SuperState, SuperEvent>, completion: Latch?) {
+        shared.withLock { shared in
+            let id = shared.nextOutputID
+            shared.nextOutputID += 1
+            // The task is created under the lock so that it cannot remove its record before
+            // the record exists; it only takes the lock again once it has finished. It holds
+            // the core until it exits, and shutdown cancels and awaits every output.
+            let task = Task(priority: output.priority) {
+                await Self.supervise(output) { event in self.enqueue(event) }
+                self.shared.withLock { _ = $0.outputs.removeValue(forKey: id) }
+                completion?.open()
+            }
+            shared.outputs[id] = OutputRecord(task: task, cancellationPolicy: output.cancellationPolicy)
+        }
+    }
+
+    /// Cancels every running output whose policy matches the processed event.
+    @inlinable
+    func cancelOutputs(matching current: AnyState, _ event: AnyEvent, _ new: AnyState?) async {
+        let candidates = shared.withLock { shared -> [OutputRecord] in
+            guard !shared.outputs.isEmpty else { return [] }
+            return shared.outputs.values.filter { $0.cancellationPolicy != nil }
+        }
+        for record in candidates {
+            if let policy = record.cancellationPolicy, await policy.predicate(current, event, new) {
+                record.task.cancel()
+            }
+        }
+    }
+
+    /// Cancels every output and returns once all their tasks have exited.
+    @usableFromInline
+    func cancelAllOutputsAndWait() async {
+        let tasks = shared.withLock { $0.outputs.values.map(\.task) }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    /// Runs the side effect, restarting it as its lifecycle policy says, until it ends for
+    /// good or the task is cancelled. Nothing it produces once cancelled reaches `feed`.
+    @inlinable
+    static func supervise(
+        _ output: Output<SuperState, SuperEvent>,
+        feed: @escaping @Sendable (AnyEvent) -> Bool
+    ) async {
+        let emit: (AnyEvent) -> Bool = { event in
+            guard !Task.isCancelled else { return false }
+            return feed(event)
+        }
+        var restartCount = 0
+        while !Task.isCancelled {
+            let termination: LifecyclePolicy.Termination
+            do {
+                try await output.run(emit)
+                termination = .finished
+            } catch {
+                termination = .failed(error)
+            }
+            if Task.isCancelled { return }
+            if case .failed(let error) = termination {
+                if error is CancellationError { return }
+                if let onFailure = output.onFailure, let event = await onFailure(error) {
+                    _ = emit(event)
+                }
+            }
+            guard output.lifecyclePolicy.shouldRestart(after: termination, restartCount: restartCount) else {
+                return
+            }
+            await output.lifecyclePolicy.delay?(restartCount + 1)
+            restartCount += 1
+        }
+    }
+}
