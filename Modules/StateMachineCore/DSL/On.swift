@@ -14,7 +14,10 @@
 public struct On<S, SuperState, SuperEvent>: Sendable {
     /// Any event of the machine.
     public typealias AnyEvent = any Event<SuperEvent>
-    @usableFromInline typealias Resolver = @Sendable (S, AnyEvent) async -> MealyTransition<SuperState, SuperEvent>?
+    /// Takes the erased state and event; the casts to `S` and to the event type cannot fail
+    /// because the table only calls a route for the exact types it was declared for (and
+    /// when `S` is `any State<SuperState>` the cast is the identity).
+    @usableFromInline typealias Resolver = Route<SuperState, SuperEvent>.Resolver
 
     @usableFromInline let events: [TypeKey]
     @usableFromInline let resolve: Resolver
@@ -29,7 +32,7 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
     ) where E.SuperEvent == SuperEvent {
         self.events = [TypeKey(event)]
         self.resolve = { state, event in
-            let event = event as! E
+            let (state, event) = (state as! S, event as! E)
             if let `guard`, await !`guard`(state, event) { return nil }
             return await transition(state, event)
         }
@@ -84,6 +87,7 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
     ) {
         self.events = keys.uniqued()
         self.resolve = { state, event in
+            let state = state as! S
             if let `guard`, await !`guard`(state, event) { return nil }
             return await transition(state, event)
         }

@@ -36,9 +36,7 @@ public struct When<SuperState, SuperEvent>: Sendable {
         self.states = [TypeKey(state)]
         self.routes = content().map { component in
             switch component.kind {
-            case .on(let on):
-                let resolve = on.resolve
-                return RouteGroup(events: on.events) { state, event in await resolve(state as! S, event) }
+            case .on(let on): return RouteGroup(events: on.events, resolve: on.resolve)
             }
         }
     }

@@ -16,17 +16,42 @@ public struct Output<SuperState, SuperEvent>: Sendable {
     public typealias AnyEvent = any Event<SuperEvent>
 
     /// The priority of the output's task; nil inherits the machine's.
-    public let priority: TaskPriority?
+    public var priority: TaskPriority? { body.priority }
     /// When to cancel the running output; nil means only at shutdown.
-    public let cancellationPolicy: Cancel<SuperState, SuperEvent>?
+    public var cancellationPolicy: Cancel<SuperState, SuperEvent>? { body.cancellationPolicy }
     /// When to restart the side effect once it ends.
-    public let lifecyclePolicy: LifecyclePolicy
+    public var lifecyclePolicy: LifecyclePolicy { body.lifecyclePolicy }
     /// Maps a failure of the side effect to an event fed back into the machine.
-    public let onFailure: (@Sendable (any Error) async -> AnyEvent?)?
+    public var onFailure: (@Sendable (any Error) async -> AnyEvent?)? { body.onFailure }
 
-    /// Runs the side effect once, handing each produced event to `emit`. `emit` returns
-    /// false once the output may no longer feed the machine (cancelled, machine finished).
-    @usableFromInline let run: @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
+    /// Everything an output is, behind one reference: the runtime copies outputs around,
+    /// and one retain is cheaper than copying each closure and policy.
+    @usableFromInline let body: Body
+
+    @usableFromInline
+    final class Body: Sendable {
+        @usableFromInline let priority: TaskPriority?
+        @usableFromInline let cancellationPolicy: Cancel<SuperState, SuperEvent>?
+        @usableFromInline let lifecyclePolicy: LifecyclePolicy
+        @usableFromInline let onFailure: (@Sendable (any Error) async -> AnyEvent?)?
+        /// Runs the side effect once, handing each produced event to `emit`. `emit` returns
+        /// false once the output may no longer feed the machine (cancelled, machine finished).
+        @usableFromInline let run: @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
+
+        init(
+            priority: TaskPriority?,
+            cancellationPolicy: Cancel<SuperState, SuperEvent>?,
+            lifecyclePolicy: LifecyclePolicy,
+            onFailure: (@Sendable (any Error) async -> AnyEvent?)?,
+            run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
+        ) {
+            self.priority = priority
+            self.cancellationPolicy = cancellationPolicy
+            self.lifecyclePolicy = lifecyclePolicy
+            self.onFailure = onFailure
+            self.run = run
+        }
+    }
 
     init(
         priority: TaskPriority?,
@@ -35,11 +60,9 @@ public struct Output<SuperState, SuperEvent>: Sendable {
         onFailure: (@Sendable (any Error) async -> AnyEvent?)?,
         run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
     ) {
-        self.priority = priority
-        self.cancellationPolicy = cancellationPolicy
-        self.lifecyclePolicy = lifecyclePolicy
-        self.onFailure = onFailure
-        self.run = run
+        self.body = Body(
+            priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure, run: run)
     }
 
     /// An output whose side effect returns a sequence of erased events.
@@ -130,20 +153,20 @@ public struct Output<SuperState, SuperEvent>: Sendable {
     public func cancellationPolicy(cancel: Cancel<SuperState, SuperEvent>) -> Self {
         Self(
             priority: priority, cancellationPolicy: cancel, lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure, run: run)
+            onFailure: onFailure, run: body.run)
     }
 
     /// A copy with another lifecycle policy.
     public func lifecyclePolicy(_ policy: LifecyclePolicy) -> Self {
         Self(
             priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: policy,
-            onFailure: onFailure, run: run)
+            onFailure: onFailure, run: body.run)
     }
 
     /// A copy that maps failures to events with `onFailure`.
     public func onFailure(_ onFailure: @escaping @Sendable (any Error) async -> AnyEvent?) -> Self {
         Self(
             priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure, run: run)
+            onFailure: onFailure, run: body.run)
     }
 }

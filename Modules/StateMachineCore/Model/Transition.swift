@@ -30,13 +30,4 @@ public struct Transition<SuperState>: Sendable {
         case .factory(let factory): return factory
         }
     }
-
-    /// Produces the new state; a fixed state is returned without a suspension point.
-    @inlinable
-    func makeState() async -> any State<SuperState> {
-        switch target {
-        case .value(let state): return state
-        case .factory(let factory): return await factory()
-        }
-    }
 }

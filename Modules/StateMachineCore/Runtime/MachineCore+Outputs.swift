@@ -9,6 +9,7 @@ extension MachineCore {
     /// included).
     @inlinable
     func startOutput(_ output: Output<SuperState, SuperEvent>, completion: Latch?) {
+        let output = output.body
         shared.withLock { shared in
             let id = shared.nextOutputID
             shared.nextOutputID += 1
@@ -24,14 +25,19 @@ extension MachineCore {
         }
     }
 
-    /// Cancels every running output whose policy matches the processed event.
+    /// The running outputs that have a cancellation policy.
     @inlinable
-    func cancelOutputs(matching current: AnyState, _ event: AnyEvent, _ new: AnyState?) async {
-        let candidates = shared.withLock { shared -> [OutputRecord] in
+    func outputsWithCancellationPolicy() -> [OutputRecord] {
+        shared.withLock { shared -> [OutputRecord] in
             guard !shared.outputs.isEmpty else { return [] }
             return shared.outputs.values.filter { $0.cancellationPolicy != nil }
         }
-        for record in candidates {
+    }
+
+    /// Cancels each output whose policy matches the processed event.
+    @inlinable
+    func cancel(_ records: [OutputRecord], matching current: AnyState, _ event: AnyEvent, _ new: AnyState?) async {
+        for record in records {
             if let policy = record.cancellationPolicy, await policy.predicate(current, event, new) {
                 record.task.cancel()
             }
@@ -50,7 +56,7 @@ extension MachineCore {
     /// good or the task is cancelled. Nothing it produces once cancelled reaches `feed`.
     @inlinable
     static func supervise(
-        _ output: Output<SuperState, SuperEvent>,
+        _ output: Output<SuperState, SuperEvent>.Body,
         feed: @escaping @Sendable (AnyEvent) -> Bool
     ) async {
         let emit: (AnyEvent) -> Bool = { event in

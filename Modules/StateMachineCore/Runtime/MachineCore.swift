@@ -263,8 +263,16 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     func process(_ event: AnyEvent, completion: Latch?, until: SendCompletion) async {
         let current = currentState
         let mealyTransition = await definition.resolve(state: current, event: event)
-        let newState = await mealyTransition?.transition?.makeState()
-        await cancelOutputs(matching: current, event, newState)
+        var newState: AnyState?
+        switch mealyTransition?.transition?.target {
+        case .value(let state): newState = state
+        case .factory(let factory): newState = await factory()
+        case nil: newState = nil
+        }
+        let cancellable = outputsWithCancellationPolicy()
+        if !cancellable.isEmpty {
+            await cancel(cancellable, matching: current, event, newState)
+        }
         if let newState {
             currentState = newState
             let hooks = shared.withLock { shared in
