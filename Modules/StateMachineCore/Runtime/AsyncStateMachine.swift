@@ -71,8 +71,9 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
         core.enqueue(event)
     }
 
-    /// Queues `event` and returns once it is processed and the output it started (if any)
-    /// has ended. Returns at once when the machine is finished.
+    /// Queues `event` and returns once it is processed, the output it started (if any) has
+    /// ended, and the events that output produced have been processed. Returns at once when
+    /// the machine is finished.
     public func sendAndWait(event: any Event<SuperEvent>) async {
         await sendAndWait(event: event, until: .outputFinished)
     }

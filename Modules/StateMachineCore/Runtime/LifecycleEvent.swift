@@ -42,6 +42,7 @@ public enum LifecycleEvent<SuperState, SuperEvent>: Sendable {
 public enum SendCompletion: Sendable, Equatable {
     /// The event has been processed: its transition (if any) is committed.
     case transitionCommitted
-    /// The event has been processed and the output it started (restarts included) has ended.
+    /// The event has been processed, the output it started (restarts included) has ended,
+    /// and the events that output produced have been processed.
     case outputFinished
 }

@@ -5,8 +5,8 @@ extension MachineCore {
     @usableFromInline
     var runningOutputCount: Int { shared.withLock { $0.outputs.count } }
 
-    /// Starts `output` in a new task; `completion` opens when the task exits (restarts
-    /// included).
+    /// Starts `output` in a new task; `completion` opens once the task has exited (restarts
+    /// included) and the events it fed have been processed.
     @inlinable
     func startOutput(_ output: Output<SuperState, SuperEvent>, completion: Latch?) {
         let output = output.body
@@ -19,7 +19,8 @@ extension MachineCore {
             let task = Task(priority: output.priority) {
                 await Self.supervise(output) { event in self.enqueue(event) }
                 self.shared.withLock { _ = $0.outputs.removeValue(forKey: id) }
-                completion?.open()
+                // The caller resumes once the events this output fed have been processed.
+                if let completion { self.signalWhenProcessed(completion) }
             }
             shared.outputs[id] = OutputRecord(task: task, cancellationPolicy: output.cancellationPolicy)
         }

@@ -29,6 +29,8 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     enum Command: Sendable {
         case start
         case event(AnyEvent, completion: Latch?, until: SendCompletion)
+        /// Opens a latch once every command queued before it has been processed.
+        case signal(Latch)
         case finish
     }
 
@@ -135,6 +137,19 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         if startDrainer { spawnDrainer() }
         if !accepted { completion?.open() }
         return accepted
+    }
+
+    /// Opens `latch` once every command queued so far has been processed (at once when the
+    /// machine no longer accepts commands).
+    @inlinable
+    func signalWhenProcessed(_ latch: Latch) {
+        let (accepted, startDrainer) = shared.withLock { shared -> (Bool, Bool) in
+            guard !shared.isClosed else { return (false, false) }
+            shared.queue.append(.signal(latch))
+            return (true, shared.claimDrainer())
+        }
+        if startDrainer { spawnDrainer() }
+        if !accepted { latch.open() }
     }
 
     /// Starts the machine (emits the initial state) if it has not started yet.
@@ -254,6 +269,8 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
                 let id = self.id
                 hooks.delivery.enqueue { await runConcurrently(hooks.initialState) { await $0(id, initial) } }
             }
+        case .signal(let latch):
+            latch.open()
         case .finish:
             await shutDown()
         }
