@@ -7,7 +7,8 @@ public enum StateMachineBuilder<SuperState, SuperEvent> {
     }
 }
 
-/// Builds the items (``On`` routes) of a ``When`` block.
+/// Builds the items of a ``When`` block: ``On`` routes and, under `When(state:)`,
+/// ``Composite``s.
 @resultBuilder
 public enum WhenBuilder<S, SuperState, SuperEvent> {
     /// An `On` route.
@@ -22,6 +23,15 @@ public enum WhenBuilder<S, SuperState, SuperEvent> {
         _ components: [WhenComponent<S, SuperState, SuperEvent>]...
     ) -> [WhenComponent<S, SuperState, SuperEvent>] {
         components.flatMap { $0 }
+    }
+}
+
+extension WhenBuilder where S: State, S.SuperState == SuperState {
+    /// A `Composite` of child machines, only under `When(state:)` (a single state).
+    public static func buildExpression(
+        _ composite: Composite<S, SuperState, SuperEvent>
+    ) -> [WhenComponent<S, SuperState, SuperEvent>] {
+        [WhenComponent(kind: .composite(composite.definition))]
     }
 }
 

@@ -35,6 +35,12 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
     @usableFromInline var mealyTable: [TypesIdentifier: [Route<SuperState, SuperEvent>]] = [:]
     /// How many (state, event) routes were registered; the next route's declaration order.
     var routeCount = 0
+    /// The composites owned by each state type.
+    @usableFromInline var composites: [ObjectIdentifier: [CompositeDefinition<SuperState, SuperEvent>]] = [:]
+    /// What is wrong with this definition (for example a composite child without an id);
+    /// empty when it is sound. Each error is also reported on standard error when the
+    /// definition is built, and an invalid composite is never started.
+    public private(set) var definitionErrors: [String] = []
 
     /// A machine with no routes.
     public init(initial: some State<SuperState>) {
@@ -75,6 +81,14 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
         for when in whens {
             for route in when.routes {
                 register(states: when.states, events: route.events, resolve: route.resolve)
+            }
+            for composite in when.composites {
+                if composite.errors.isEmpty {
+                    for state in when.states { composites[state.id, default: []].append(composite) }
+                } else {
+                    definitionErrors += composite.errors
+                    composite.errors.forEach(Diagnostics.report)
+                }
             }
         }
     }

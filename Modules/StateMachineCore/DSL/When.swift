@@ -26,6 +26,7 @@ public struct When<SuperState, SuperEvent>: Sendable {
 
     @usableFromInline let states: [TypeKey]
     @usableFromInline let routes: [RouteGroup]
+    @usableFromInline let composites: [CompositeDefinition<SuperState, SuperEvent>]
 
     /// Routes for state type `S`; the closures receive the concrete state.
     @inlinable
@@ -33,11 +34,15 @@ public struct When<SuperState, SuperEvent>: Sendable {
         state: S.Type,
         @WhenBuilder<S, SuperState, SuperEvent> _ content: () -> [WhenComponent<S, SuperState, SuperEvent>]
     ) where S.SuperState == SuperState {
+        let components = content()
         self.states = [TypeKey(state)]
-        self.routes = content().map { component in
-            switch component.kind {
-            case .on(let on): return RouteGroup(events: on.events, resolve: on.resolve)
-            }
+        self.routes = components.compactMap { component in
+            guard case .on(let on) = component.kind else { return nil }
+            return RouteGroup(events: on.events, resolve: on.resolve)
+        }
+        self.composites = components.compactMap { component in
+            guard case .composite(let composite) = component.kind else { return nil }
+            return composite
         }
     }
 
@@ -86,11 +91,12 @@ public struct When<SuperState, SuperEvent>: Sendable {
     @inlinable
     init(keys: [TypeKey], content: [WhenComponent<AnyState, SuperState, SuperEvent>]) {
         self.states = keys.uniqued()
-        self.routes = content.map { component in
-            switch component.kind {
-            case .on(let on): return RouteGroup(events: on.events, resolve: on.resolve)
-            }
+        self.routes = content.compactMap { component in
+            guard case .on(let on) = component.kind else { return nil }
+            return RouteGroup(events: on.events, resolve: on.resolve)
         }
+        // The grouped forms' builder does not accept a Composite: it needs a single state.
+        self.composites = []
     }
 }
 
@@ -99,6 +105,7 @@ public struct WhenComponent<S, SuperState, SuperEvent>: Sendable {
     @usableFromInline
     enum Kind: Sendable {
         case on(On<S, SuperState, SuperEvent>)
+        case composite(CompositeDefinition<SuperState, SuperEvent>)
     }
 
     @usableFromInline let kind: Kind

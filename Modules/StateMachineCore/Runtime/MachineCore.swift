@@ -101,6 +101,8 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @usableFromInline let definition: StateMachine<SuperState, SuperEvent>
     @usableFromInline let shared: Lock<Shared>
     @usableFromInline let isLogEnabled = Atomic(true)
+    /// The composites' runtime; nil when the definition declares none.
+    @usableFromInline let composites: CompositeCoordinator<SuperState, SuperEvent>?
 
     /// Drainer-owned: the state of the machine.
     @usableFromInline var currentState: AnyState
@@ -115,7 +117,19 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         self.id = id
         self.definition = definition
         self.currentState = definition.initial
-        self.shared = Lock(Shared(lastKnownState: definition.initial))
+        let shared = Lock(Shared(lastKnownState: definition.initial))
+        self.shared = shared
+        if definition.composites.isEmpty {
+            self.composites = nil
+        } else {
+            // Raising goes through a weak reference: the coordinator must not keep its
+            // parent alive, and after shutdown the parent rejects events anyway.
+            let box = WeakBox<MachineCore>()
+            self.composites = CompositeCoordinator(definitions: definition.composites) { event in
+                box.value?.enqueue(event)
+            }
+            box.value = self
+        }
     }
 
     // MARK: Accepting commands
@@ -265,6 +279,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         case .start:
             let initial = currentState
             pendingStates.append(initial)
+            composites?.activate(for: initial, isLogEnabled: isLogEnabled.load(ordering: .relaxed))
             if let hooks = shared.withLock({ $0.hooks }), !hooks.initialState.isEmpty {
                 let id = self.id
                 hooks.delivery.enqueue { await runConcurrently(hooks.initialState) { await $0(id, initial) } }
@@ -290,6 +305,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         if !cancellable.isEmpty {
             await cancel(cancellable, matching: current, event, newState)
         }
+        if let composites { await composites.routeParentEvent(current, event) }
         if let newState {
             currentState = newState
             let hooks = shared.withLock { shared in
@@ -298,6 +314,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             }
             pendingStates.append(newState)
             if pendingStates.count >= 256 { publishPendingStates() }
+            if let composites { await composites.parentDidCommit(newState, isLogEnabled: isLogEnabled.load(ordering: .relaxed)) }
             if isLogEnabled.load(ordering: .relaxed) {
                 await log(current, event, newState)
             }
@@ -321,6 +338,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @usableFromInline
     func shutDown() async {
         publishPendingStates()
+        await composites?.deactivateAll()
         await cancelAllOutputsAndWait()
         finishObservation()
         if let hooks = shared.withLock({ $0.hooks }) {
