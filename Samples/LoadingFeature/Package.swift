@@ -23,6 +23,10 @@ let package = Package(
             name: "LoadingFeature",
             dependencies: [.product(name: "StateMachineCore", package: repository)]
         ),
+        .executableTarget(
+            name: "LoadingDemo",
+            dependencies: ["LoadingFeature", .product(name: "StateMachineCore", package: repository)]
+        ),
         .testTarget(
             name: "LoadingFeatureTests",
             dependencies: [
