@@ -77,12 +77,9 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             priority: priority,
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure
-        ) { emit in
-            for try await event in await sideEffect() {
-                guard !Task.isCancelled, emit(event) else { return }
-            }
-        }
+            onFailure: onFailure,
+            run: Self.streaming(sideEffect) { $0 }
+        )
     }
 
     /// An output whose side effect returns a sequence of one concrete event type; the
@@ -99,12 +96,9 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             priority: priority,
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure
-        ) { emit in
-            for try await event in await sideEffect() {
-                guard !Task.isCancelled, emit(event) else { return }
-            }
-        }
+            onFailure: onFailure,
+            run: Self.streaming(sideEffect) { $0 }
+        )
     }
 
     /// An output whose side effect returns one event, or nil to finish without one.
@@ -115,17 +109,14 @@ public struct Output<SuperState, SuperEvent>: Sendable {
         lifecyclePolicy: LifecyclePolicy = .none,
         onFailure: (@Sendable (any Error) async -> AnyEvent?)? = nil
     ) {
+        let throwing: @Sendable () async throws -> AnyEvent? = { await sideEffect() }
         self.init(
             priority: priority,
+            sideEffect: throwing,
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure
-        ) { emit in
-            let event = await sideEffect()
-            // A value produced after cancellation is dropped: it must not reach the machine.
-            guard !Task.isCancelled, let event else { return }
-            _ = emit(event)
-        }
+        )
     }
 
     /// An output whose side effect returns one event or throws; a thrown error is a
@@ -144,8 +135,22 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             onFailure: onFailure
         ) { emit in
             let event = try await sideEffect()
+            // A value produced after cancellation is dropped: it must not reach the machine.
             guard !Task.isCancelled, let event else { return }
             _ = emit(event)
+        }
+    }
+
+    /// Runs a sequence side effect: every element, erased, until the sequence ends, the
+    /// task is cancelled or the machine refuses the event.
+    private static func streaming<S: AsyncSequence & Sendable>(
+        _ sideEffect: @escaping @Sendable () async -> S,
+        erase: @escaping @Sendable (S.Element) -> AnyEvent
+    ) -> @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void {
+        { emit in
+            for try await element in await sideEffect() {
+                guard !Task.isCancelled, emit(erase(element)) else { return }
+            }
         }
     }
 
