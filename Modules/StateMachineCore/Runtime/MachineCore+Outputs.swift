@@ -28,11 +28,9 @@ extension MachineCore {
 
     /// The running outputs that have a cancellation policy.
     @inlinable
-    func outputsWithCancellationPolicy() -> [OutputRecord] {
-        shared.withLock { shared -> [OutputRecord] in
-            guard !shared.outputs.isEmpty else { return [] }
-            return shared.outputs.values.filter { $0.cancellationPolicy != nil }
-        }
+    static func outputsWithCancellationPolicy(in shared: Shared) -> [OutputRecord] {
+        guard !shared.outputs.isEmpty else { return [] }
+        return shared.outputs.values.filter { $0.cancellationPolicy != nil }
     }
 
     /// Cancels each output whose policy matches the processed event.

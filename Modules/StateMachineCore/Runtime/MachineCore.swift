@@ -301,17 +301,17 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         case .factory(let factory): newState = await factory()
         case nil: newState = nil
         }
-        let cancellable = outputsWithCancellationPolicy()
+        // One lock for everything this step needs from other tasks' side.
+        let (cancellable, hooks) = shared.withLock { shared in
+            if let newState { shared.lastKnownState = newState }
+            return (Self.outputsWithCancellationPolicy(in: shared), shared.hooks)
+        }
         if !cancellable.isEmpty {
             await cancel(cancellable, matching: current, event, newState)
         }
         if let composites { await composites.routeParentEvent(current, event) }
         if let newState {
             currentState = newState
-            let hooks = shared.withLock { shared in
-                shared.lastKnownState = newState
-                return shared.hooks
-            }
             pendingStates.append(newState)
             if pendingStates.count >= 256 { publishPendingStates() }
             if let composites { await composites.parentDidCommit(newState, isLogEnabled: isLogEnabled.load(ordering: .relaxed)) }
