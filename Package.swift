@@ -34,6 +34,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Sample features (the state machines the apps show)
+        .target(
+            name: "CaseStudiesFeatures",
+            dependencies: ["StateMachineCore"],
+            path: "Samples/CaseStudiesFeatures",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "Benchmarks",
@@ -53,6 +61,12 @@ let package = Package(
             name: "StateMachineTestTests",
             dependencies: ["StateMachineCore", "StateMachineTest"],
             path: "Tests/StateMachineTestTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CaseStudiesFeaturesTests",
+            dependencies: ["CaseStudiesFeatures", "StateMachineCore", "StateMachineTest"],
+            path: "Tests/CaseStudiesFeaturesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,101 @@
+import StateMachineCore
+
+// MARK: Analysis: an output with no cancellation policy.
+
+/// What the analysis screen renders.
+public struct AnalysisState: Equatable, Sendable {
+    /// The status line.
+    public let message: String
+    /// Whether "New analysis" is enabled.
+    public let canMakeNewAnalysis: Bool
+    /// Whether "Reset analysis" is enabled.
+    public let canResetAnalysis: Bool
+}
+
+/// The events of the analysis.
+public enum AnalysisEvent {}
+
+/// Ready for an analysis.
+public struct AnalysisIsIdle: State, Equatable {
+    /// The idle state.
+    public init() {}
+    /// Idle.
+    public var superState: AnalysisState {
+        AnalysisState(message: "Ready to start a new analysis", canMakeNewAnalysis: true, canResetAnalysis: false)
+    }
+}
+
+/// Analysis `identifier` is running.
+public struct AnalysisIsInProgress: State, Equatable {
+    /// The analysis' identifier.
+    public let identifier: Int
+    /// A running analysis.
+    public init(identifier: Int) { self.identifier = identifier }
+    /// In progress.
+    public var superState: AnalysisState {
+        AnalysisState(message: "Analysis in progress (id = \(identifier))", canMakeNewAnalysis: false, canResetAnalysis: true)
+    }
+}
+
+/// Analysis `identifier` is finished.
+public struct AnalysisIsDone: State, Equatable {
+    /// The analysis' identifier.
+    public let identifier: Int
+    /// A finished analysis.
+    public init(identifier: Int) { self.identifier = identifier }
+    /// Done.
+    public var superState: AnalysisState {
+        AnalysisState(message: "Analysis is finished (id = \(identifier))", canMakeNewAnalysis: false, canResetAnalysis: true)
+    }
+}
+
+/// Start analysis `identifier`.
+public struct DidRequestAnalysis: Event {
+    /// Analysis event set.
+    public typealias SuperEvent = AnalysisEvent
+    /// The analysis' identifier.
+    public let identifier: Int
+    /// The event.
+    public init(identifier: Int) { self.identifier = identifier }
+}
+
+/// An analysis completed.
+public struct DidCompleteAnalysis: Event {
+    /// Analysis event set.
+    public typealias SuperEvent = AnalysisEvent
+    /// The event.
+    public init() {}
+}
+
+/// Reset the analysis.
+public struct DidRequestAnalysisReset: Event {
+    /// Analysis event set.
+    public typealias SuperEvent = AnalysisEvent
+    /// The event.
+    public init() {}
+}
+
+/// The analysis machine; `perform` is the analysis (the app's takes 3 s). As in the
+/// original there is no cancellation policy: after a reset the running analysis still
+/// completes, which is ignored when idle but completes a new analysis started meanwhile.
+public func makeAnalysisStateMachine(
+    perform: @escaping @Sendable () async -> Void
+) -> StateMachine<AnalysisState, AnalysisEvent> {
+    StateMachine<AnalysisState, AnalysisEvent>(initial: AnalysisIsIdle()) {
+        When(state: AnalysisIsIdle.self) {
+            On(event: DidRequestAnalysis.self) { _, event in
+                Transition(state: AnalysisIsInProgress(identifier: event.identifier))
+                Output(sideEffect: { () async -> (any Event<AnalysisEvent>)? in
+                    await perform()
+                    return DidCompleteAnalysis()
+                })
+            }
+        }
+        When(state: AnalysisIsInProgress.self) {
+            On(event: DidCompleteAnalysis.self) { state, _ in Transition(state: AnalysisIsDone(identifier: state.identifier)) }
+        }
+        When(states: AnalysisIsInProgress.self, AnalysisIsDone.self) {
+            On(event: DidRequestAnalysisReset.self) { _, _ in Transition(state: AnalysisIsIdle()) }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+@testable import CaseStudiesFeatures
+import StateMachineCore
+import StateMachineTest
+import Testing
+
+@Suite("Wallet", .timeLimit(.minutes(1)))
+struct WalletTests {
+    @Test("0 -> +10 -> 10 -> -2 -> 8; removing more than there is does nothing")
+    func credits() async {
+        let machine = AsyncStateMachine(stateMachine: makeWalletStateMachine()).disableLog()
+        await expect(asyncStateMachine: machine) { assertions in
+            await assertions.assert(state: WalletState(credits: 0))
+            assertions.send(DidRequestToAddCredits(credits: 10))
+            await assertions.assert(state: WalletState(credits: 10))
+            assertions.send(DidRequestToRemoveCredits(credits: 2))
+            await assertions.assert(state: WalletState(credits: 8))
+            assertions.send(DidRequestToRemoveCredits(credits: 20))
+            await assertions.assertNoTransition(timeout: .milliseconds(50))
+        }
+        await expectNoTransition(asyncStateMachine: machine, when: WalletState(credits: 8), on: DidRequestToRemoveCredits(credits: 20))
+        await expectTransition(asyncStateMachine: machine, when: WalletState(credits: 8), on: DidRequestToRemoveCredits(credits: 8), transitionsTo: WalletState(credits: 0))
+    }
+}
+
+@Suite("Analysis", .timeLimit(.minutes(1)))
+struct AnalysisTests {
+    @Test("idle -> in progress -> done -> reset -> idle")
+    func flow() async {
+        let machine = AsyncStateMachine(stateMachine: makeAnalysisStateMachine {}).disableLog()
+        await expect(asyncStateMachine: machine) { assertions in
+            await assertions.assert(state: AnalysisIsIdle())
+            assertions.send(DidRequestAnalysis(identifier: 1701))
+            await assertions.assert(state: AnalysisIsInProgress(identifier: 1701))
+            await assertions.assert(state: AnalysisIsDone(identifier: 1701))
+            assertions.send(DidRequestAnalysisReset())
+            await assertions.assert(state: AnalysisIsIdle())
+        }
+    }
+
+    @Test("a reset does not cancel the running analysis: its completion finishes a new one")
+    func noCancellation() async {
+        let release = AsyncStream<Void>.makeStream()
+        let machine = AsyncStateMachine(stateMachine: makeAnalysisStateMachine {
+            var iterator = release.stream.makeAsyncIterator()
+            _ = await iterator.next()
+        }).disableLog()
+        await expect(asyncStateMachine: machine) { assertions in
+            await assertions.assert(state: AnalysisIsIdle())
+            assertions.send(DidRequestAnalysis(identifier: 1))
+            await assertions.assert(state: AnalysisIsInProgress(identifier: 1))
+            assertions.send(DidRequestAnalysisReset())
+            await assertions.assert(state: AnalysisIsIdle())
+            assertions.send(DidRequestAnalysis(identifier: 2))
+            await assertions.assert(state: AnalysisIsInProgress(identifier: 2))
+            release.continuation.yield()  // the first analysis completes
+            await assertions.assert(state: AnalysisIsDone(identifier: 2))
+            release.continuation.finish()
+        }
+    }
+
+    @Test("messages and flags")
+    func superStates() {
+        #expect(AnalysisIsIdle().superState == AnalysisState(message: "Ready to start a new analysis", canMakeNewAnalysis: true, canResetAnalysis: false))
+        #expect(AnalysisIsInProgress(identifier: 3).superState == AnalysisState(message: "Analysis in progress (id = 3)", canMakeNewAnalysis: false, canResetAnalysis: true))
+        #expect(AnalysisIsDone(identifier: 3).superState == AnalysisState(message: "Analysis is finished (id = 3)", canMakeNewAnalysis: false, canResetAnalysis: true))
+    }
+}
