@@ -42,6 +42,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Terminal layer shared by the apps
+        .systemLibrary(
+            name: "CReadline",
+            path: "Apps/CReadline",
+            pkgConfig: "readline",
+            providers: [.apt(["libreadline-dev"])]
+        ),
+        .target(
+            name: "Terminal",
+            dependencies: ["CReadline"],
+            path: "Apps/Terminal",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "Benchmarks",
@@ -67,6 +81,12 @@ let package = Package(
             name: "CaseStudiesFeaturesTests",
             dependencies: ["CaseStudiesFeatures", "StateMachineCore", "StateMachineTest"],
             path: "Tests/CaseStudiesFeaturesTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TerminalTests",
+            dependencies: ["Terminal"],
+            path: "Tests/TerminalTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,58 @@
+/// A command a screen accepts, as `help` and the frame list it.
+public struct CommandSpec: Sendable, Equatable {
+    /// What the user types first (`add`).
+    public let name: String
+    /// The arguments' usage (`<amount>`), empty when there are none.
+    public let arguments: String
+    /// One line on what it does.
+    public let summary: String
+    /// Whether the current state allows it; unavailable commands are shown dimmed and refused.
+    public let isEnabled: Bool
+
+    /// A command.
+    public init(_ name: String, arguments: String = "", _ summary: String, isEnabled: Bool = true) {
+        self.name = name
+        self.arguments = arguments
+        self.summary = summary
+        self.isEnabled = isEnabled
+    }
+
+    /// `name <arguments>`.
+    public var usage: String { arguments.isEmpty ? name : "\(name) \(arguments)" }
+}
+
+/// A line the user typed, split into a command name and its arguments.
+public struct ParsedCommand: Sendable, Equatable {
+    /// The first word, lowercased.
+    public let name: String
+    /// The other words.
+    public let arguments: [String]
+
+    /// Splits `line` on white space; nil for a blank line.
+    public init?(_ line: String) {
+        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let first = words.first else { return nil }
+        self.name = first.lowercased()
+        self.arguments = Array(words.dropFirst())
+    }
+
+    /// A command from its parts.
+    public init(name: String, arguments: [String] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// What a screen did with a command.
+public enum CommandResult {
+    /// Done; the screen re-renders if its state changed.
+    case done
+    /// Show a one-line message (an error or a confirmation) under the frame.
+    case message(String)
+    /// Open another screen on top of this one.
+    case push(any Screen)
+    /// Go back to the previous screen.
+    case back
+    /// Leave the app.
+    case quit
+}

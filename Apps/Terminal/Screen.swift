@@ -1,0 +1,27 @@
+/// One screen of a terminal app: a title, a body and the commands it accepts now.
+///
+/// The runner renders `body(style:)` and `commands` inside `withObservationTracking`, so a
+/// screen that reads `@Observable` state there (a `UIStateMachine`'s `state`) is rendered
+/// again whenever that state changes, with bursts coalesced into one frame.
+@MainActor
+public protocol Screen: AnyObject {
+    /// The screen's title.
+    var title: String { get }
+    /// The body lines.
+    func body(style: TerminalStyle) -> [String]
+    /// The commands the screen accepts, with whether the state allows each now.
+    var commands: [CommandSpec] { get }
+    /// Whether long work is running; the runner then shows that it is working.
+    var isBusy: Bool { get }
+    /// Called when the screen is shown (first time or back from another): start machines.
+    func didAppear()
+    /// Runs `command`, which is one of `commands` and enabled.
+    func perform(_ command: ParsedCommand) async -> CommandResult
+}
+
+extension Screen {
+    /// Not busy unless the screen says so.
+    public var isBusy: Bool { false }
+    /// Nothing to start unless the screen says so.
+    public func didAppear() {}
+}

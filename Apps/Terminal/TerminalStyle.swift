@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// ANSI styling, on only when output is a terminal and `NO_COLOR` is not set
+/// (https://no-color.org); otherwise every function returns its text unchanged.
+public struct TerminalStyle: Sendable {
+    /// Whether escape sequences are emitted.
+    public let isEnabled: Bool
+
+    /// A style that emits escape sequences when `isEnabled`.
+    public init(isEnabled: Bool) {
+        self.isEnabled = isEnabled
+    }
+
+    /// The style for standard output: enabled on a terminal without `NO_COLOR`.
+    public static func standardOutput(environment: [String: String]) -> TerminalStyle {
+        TerminalStyle(isEnabled: isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty)
+    }
+
+    /// Bold text (titles).
+    public func bold(_ text: String) -> String { wrap(text, "1") }
+    /// Dimmed text (unavailable commands, hints).
+    public func dim(_ text: String) -> String { wrap(text, "2") }
+    /// Green text.
+    public func green(_ text: String) -> String { wrap(text, "32") }
+    /// Red text.
+    public func red(_ text: String) -> String { wrap(text, "31") }
+    /// Yellow text.
+    public func yellow(_ text: String) -> String { wrap(text, "33") }
+    /// Cyan text.
+    public func cyan(_ text: String) -> String { wrap(text, "36") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        isEnabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
