@@ -83,13 +83,18 @@ extension FSMValue: Comparable where T: Comparable {
     /// Orders against a plain value.
     public static func < (lhs: Self, rhs: T) -> Bool { lhs.unwrapped() < rhs }
     /// Orders against a plain value.
+    @_disfavoredOverload
     public static func < (lhs: T, rhs: Self) -> Bool { lhs < rhs.unwrapped() }
     /// Orders against a plain value.
     public static func > (lhs: Self, rhs: T) -> Bool { lhs.unwrapped() > rhs }
     /// Orders against a plain value.
+    @_disfavoredOverload
     public static func > (lhs: T, rhs: Self) -> Bool { lhs > rhs.unwrapped() }
 }
 
+// Only `value + plain` forms exist: `plain + value` forms would make every `x + 1` in a
+// program that imports this module also consider `1` as an FSMValue, which slows the
+// type checker down for everyone.
 extension FSMValue: AdditiveArithmetic where T: AdditiveArithmetic {
     /// The wrapped type's zero.
     public static var zero: Self { .some(.zero) }
@@ -99,19 +104,13 @@ extension FSMValue: AdditiveArithmetic where T: AdditiveArithmetic {
     public static func - (lhs: Self, rhs: Self) -> Self { .some(lhs.unwrapped() - rhs.unwrapped()) }
     /// Adds a plain value, returning a plain value.
     public static func + (lhs: Self, rhs: T) -> T { lhs.unwrapped() + rhs }
-    /// Adds to a plain value, returning a plain value.
-    public static func + (lhs: T, rhs: Self) -> T { lhs + rhs.unwrapped() }
     /// Subtracts a plain value, returning a plain value.
     public static func - (lhs: Self, rhs: T) -> T { lhs.unwrapped() - rhs }
-    /// Subtracts from a plain value, returning a plain value.
-    public static func - (lhs: T, rhs: Self) -> T { lhs - rhs.unwrapped() }
 }
 
 extension FSMValue where T: RangeReplaceableCollection {
     /// Concatenates with a plain value (`s + "1"`), returning a plain value.
     public static func + (lhs: Self, rhs: T) -> T { lhs.unwrapped() + rhs }
-    /// Concatenates to a plain value, returning a plain value.
-    public static func + (lhs: T, rhs: Self) -> T { lhs + rhs.unwrapped() }
 }
 
 extension FSMValue: Sequence where T: RandomAccessCollection {
