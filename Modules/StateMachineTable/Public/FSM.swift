@@ -93,10 +93,13 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         @Syntax.TableBuilder<State, Event> _ block: () -> [Syntax.Define<State, Event>]
     ) throws {
         checker?.check("buildTable", isolation)
-        let location = StatementLocation(file: file, line: line)
+        try build(block(), at: StatementLocation(file: file, line: line))
+    }
+
+    func build(_ defines: [Syntax.Define<State, Event>], at location: StatementLocation) throws {
         guard built == nil else { throw TableAlreadyBuiltError(location: location) }
         let compiler = TableCompiler<State, Event>(initialState: initialState, isEager: handling == .eager)
-        let output = try compiler.compile(block(), at: location)
+        let output = try compiler.compile(defines, at: location)
         table = output.table
         stateIndex = 0
         built = output
