@@ -3,6 +3,8 @@
 
 postfix operator *
 
+/// `AnyAction(lock).named("lock")*`: a one-element action list.
+public postfix func * (action: AnyAction) -> [AnyAction] { [action] }
 /// `lock*`: a one-element action list.
 public postfix func * (action: @escaping () -> Void) -> [AnyAction] { [AnyAction(action)] }
 /// `lock*`: a one-element action list.
