@@ -3,6 +3,7 @@
 struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
     let initialState: State
     let isEager: Bool
+    let executeAlways: Bool
 
     /// What a successful compile produces: the runtime table and, for diagrams and
     /// reports, the validated rows and each state's entry and exit actions.
@@ -62,8 +63,13 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
         var groups: [PredicateGroup] = []
         var compiled: [CompiledTransition<Event>] = []
         for (index, row) in rows.enumerated() {
+            var firing = actions.rows[index]
+            if executeAlways || row.nextState != row.state {
+                firing += actions.onExit[row.state] ?? []
+                firing += actions.onEntry[row.nextState] ?? []
+            }
             compiled.append(
-                CompiledTransition(next: stateIndex[row.nextState]!, actions: actions.rows[index], conditions: row.conditions)
+                CompiledTransition(next: stateIndex[row.nextState]!, firing: firing, conditions: row.conditions)
             )
         }
         for key in groupOrder {
@@ -82,8 +88,6 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
             cells: cells,
             transitions: compiled,
             groups: groups,
-            onEntry: stateList.map { actions.onEntry[$0] ?? [] },
-            onExit: stateList.map { actions.onExit[$0] ?? [] },
             predicates: PredicateIndex(types: types)
         )
         return Output(table: table, rows: rows, onEntry: onEntry, onExit: onExit)

@@ -34,13 +34,24 @@ extension FSM {
         /// Handles `event` on the main actor; see ``FSM/handleEvent(_:isolation:)``.
         @inlinable
         public func handleEvent(_ event: Event) async {
-            await base.handleEvent(event)
+            // The machine's own steps, inline: one async call per event, on the main actor.
+            guard let transition = base.take(event, []) else { return }
+            if transition.isSync {
+                transition.firing.runSync(with: event)
+            } else {
+                await transition.firing.run(with: event)
+            }
         }
 
         /// Handles `event` with predicates on the main actor.
         @inlinable
         public func handleEvent(_ event: Event, predicates: any Predicate...) async {
-            await base.handleEvent(event, predicates: predicates)
+            guard let transition = base.take(event, predicates) else { return }
+            if transition.isSync {
+                transition.firing.runSync(with: event)
+            } else {
+                await transition.firing.run(with: event)
+            }
         }
 
         /// The built table as Graphviz DOT; see ``FSM/dot()``.

@@ -39,7 +39,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
 
     @usableFromInline var table: CompiledTable<State, Event>
     @usableFromInline var stateIndex = 0
-    @usableFromInline let executeAlways: Bool
+    let executeAlways: Bool
     @usableFromInline let checker: ConcurrencyChecker?
     let handling: PredicateHandling
     let initialState: State
@@ -98,7 +98,11 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
 
     func build(_ defines: [Syntax.Define<State, Event>], at location: StatementLocation) throws {
         guard built == nil else { throw TableAlreadyBuiltError(location: location) }
-        let compiler = TableCompiler<State, Event>(initialState: initialState, isEager: handling == .eager)
+        let compiler = TableCompiler<State, Event>(
+            initialState: initialState,
+            isEager: handling == .eager,
+            executeAlways: executeAlways
+        )
         let output = try compiler.compile(defines, at: location)
         table = output.table
         stateIndex = 0
@@ -111,24 +115,12 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     @inlinable
     public func handleEvent(_ event: Event, isolation: isolated (any Actor)? = #isolation) async {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let eventIndex = table.events.index(of: event) else {
-            return noTransition(for: event, predicates: [])
+        guard let transition = take(event, []) else { return }
+        if transition.isSync {
+            transition.firing.runSync(with: event)
+        } else {
+            await transition.firing.run(with: event)
         }
-        let transition: Int
-        switch table.cells[stateIndex &* table.events.events.count &+ eventIndex] {
-        case .none:
-            return noTransition(for: event, predicates: [])
-        case .direct(let index):
-            transition = index
-        case .predicated(let group):
-            let found = withUnsafeTemporaryAllocation(of: Int.self, capacity: table.predicates.count) { cases in
-                cases.initialize(repeating: -1)
-                return table.groups[group].transition(for: cases)
-            }
-            guard let found else { return noTransition(for: event, predicates: []) }
-            transition = found
-        }
-        await fire(transition, event)
     }
 
     /// Handles `event` given the current predicate values, one per predicate type the
@@ -141,7 +133,14 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         predicates: any Predicate...,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        await handleEvent(event, predicates: predicates)
+        // The same body as the array form, not a call to it: one async call per event.
+        if let checker { checker.check("handleEvent", isolation) }
+        guard let transition = take(event, predicates) else { return }
+        if transition.isSync {
+            transition.firing.runSync(with: event)
+        } else {
+            await transition.firing.run(with: event)
+        }
     }
 
     /// ``handleEvent(_:predicates:isolation:)-(_,any Predicate...,_)`` with the predicates in an array,
@@ -153,43 +152,27 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         isolation: isolated (any Actor)? = #isolation
     ) async {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let eventIndex = table.events.index(of: event) else {
-            return noTransition(for: event, predicates: predicates)
+        guard let transition = take(event, predicates) else { return }
+        if transition.isSync {
+            transition.firing.runSync(with: event)
+        } else {
+            await transition.firing.run(with: event)
         }
-        let transition: Int
-        switch table.cells[stateIndex &* table.events.events.count &+ eventIndex] {
-        case .none:
-            return noTransition(for: event, predicates: predicates)
-        case .direct(let index):
-            transition = index
-        case .predicated(let group):
-            let found = withUnsafeTemporaryAllocation(of: Int.self, capacity: table.predicates.count) { cases in
-                cases.initialize(repeating: -1)
-                table.predicates.fill(cases, from: predicates)
-                return table.groups[group].transition(for: cases)
-            }
-            guard let found else { return noTransition(for: event, predicates: predicates) }
-            transition = found
-        }
-        await fire(transition, event)
     }
 
-    /// Moves to the transition's state, then runs its actions, the old state's exit
-    /// actions and the new state's entry actions, in that order.
+    /// Finds the transition for `event` and moves to its state, or logs that there is
+    /// none. The state changes before the caller runs the actions, so actions (which
+    /// may send events) see the new state.
     @inlinable
-    func fire(_ index: Int, _ event: Event, isolation: isolated (any Actor)? = #isolation) async {
-        let transition = table.transitions[index]
-        for condition in transition.conditions where !condition() { return }
-        let from = stateIndex
-        let to = transition.next
-        stateIndex = to
-        if !transition.actions.isEmpty { await transition.actions.run(with: event) }
-        if executeAlways || from != to {
-            let exit = table.onExit[from]
-            if !exit.isEmpty { await exit.run(with: event) }
-            let entry = table.onEntry[to]
-            if !entry.isEmpty { await entry.run(with: event) }
+    func take(_ event: Event, _ predicates: [any Predicate]) -> CompiledTransition<Event>? {
+        guard let transition = table.transition(from: stateIndex, on: event, predicates: predicates),
+            transition.conditionsHold()
+        else {
+            noTransition(for: event, predicates: predicates)
+            return nil
         }
+        stateIndex = transition.next
+        return transition
     }
 
     @usableFromInline

@@ -22,7 +22,28 @@ enum ActionBody<Event: FSMHashable> {
     }
 }
 
+extension ActionBody {
+    var isSync: Bool {
+        switch self {
+        case .sync, .syncWithEvent: true
+        case .async, .asyncWithEvent: false
+        }
+    }
+}
+
 extension Array {
+    /// Runs every action in order; only for lists of synchronous actions.
+    @inlinable
+    func runSync<Event: FSMHashable>(with event: Event) where Element == ActionBody<Event> {
+        for action in self {
+            switch action {
+            case .sync(let body): body()
+            case .syncWithEvent(let body): body(event)
+            case .async, .asyncWithEvent: preconditionFailure("runSync on an async action")
+            }
+        }
+    }
+
     /// Runs every action in order, in the caller's isolation (async actions keep their own).
     @inlinable
     func run<Event: FSMHashable>(

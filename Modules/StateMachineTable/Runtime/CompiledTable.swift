@@ -1,9 +1,29 @@
 /// A transition ready to fire: everything resolved to indices and typed actions.
+/// A class, so `handleEvent` takes one reference instead of copying its arrays.
 @usableFromInline
-struct CompiledTransition<Event: FSMHashable> {
+final class CompiledTransition<Event: FSMHashable> {
     @usableFromInline let next: Int
-    @usableFromInline let actions: [ActionBody<Event>]
+    /// What firing runs, in order: the transition's actions, then (on a state change,
+    /// or always under `.executeAlways`) the exit actions of the state it leaves and the
+    /// entry actions of the state it enters. Resolved once, when the table is built.
+    @usableFromInline let firing: [ActionBody<Event>]
+    /// Whether every action in ``firing`` is synchronous, so firing needs no `await`.
+    @usableFromInline let isSync: Bool
     @usableFromInline let conditions: [() -> Bool]
+
+    init(next: Int, firing: [ActionBody<Event>], conditions: [() -> Bool]) {
+        self.next = next
+        self.firing = firing
+        self.conditions = conditions
+        isSync = firing.allSatisfy(\.isSync)
+    }
+
+    /// Whether every `condition { }` of the row holds now.
+    @inlinable
+    func conditionsHold() -> Bool {
+        for condition in conditions where !condition() { return false }
+        return true
+    }
 }
 
 /// What a (state, event) pair leads to.
@@ -19,7 +39,7 @@ enum Cell {
 
 /// The rows of one (state, event) pair that name predicates.
 @usableFromInline
-struct PredicateGroup {
+final class PredicateGroup {
     /// For each predicate type of the table, its multiplier in ``dense``; 0 when no row
     /// of the group names the type.
     @usableFromInline let strides: [Int]
@@ -30,7 +50,19 @@ struct PredicateGroup {
     @usableFromInline let dense: [Int32]
     /// Every row as (type, case) constraints, most specific first, for lazy lookup and for
     /// calls that leave out a relevant predicate type.
-    @usableFromInline let rows: [(constraints: [(type: Int, case: Int)], transition: Int)]
+    let rows: [(constraints: [(type: Int, case: Int)], transition: Int)]
+
+    init(
+        strides: [Int],
+        relevant: [Int],
+        dense: [Int32],
+        rows: [(constraints: [(type: Int, case: Int)], transition: Int)]
+    ) {
+        self.strides = strides
+        self.relevant = relevant
+        self.dense = dense
+        self.rows = rows
+    }
 
     /// The transition for the given case of each predicate type (-1 where not passed).
     @inlinable
@@ -54,35 +86,39 @@ struct PredicateGroup {
         return scan(cases)
     }
 
+    /// The most specific row whose predicates were all passed.
     @usableFromInline
     func scan(_ cases: UnsafeMutableBufferPointer<Int>) -> Int? {
-        rows.first { row in row.constraints.allSatisfy { cases[$0.type] == $0.case } }?.transition
+        rowLoop: for row in rows {
+            for constraint in row.constraints where cases[constraint.type] != constraint.case { continue rowLoop }
+            return row.transition
+        }
+        return nil
     }
 }
 
 /// A built table, in the form `handleEvent` reads: states and events as indices, one
-/// cell per (state, event), typed actions, entry and exit actions per state.
+/// cell per (state, event), transitions with their actions resolved. Immutable, and a
+/// class, so reading it costs one reference count, not one per array.
 @usableFromInline
-struct CompiledTable<State: FSMHashable, Event: FSMHashable> {
-    @usableFromInline var states: [State]
-    @usableFromInline var events: EventIndex<Event>
-    @usableFromInline var cells: [Cell]
-    @usableFromInline var transitions: [CompiledTransition<Event>]
-    @usableFromInline var groups: [PredicateGroup]
-    @usableFromInline var onEntry: [[ActionBody<Event>]]
-    @usableFromInline var onExit: [[ActionBody<Event>]]
-    @usableFromInline var predicates: PredicateIndex
+final class CompiledTable<State: FSMHashable, Event: FSMHashable> {
+    @usableFromInline let states: [State]
+    @usableFromInline let events: EventIndex<Event>
+    @usableFromInline let cells: [Cell]
+    @usableFromInline let transitions: [CompiledTransition<Event>]
+    @usableFromInline let groups: [PredicateGroup]
+    @usableFromInline let predicates: PredicateIndex
 
     /// The table before `buildTable`: only the initial state, nothing handled.
-    init(initialState: State) {
-        states = [initialState]
-        events = EventIndex()
-        cells = []
-        transitions = []
-        groups = []
-        onEntry = [[]]
-        onExit = [[]]
-        predicates = PredicateIndex(types: [])
+    convenience init(initialState: State) {
+        self.init(
+            states: [initialState],
+            events: EventIndex(),
+            cells: [],
+            transitions: [],
+            groups: [],
+            predicates: PredicateIndex(types: [])
+        )
     }
 
     init(
@@ -91,8 +127,6 @@ struct CompiledTable<State: FSMHashable, Event: FSMHashable> {
         cells: [Cell],
         transitions: [CompiledTransition<Event>],
         groups: [PredicateGroup],
-        onEntry: [[ActionBody<Event>]],
-        onExit: [[ActionBody<Event>]],
         predicates: PredicateIndex
     ) {
         self.states = states
@@ -100,8 +134,26 @@ struct CompiledTable<State: FSMHashable, Event: FSMHashable> {
         self.cells = cells
         self.transitions = transitions
         self.groups = groups
-        self.onEntry = onEntry
-        self.onExit = onExit
         self.predicates = predicates
+    }
+
+    /// The transition `event` fires from `state` given `predicates`, if any.
+    @inlinable
+    func transition(from state: Int, on event: Event, predicates passed: [any Predicate]) -> CompiledTransition<Event>? {
+        guard let eventIndex = events.index(of: event) else { return nil }
+        switch cells[state &* events.events.count &+ eventIndex] {
+        case .none:
+            return nil
+        case .direct(let index):
+            return transitions[index]
+        case .predicated(let index):
+            let group = groups[index]
+            let found = withUnsafeTemporaryAllocation(of: Int.self, capacity: predicates.count) { cases in
+                cases.initialize(repeating: -1)
+                predicates.fill(cases, from: passed)
+                return group.transition(for: cases)
+            }
+            return found.map { transitions[$0] }
+        }
     }
 }

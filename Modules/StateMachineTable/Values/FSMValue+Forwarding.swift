@@ -85,6 +85,11 @@ extension FSMValue: Comparable where T: Comparable {
     /// Orders against a plain value.
     @_disfavoredOverload
     public static func < (lhs: T, rhs: Self) -> Bool { lhs < rhs.unwrapped() }
+}
+
+// In their own extension: beside the Comparable conformance the compiler would take
+// these for near-misses of its `>` requirement.
+extension FSMValue where T: Comparable {
     /// Orders against a plain value.
     public static func > (lhs: Self, rhs: T) -> Bool { lhs.unwrapped() > rhs }
     /// Orders against a plain value.
