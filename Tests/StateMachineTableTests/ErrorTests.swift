@@ -32,7 +32,7 @@ struct ErrorTests: TurnstileTable {
         #expect("\(error)" == "Empty table: buildTable at \(at(line)) defines no states.")
     }
 
-    @Test("Empty blocks: define, SuperState, when, then, matching, actions, overriding")
+    @Test("Empty blocks: define, when, then, matching, actions, overriding, condition")
     func emptyBlocks() throws {
         let line = #line + 3
         let errors = problems {
@@ -45,15 +45,16 @@ struct ErrorTests: TurnstileTable {
                     matching(A.x) { }
                     actions(unlock) { }
                     overriding { }
+                    condition({ true }) { }
                 }
             }
         }
         let blocks = errors.compactMap { $0 as? EmptyBlockError }
         #expect(errors.count == blocks.count)
         let names = blocks.map { $0.block }
-        #expect(names == ["define(locked)", "overriding", "when(coin)", "then(locked)", "matching", "actions", "overriding"])
+        #expect(names == ["define(locked)", "overriding", "when(coin)", "then(locked)", "matching", "actions", "overriding", "condition"])
         let lines: [Int] = blocks.map { $0.location.line - line }
-        #expect(lines == [1, 0, 3, 4, 5, 6, 7])
+        #expect(lines == [1, 0, 3, 4, 5, 6, 7, 8])
         #expect("\(blocks[0])" == "Empty block: define(locked) at \(at(line + 1)) has no statements.")
     }
 

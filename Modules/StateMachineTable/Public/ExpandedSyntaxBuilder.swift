@@ -52,7 +52,7 @@ extension ExpandedSyntaxBuilder {
         @Syntax.MWTABuilder<State, Event> _ block: () -> Syntax.MWTA<State, Event>
     ) -> Syntax.MWTA<State, Event> {
         let context = self.condition(condition, file: file, line: line)
-        return Syntax.MWTA(fragment: matchingBlock(context, file, line, block().fragment))
+        return Syntax.MWTA(fragment: matchingBlock(context, file, line, block().fragment, name: "condition"))
     }
 
     /// A block whose rows of a `then { }` body all match the predicates (ANDed with any enclosing `matching`).
@@ -76,7 +76,7 @@ extension ExpandedSyntaxBuilder {
         @Syntax.MWABuilder<State, Event> _ block: () -> Syntax.MWA<State, Event>
     ) -> Syntax.MWA<State, Event> {
         let context = self.condition(condition, file: file, line: line)
-        return Syntax.MWA(fragment: matchingBlock(context, file, line, block().fragment))
+        return Syntax.MWA(fragment: matchingBlock(context, file, line, block().fragment, name: "condition"))
     }
 
     /// A block whose rows of a `when { }` body all match the predicates (ANDed with any enclosing `matching`).
@@ -100,7 +100,7 @@ extension ExpandedSyntaxBuilder {
         @Syntax.MTABuilder<State, Event> _ block: () -> Syntax.MTA<State, Event>
     ) -> Syntax.MTA<State, Event> {
         let context = self.condition(condition, file: file, line: line)
-        return Syntax.MTA(fragment: matchingBlock(context, file, line, block().fragment))
+        return Syntax.MTA(fragment: matchingBlock(context, file, line, block().fragment, name: "condition"))
     }
 
     private func matchingStatement<P: Predicate>(
@@ -123,9 +123,10 @@ extension ExpandedSyntaxBuilder {
         _ context: Syntax.Matching<State, Event>,
         _ file: String,
         _ line: Int,
-        _ fragment: Fragment<State, Event>
+        _ fragment: Fragment<State, Event>,
+        name: String = "matching"
     ) -> Fragment<State, Event> {
-        var result = fragment.matching(context.row, blockName: "matching", at: StatementLocation(file: file, line: line))
+        var result = fragment.matching(context.row, blockName: name, at: StatementLocation(file: file, line: line))
         result.problems = context.problems + result.problems
         return result
     }
