@@ -211,7 +211,7 @@ struct PredicateTests: TurnstileTable {
             for enforcement in Enforcement.allCases {
                 var results: [[Step]] = []
                 for build in [pipes, thenWhen, matchingBlocks, whenThenBlocks] {
-                    results.append(await try build().run([event], predicates: [enforcement], recorder: recorder))
+                    results.append(try await build().run([event], predicates: [enforcement], recorder: recorder))
                 }
                 #expect(Set(results.map(\.description)).count == 1, "\(event) \(enforcement): \(results)")
                 #expect(results[0].first?.calls.count == 1)

@@ -38,8 +38,8 @@ struct SuperStateTests: TurnstileTable {
         arguments: [[TurnstileEvent.coin], [.pass], [.reset, .coin]]
     )
     func combinedSuperStates(events: [TurnstileEvent]) async throws {
-        let first = await try adoptingCombined().run(events, recorder: recorder)
-        let second = await try writtenInOne().run(events, recorder: recorder)
+        let first = try await adoptingCombined().run(events, recorder: recorder)
+        let second = try await writtenInOne().run(events, recorder: recorder)
         #expect(first == second)
         #expect(first.last?.state == (events.last == .pass ? .alarming : .unlocked))
     }
