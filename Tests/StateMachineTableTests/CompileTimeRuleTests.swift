@@ -56,6 +56,48 @@ struct CompileTimeRuleTests {
         ("WhenBeforeMatching", "define(.locked) { when(.coin) | matching(P.a) | then(.locked) | action }"),
     ]
 
+    /// README "subtleties": `FSM.OnMainActor` needs the main actor (or an `await`).
+    static let rejectedOutsideTables: [(name: String, code: String)] = [
+        (
+            "OnMainActorInNonisolatedSync",
+            """
+            import StateMachineTable
+            final class MyNonIsolatedClass {
+                func myMethod() { _ = FSM<Int, Int>.OnMainActor(initialState: 1) }
+            }
+            """
+        ),
+        (
+            "OnMainActorInActorSync",
+            """
+            import StateMachineTable
+            actor MyCustomActor {
+                func myMethod() { _ = FSM<Int, Int>.OnMainActor(initialState: 1) }
+            }
+            """
+        ),
+    ]
+
+    static let acceptedOutsideTables = """
+        import StateMachineTable
+        @MainActor final class MyMainActorClass {
+            func myMethod() {
+                _ = FSM<Int, Int>(initialState: 1)
+                _ = FSM<Int, Int>.OnMainActor(initialState: 1)
+            }
+            func myAsyncMethod() async { _ = FSM<Int, Int>.OnMainActor(initialState: 1) }
+        }
+        final class MyNonIsolatedClass {
+            func myMethod() { _ = FSM<Int, Int>(initialState: 1) }
+            func myAsyncMethod() async { _ = await FSM<Int, Int>.OnMainActor(initialState: 1) }
+            @MainActor func myMainActorMethod() { _ = FSM<Int, Int>.OnMainActor(initialState: 1) }
+        }
+        actor MyCustomActor {
+            func myMethod() { _ = FSM<Int, Int>(initialState: 1) }
+            func myAsyncMethod() async { _ = await FSM<Int, Int>.OnMainActor(initialState: 1) }
+        }
+        """
+
     static let accepted = """
         define(.locked) {
             when(.coin) {
@@ -97,8 +139,8 @@ struct CompileTimeRuleTests {
         let prelude = try write("Prelude", Self.prelude)
 
         // One compiler run per file: the compiler stops at the first file with errors.
-        func errors(in name: String, _ body: String) throws -> String {
-            let path = try write(name, Self.file(name, body))
+        func errors(in name: String, _ body: String, wrapped: Bool = true) throws -> String {
+            let path = try write(name, wrapped ? Self.file(name, body) : body)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, prelude, path]
@@ -117,6 +159,12 @@ struct CompileTimeRuleTests {
             let found = try errors(in: snippet.name, snippet.body)
             #expect(!found.isEmpty, "compiled but must not: \(snippet.body)")
             #expect(!found.contains("Prelude.swift"), "\(found)")
+        }
+        let acceptedOutside = try errors(in: "AcceptedOutsideTables", Self.acceptedOutsideTables, wrapped: false)
+        #expect(acceptedOutside.isEmpty, "the README's valid OnMainActor uses must compile: \(acceptedOutside)")
+        for snippet in Self.rejectedOutsideTables {
+            let found = try errors(in: snippet.name, snippet.code, wrapped: false)
+            #expect(!found.isEmpty, "compiled but must not: \(snippet.code)")
         }
     }
 }
