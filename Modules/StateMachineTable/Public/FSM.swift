@@ -168,7 +168,11 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         guard let transition = table.transition(from: stateIndex, on: event, predicates: predicates),
             transition.conditionsHold()
         else {
+            // Only debug builds log, and only they hand `predicates` to code that cannot be
+            // inlined: in release builds the caller's variadic array can stay on the stack.
+            #if DEBUG
             noTransition(for: event, predicates: predicates)
+            #endif
             return nil
         }
         stateIndex = transition.next
@@ -177,8 +181,6 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
 
     @usableFromInline
     func noTransition(for event: Event, predicates: [any Predicate]) {
-        #if DEBUG
         unhandledLog.record(state: state, event: event, predicates: predicates)
-        #endif
     }
 }
