@@ -286,3 +286,26 @@ struct PredicateTests: TurnstileTable {
         #expect(unmatched.state == .locked)
     }
 }
+
+@Suite("FSM.init argument orders")
+struct InitTests: TurnstileTable {
+    let recorder = Recorder()
+
+    @Test("`type:` may come before or after `initialState:`", arguments: bothHandlings)
+    func argumentOrders(type: Handling) async throws {
+        let machines = [
+            FSM<State, Event>(type: type, initialState: .locked),
+            FSM<State, Event>(initialState: .locked, type: type, actionsPolicy: .executeAlways),
+        ]
+        for fsm in machines {
+            try fsm.buildTable {
+                define(.locked) {
+                    matching(Enforcement.weak) | when(.coin) | then(.unlocked)
+                    when(.coin) | then(.alarming)
+                }
+            }
+            await fsm.handleEvent(.coin, predicates: Enforcement.weak)
+            #expect(fsm.state == .unlocked)
+        }
+    }
+}
