@@ -48,9 +48,14 @@ final class PredicateGroup {
     /// Eager tables: the winning transition for every combination of the relevant types'
     /// cases (-1 for none). Empty for lazy tables.
     @usableFromInline let dense: [Int32]
-    /// Every row as (type, case) constraints, most specific first, for lazy lookup and for
-    /// calls that leave out a relevant predicate type.
-    let rows: [(constraints: [(type: Int, case: Int)], transition: Int)]
+    /// Every row, most specific first, for lazy lookup and for calls that leave out a
+    /// relevant predicate type: row `r` has the (type, case) constraints at positions
+    /// `rowStarts[r]..<rowStarts[r + 1]` of ``constraintTypes`` and ``constraintCases``,
+    /// and fires ``rowTransitions``[r]. Flat arrays, so a scan touches no reference counts.
+    @usableFromInline let rowStarts: [Int]
+    @usableFromInline let constraintTypes: [Int]
+    @usableFromInline let constraintCases: [Int]
+    @usableFromInline let rowTransitions: [Int]
 
     init(
         strides: [Int],
@@ -61,7 +66,12 @@ final class PredicateGroup {
         self.strides = strides
         self.relevant = relevant
         self.dense = dense
-        self.rows = rows
+        var starts = [0]
+        for row in rows { starts.append(starts.last! + row.constraints.count) }
+        rowStarts = starts
+        constraintTypes = rows.flatMap { $0.constraints.map(\.type) }
+        constraintCases = rows.flatMap { $0.constraints.map(\.case) }
+        rowTransitions = rows.map(\.transition)
     }
 
     /// The transition for the given case of each predicate type (-1 where not passed).
@@ -87,11 +97,20 @@ final class PredicateGroup {
     }
 
     /// The most specific row whose predicates were all passed.
-    @usableFromInline
+    @inlinable
     func scan(_ cases: UnsafeMutableBufferPointer<Int>) -> Int? {
-        rowLoop: for row in rows {
-            for constraint in row.constraints where cases[constraint.type] != constraint.case { continue rowLoop }
-            return row.transition
+        var row = 0
+        rowLoop: while row < rowTransitions.count {
+            var position = rowStarts[row]
+            let end = rowStarts[row &+ 1]
+            while position < end {
+                if cases[constraintTypes[position]] != constraintCases[position] {
+                    row &+= 1
+                    continue rowLoop
+                }
+                position &+= 1
+            }
+            return rowTransitions[row]
         }
         return nil
     }
