@@ -160,7 +160,12 @@ enum TableBenchmarks {
             target: "no hop (about 1x)",
             pass: onMain < 2 * nonisolated
         )
-        Harness.report("main actor -> actor hop per event (reference)", value: hop, unit: "ns/event", baseline: nonisolated)
+        Harness.report(
+            "main actor -> actor hop per event (reference)",
+            value: hop,
+            unit: "ns/event",
+            baseline: nonisolated
+        )
     }
 }
 

@@ -42,7 +42,8 @@ struct Flattener<State: FSMHashable, Event: FSMHashable> {
             } else {
                 problems.append(
                     MismatchedTypesError(
-                        detail: "SuperState declared for other State/Event types than FSM<\(State.self), \(Event.self)>",
+                        detail: "SuperState declared for other State/Event types than "
+                            + "FSM<\(State.self), \(Event.self)>",
                         location: superState.location
                     )
                 )
@@ -93,7 +94,9 @@ struct Flattener<State: FSMHashable, Event: FSMHashable> {
         var outOfOrder: [(override: TableStatement, later: [TableStatement])] = []
         for row in rows {
             if row.isOverride {
-                let inherited = result.indices.filter { result[$0].scope != row.scope && result[$0].sameTrigger(as: row) }
+                let inherited = result.indices.filter {
+                    result[$0].scope != row.scope && result[$0].sameTrigger(as: row)
+                }
                 if inherited.isEmpty && !result.contains(where: { $0.sameTrigger(as: row) }) {
                     problems.append(NothingToOverrideError(statement: row.statement))
                 }

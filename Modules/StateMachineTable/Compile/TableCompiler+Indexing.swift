@@ -52,7 +52,10 @@ extension TableCompiler {
         if eager {
             dense = [Int32](repeating: -1, count: size)
             for row in ranked.reversed() {
-                let fixed = Dictionary(row.constraints.map { ($0.type, $0.case) }, uniquingKeysWith: { first, _ in first })
+                let fixed = Dictionary(
+                    row.constraints.map { ($0.type, $0.case) },
+                    uniquingKeysWith: { first, _ in first }
+                )
                 let free = relevant.filter { fixed[$0] == nil }
                 let base = fixed.reduce(0) { $0 + $1.value * strides[$1.key] }
                 var counter = [Int](repeating: 0, count: free.count)

@@ -34,7 +34,10 @@ public func & <Event: FSMHashable>(lhs: [AnyAction], rhs: @escaping (Event) -> V
     lhs + [AnyAction(rhs)]
 }
 /// Joins `AnyAction` lists and actions of any signature, left to right.
-public func & <Event: FSMHashable>(lhs: [AnyAction], rhs: @escaping @isolated(any) (Event) async -> Void) -> [AnyAction] {
+public func & <Event: FSMHashable>(
+    lhs: [AnyAction],
+    rhs: @escaping @isolated(any) (Event) async -> Void
+) -> [AnyAction] {
     lhs + [AnyAction(rhs)]
 }
 

@@ -45,7 +45,8 @@ extension FSM {
             lines.append("    \(Self.dotID(state)) [label=\"\(Self.escaped(label))\"];")
         }
         for edge in edges {
-            lines.append("    \(Self.dotID(edge.from)) -> \(Self.dotID(edge.to)) [label=\"\(Self.escaped(edge.label))\"];")
+            let label = Self.escaped(edge.label)
+            lines.append("    \(Self.dotID(edge.from)) -> \(Self.dotID(edge.to)) [label=\"\(label)\"];")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"

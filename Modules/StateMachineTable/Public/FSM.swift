@@ -74,7 +74,12 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         actionsPolicy: StateActionsPolicy = .executeOnChangeOnly,
         enforceConcurrency: Bool = false
     ) {
-        self.init(type: type, initialState: initialState, actionsPolicy: actionsPolicy, enforceConcurrency: enforceConcurrency)
+        self.init(
+            type: type,
+            initialState: initialState,
+            actionsPolicy: actionsPolicy,
+            enforceConcurrency: enforceConcurrency
+        )
     }
 
     /// The current state. It changes before a transition's actions run, so an action

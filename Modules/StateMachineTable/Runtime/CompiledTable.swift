@@ -40,7 +40,11 @@ final class CompiledTable<State: FSMHashable, Event: FSMHashable> {
 
     /// The transition `event` fires from `state` given `predicates`, if any.
     @inlinable
-    func transition(from state: Int, on event: Event, predicates passed: [any Predicate]) -> CompiledTransition<Event>? {
+    func transition(
+        from state: Int,
+        on event: Event,
+        predicates passed: [any Predicate]
+    ) -> CompiledTransition<Event>? {
         guard let eventIndex = events.index(of: event) else { return nil }
         switch cells[state &* events.events.count &+ eventIndex] {
         case .none:
