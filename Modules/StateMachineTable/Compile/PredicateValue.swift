@@ -1,0 +1,43 @@
+/// One predicate value with its type kept as data, so rows naming different predicate
+/// types can live in one list while the table is compiled.
+struct PredicateValue: Hashable, CustomStringConvertible {
+    let type: ObjectIdentifier
+    let value: AnyHashable
+    let typeName: String
+    let caseName: String
+
+    init(_ predicate: any Predicate) {
+        type = ObjectIdentifier(Swift.type(of: predicate))
+        value = AnyHashable(predicate)
+        typeName = String(describing: Swift.type(of: predicate))
+        caseName = String(describing: predicate)
+    }
+
+    /// `Enforcement.weak`, as a user would write it.
+    var description: String { "\(typeName).\(caseName)" }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.type == rhs.type && lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(value)
+    }
+}
+
+/// A predicate type used somewhere in a table, with its cases in `allCases` order.
+struct PredicateType {
+    let id: ObjectIdentifier
+    let name: String
+    let cases: [AnyHashable]
+    let caseIndex: [AnyHashable: Int]
+
+    init(of predicate: any Predicate) {
+        id = ObjectIdentifier(Swift.type(of: predicate))
+        name = String(describing: Swift.type(of: predicate))
+        cases = Self.allCases(of: predicate)
+        caseIndex = Dictionary(cases.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func allCases<P: Predicate>(of _: P) -> [AnyHashable] {
+        P.allCases.map { AnyHashable($0) }
+    }
+}

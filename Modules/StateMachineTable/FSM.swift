@@ -1,1 +1,0 @@
-// The StateMachineTable product: a SwiftFSM-style transition-table builder.

@@ -1,0 +1,191 @@
+import Foundation
+
+/// A finite state machine built from a transition table, in the SMC / swift-fsm style.
+///
+/// ```swift
+/// let turnstile = FSM<State, Event>(initialState: .locked)
+/// try turnstile.buildTable {
+///     define(.locked) {
+///         when(.coin) | then(.unlocked) | unlock
+///         when(.pass) | then(.locked)   | alarm
+///     }
+///     define(.unlocked) {
+///         when(.coin) | then(.unlocked) | thankyou
+///         when(.pass) | then(.locked)   | lock
+///     }
+/// }
+/// await turnstile.handleEvent(.coin)
+/// ```
+///
+/// `FSM` is not `Sendable`: its methods run in the isolation of their caller
+/// (`isolation: isolated (any Actor)? = #isolation`), so it never hops to another actor
+/// by itself; the compiler keeps one machine in one isolation domain. Pass
+/// `enforceConcurrency: true` to also check that at run time in debug builds.
+///
+/// Cost: `handleEvent` is O(1) for tables without predicates and for eager tables
+/// (an index computation and an array read); lazy tables scan the rows of one
+/// (state, event) pair. `buildTable` validates the whole table once.
+public final class FSM<State: FSMHashable, Event: FSMHashable> {
+    /// How a table that uses predicates is stored.
+    public enum PredicateHandling: Sendable {
+        /// Every combination of predicate values is resolved when the table is built;
+        /// `handleEvent` is one array read. Memory grows with the product of the case
+        /// counts of the predicate types a (state, event) pair names.
+        case eager
+        /// Rows are kept as written and the most specific matching row is searched at
+        /// `handleEvent` time. Same results and errors as `.eager`, less memory.
+        case lazy
+    }
+
+    @usableFromInline var table: CompiledTable<State, Event>
+    @usableFromInline var stateIndex = 0
+    let executeAlways: Bool
+    @usableFromInline let checker: ConcurrencyChecker?
+    let handling: PredicateHandling
+    let initialState: State
+    var built: TableCompiler<State, Event>.Output?
+    var unhandledLog = UnhandledLog()
+
+    /// Makes a machine in `initialState` with an empty table; call ``buildTable(file:line:isolation:_:)`` next.
+    ///
+    /// - Parameters:
+    ///   - type: `.eager` (the default) or `.lazy`; only matters when the table uses predicates.
+    ///   - initialState: the state before any event.
+    ///   - actionsPolicy: when entry and exit actions run (default: only on a state change).
+    ///   - enforceConcurrency: in debug builds, stop with a precondition failure when a
+    ///     method is called from another isolation than the first call's.
+    public init(
+        type: PredicateHandling = .eager,
+        initialState: State,
+        actionsPolicy: StateActionsPolicy = .executeOnChangeOnly,
+        enforceConcurrency: Bool = false
+    ) {
+        handling = type
+        self.initialState = initialState
+        executeAlways = actionsPolicy == .executeAlways
+        checker = enforceConcurrency ? ConcurrencyChecker() : nil
+        table = CompiledTable(initialState: initialState)
+    }
+
+    /// The same machine, with the arguments in the order `initialState:` then `type:`.
+    public convenience init(
+        initialState: State,
+        type: PredicateHandling,
+        actionsPolicy: StateActionsPolicy = .executeOnChangeOnly,
+        enforceConcurrency: Bool = false
+    ) {
+        self.init(
+            type: type,
+            initialState: initialState,
+            actionsPolicy: actionsPolicy,
+            enforceConcurrency: enforceConcurrency
+        )
+    }
+
+    /// The current state. It changes before a transition's actions run, so an action
+    /// sees the state the machine moved to.
+    public var state: State {
+        table.states[stateIndex]
+    }
+
+    /// Validates and compiles the table. Throws a ``SwiftFSMError`` listing every
+    /// problem (each naming its file and line), or ``TableAlreadyBuiltError`` when the
+    /// table was already built.
+    public func buildTable(
+        file: String = #file,
+        line: Int = #line,
+        isolation: isolated (any Actor)? = #isolation,
+        @Syntax.TableBuilder<State, Event> _ block: () -> [Syntax.Define<State, Event>]
+    ) throws {
+        checker?.check("buildTable", isolation)
+        try build(block(), at: StatementLocation(file: file, line: line))
+    }
+
+    func build(_ defines: [Syntax.Define<State, Event>], at location: StatementLocation) throws {
+        guard built == nil else { throw TableAlreadyBuiltError(location: location) }
+        let compiler = TableCompiler<State, Event>(
+            initialState: initialState,
+            isEager: handling == .eager,
+            executeAlways: executeAlways
+        )
+        let output = try compiler.compile(defines, at: location)
+        table = output.table
+        stateIndex = 0
+        built = output
+    }
+
+    /// Handles `event` with no predicates: fires the matching transition, if any.
+    /// An event the current state does not handle changes nothing (in debug builds it
+    /// is logged once per state and event).
+    @inlinable
+    public func handleEvent(_ event: Event, isolation: isolated (any Actor)? = #isolation) async {
+        if let checker { checker.check("handleEvent", isolation) }
+        guard let transition = take(event, []) else { return }
+        if transition.isSync {
+            transition.firing.runSync(with: event)
+        } else {
+            await transition.firing.run(with: event)
+        }
+    }
+
+    /// Handles `event` given the current predicate values, one per predicate type the
+    /// table uses. Predicates of types the table does not use are ignored; when a type
+    /// the table uses is left out, only rows that do not name that type can fire. Eager
+    /// and lazy tables give the same result either way.
+    @inlinable
+    public func handleEvent(
+        _ event: Event,
+        predicates: any Predicate...,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        // The same body as the array form, not a call to it: one async call per event.
+        if let checker { checker.check("handleEvent", isolation) }
+        guard let transition = take(event, predicates) else { return }
+        if transition.isSync {
+            transition.firing.runSync(with: event)
+        } else {
+            await transition.firing.run(with: event)
+        }
+    }
+
+    /// ``handleEvent(_:predicates:isolation:)-(_,any Predicate...,_)`` with the predicates in an array,
+    /// for callers that assemble them at run time.
+    @inlinable
+    public func handleEvent(
+        _ event: Event,
+        predicates: [any Predicate],
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        if let checker { checker.check("handleEvent", isolation) }
+        guard let transition = take(event, predicates) else { return }
+        if transition.isSync {
+            transition.firing.runSync(with: event)
+        } else {
+            await transition.firing.run(with: event)
+        }
+    }
+
+    /// Finds the transition for `event` and moves to its state, or logs that there is
+    /// none. The state changes before the caller runs the actions, so actions (which
+    /// may send events) see the new state.
+    @inlinable
+    func take(_ event: Event, _ predicates: [any Predicate]) -> CompiledTransition<Event>? {
+        guard let transition = table.transition(from: stateIndex, on: event, predicates: predicates),
+            transition.conditionsHold()
+        else {
+            // Only debug builds log, and only they hand `predicates` to code that cannot be
+            // inlined: in release builds the caller's variadic array can stay on the stack.
+            #if DEBUG
+            noTransition(for: event, predicates: predicates)
+            #endif
+            return nil
+        }
+        stateIndex = transition.next
+        return transition
+    }
+
+    @usableFromInline
+    func noTransition(for event: Event, predicates: [any Predicate]) {
+        unhandledLog.record(state: state, event: event, predicates: predicates)
+    }
+}

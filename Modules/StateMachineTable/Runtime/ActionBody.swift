@@ -1,0 +1,62 @@
+/// An action with its event type resolved: what `handleEvent` calls, with no casts.
+@usableFromInline
+enum ActionBody<Event: FSMHashable> {
+    case sync(() -> Void)
+    case syncWithEvent((Event) -> Void)
+    case async(@isolated(any) () async -> Void)
+    case asyncWithEvent(@isolated(any) (Event) async -> Void)
+
+    /// Types an ``AnyAction`` for this table's `Event`, or returns `nil` when it was made
+    /// for another event type.
+    init?(_ action: AnyAction) {
+        switch action.base {
+        case .sync(let body): self = .sync(body)
+        case .async(let body): self = .async(body)
+        case .withEvent(let body, _, isAsync: false):
+            guard let typed = body as? (Event) -> Void else { return nil }
+            self = .syncWithEvent(typed)
+        case .withEvent(let body, _, isAsync: true):
+            guard let typed = body as? @isolated(any) (Event) async -> Void else { return nil }
+            self = .asyncWithEvent(typed)
+        }
+    }
+}
+
+extension ActionBody {
+    var isSync: Bool {
+        switch self {
+        case .sync, .syncWithEvent: true
+        case .async, .asyncWithEvent: false
+        }
+    }
+}
+
+extension Array {
+    /// Runs every action in order; only for lists of synchronous actions.
+    @inlinable
+    func runSync<Event: FSMHashable>(with event: Event) where Element == ActionBody<Event> {
+        for action in self {
+            switch action {
+            case .sync(let body): body()
+            case .syncWithEvent(let body): body(event)
+            case .async, .asyncWithEvent: preconditionFailure("runSync on an async action")
+            }
+        }
+    }
+
+    /// Runs every action in order, in the caller's isolation (async actions keep their own).
+    @inlinable
+    func run<Event: FSMHashable>(
+        with event: Event,
+        isolation: isolated (any Actor)? = #isolation
+    ) async where Element == ActionBody<Event> {
+        for action in self {
+            switch action {
+            case .sync(let body): body()
+            case .syncWithEvent(let body): body(event)
+            case .async(let body): await body()
+            case .asyncWithEvent(let body): await body(event)
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/// What a (state, event) pair leads to.
+@usableFromInline
+enum Cell {
+    /// The table has no row for the pair.
+    case none
+    /// One row that names no predicates: the transition's index.
+    case direct(Int)
+    /// Rows that name predicates: the index of their ``PredicateGroup``.
+    case predicated(Int)
+}

@@ -1,0 +1,78 @@
+/// The rows of one (state, event) pair that name predicates.
+@usableFromInline
+final class PredicateGroup {
+    /// For each predicate type of the table, its multiplier in ``dense``; 0 when no row
+    /// of the group names the type.
+    @usableFromInline let strides: [Int]
+    /// The predicate types some row of the group names.
+    @usableFromInline let relevant: [Int]
+    /// Eager tables: the winning transition for every combination of the relevant types'
+    /// cases (-1 for none). Empty for lazy tables.
+    @usableFromInline let dense: [Int32]
+    /// Every row, most specific first, for lazy lookup and for calls that leave out a
+    /// relevant predicate type: row `r` has the (type, case) constraints at positions
+    /// `rowStarts[r]..<rowStarts[r + 1]` of ``constraintTypes`` and ``constraintCases``,
+    /// and fires ``rowTransitions``[r]. Flat arrays, so a scan touches no reference counts.
+    @usableFromInline let rowStarts: [Int]
+    @usableFromInline let constraintTypes: [Int]
+    @usableFromInline let constraintCases: [Int]
+    @usableFromInline let rowTransitions: [Int]
+
+    init(
+        strides: [Int],
+        relevant: [Int],
+        dense: [Int32],
+        rows: [(constraints: [(type: Int, case: Int)], transition: Int)]
+    ) {
+        self.strides = strides
+        self.relevant = relevant
+        self.dense = dense
+        var starts = [0]
+        for row in rows { starts.append(starts.last! + row.constraints.count) }
+        rowStarts = starts
+        constraintTypes = rows.flatMap { $0.constraints.map(\.type) }
+        constraintCases = rows.flatMap { $0.constraints.map(\.case) }
+        rowTransitions = rows.map(\.transition)
+    }
+
+    /// The transition for the given case of each predicate type (-1 where not passed).
+    @inlinable
+    func transition(for cases: UnsafeMutableBufferPointer<Int>) -> Int? {
+        if !dense.isEmpty {
+            var offset = 0
+            var complete = true
+            for type in relevant {
+                let value = cases[type]
+                if value < 0 {
+                    complete = false
+                    break
+                }
+                offset &+= value &* strides[type]
+            }
+            if complete {
+                let found = dense[offset]
+                return found < 0 ? nil : Int(found)
+            }
+        }
+        return scan(cases)
+    }
+
+    /// The most specific row whose predicates were all passed.
+    @inlinable
+    func scan(_ cases: UnsafeMutableBufferPointer<Int>) -> Int? {
+        var row = 0
+        rowLoop: while row < rowTransitions.count {
+            var position = rowStarts[row]
+            let end = rowStarts[row &+ 1]
+            while position < end {
+                if cases[constraintTypes[position]] != constraintCases[position] {
+                    row &+= 1
+                    continue rowLoop
+                }
+                position &+= 1
+            }
+            return rowTransitions[row]
+        }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+/// Maps the predicates passed to `handleEvent` to (type, case) indices of the table.
+///
+/// The usual predicate is a case-only enum, one byte in memory. For such types the
+/// case index is read straight from that byte through a 256-entry table made when the
+/// table is built (from the type's own `allCases`, so it agrees with `==`); other types,
+/// and bytes no case has, go through a dictionary.
+@usableFromInline
+final class PredicateIndex {
+    let types: [PredicateType]
+    @usableFromInline let typeIDs: [ObjectIdentifier]
+    /// Whether each type is one byte wide.
+    @usableFromInline let isOneByte: [Bool]
+    /// 256 entries per type: the case index of each possible byte (-1 for none).
+    @usableFromInline let byteCases: [Int16]
+
+    init(types: [PredicateType]) {
+        self.types = types
+        typeIDs = types.map(\.id)
+        isOneByte = types.map(\.isOneByte)
+        byteCases = types.flatMap { type in
+            var table = [Int16](repeating: -1, count: 256)
+            guard type.isOneByte else { return table }
+            for value in type.cases {
+                // `cases` holds the type's own values.
+                let predicate = value.base as! any Predicate
+                let byte = Self.inlineByte(of: predicate)
+                if table[Int(byte)] < 0 { table[Int(byte)] = Int16(type.caseIndex[value]!) }
+            }
+            return table
+        }
+    }
+
+    @usableFromInline var count: Int { typeIDs.count }
+
+    /// The first byte of a one-byte value stored in an existential. Values of up to three
+    /// words are stored inline at the start of the existential container (Swift's ABI),
+    /// and a one-byte type has no references, so its byte is its whole value.
+    static func inlineByte(of predicate: any Predicate) -> UInt8 {
+        withUnsafeBytes(of: predicate) { $0[0] }
+    }
+
+    /// Writes each passed predicate's case index at its type's position. Types the
+    /// table does not use are ignored; for a type passed twice the first value counts.
+    @inlinable
+    func fill(_ cases: UnsafeMutableBufferPointer<Int>, from predicates: [any Predicate]) {
+        predicates.withUnsafeBufferPointer { buffer in
+            for position in buffer.indices {
+                let id = ObjectIdentifier(type(of: buffer[position]))
+                var type = 0
+                while type < typeIDs.count && typeIDs[type] != id { type &+= 1 }
+                guard type < typeIDs.count, cases[type] < 0 else { continue }
+                if isOneByte[type] {
+                    // Reads the value's byte in place, as `inlineByte(of:)` does, without
+                    // copying the existential out of the array.
+                    let byte = UnsafeRawPointer(buffer.baseAddress! + position).load(as: UInt8.self)
+                    let found = byteCases[type &* 256 &+ Int(byte)]
+                    if found >= 0 {
+                        cases[type] = Int(found)
+                        continue
+                    }
+                }
+                cases[type] = slowCaseIndex(of: buffer[position], type: type)
+            }
+        }
+    }
+
+    @usableFromInline
+    func slowCaseIndex(of predicate: any Predicate, type: Int) -> Int {
+        types[type].caseIndex[Self.hashable(predicate)] ?? -1
+    }
+
+    private static func hashable<P: Predicate>(_ predicate: P) -> AnyHashable {
+        AnyHashable(predicate)
+    }
+}
+
+extension PredicateType {
+    /// Whether the type's values are one byte wide.
+    var isOneByte: Bool {
+        guard let first = cases.first?.base as? any Predicate else { return false }
+        return Self.size(of: first) == 1
+    }
+
+    private static func size<P: Predicate>(of _: P) -> Int { MemoryLayout<P>.size }
+}

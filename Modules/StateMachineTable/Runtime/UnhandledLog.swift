@@ -1,0 +1,20 @@
+import Foundation
+
+/// Debug-build log of events that found no transition, one line per distinct
+/// (state, event, predicates) so a loop of unhandled events does not flood the output.
+/// Lines go to standard error unless `STATE_MACHINE_LOG=0`.
+struct UnhandledLog {
+    private var seen = Set<String>()
+    /// Every line written so far, in order (read by tests).
+    private(set) var lines: [String] = []
+    private let enabled = ProcessInfo.processInfo.environment["STATE_MACHINE_LOG"] != "0"
+
+    mutating func record(state: some Any, event: some Any, predicates: [any Predicate]) {
+        let described = predicates.map { "\(type(of: $0)).\($0)" }
+        let suffix = described.isEmpty ? "" : " with predicates \(described.joined(separator: ", "))"
+        let line = "FSM: no transition for event \(event) in state \(state)\(suffix); ignored"
+        guard seen.insert(line).inserted else { return }
+        lines.append(line)
+        if enabled { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+}
