@@ -1,0 +1,68 @@
+extension Statechart {
+    /// What every guard, action, enter and exit block receives: the payload of the
+    /// run-to-completion step that runs it, and a way to raise further events.
+    public struct Context: Sendable {
+        /// The payload of the event being handled (or the payload given to `start`/`stop`).
+        public let payload: Payload?
+        /// The name of the event being handled; `nil` while starting or stopping.
+        public let event: EventID?
+        let runtime: Runtime
+
+        /// Queues `event` on the chart's single event queue. It runs after the current
+        /// run-to-completion step (and after anything queued before it).
+        public func raise(_ event: Event) {
+            runtime.enqueue(.event(event, nil))
+        }
+
+        /// Queues the event `name` with `payload`; see ``raise(_:)``.
+        public func raise(_ name: EventID, payload: Payload? = nil) {
+            raise(Event(name, payload: payload))
+        }
+    }
+
+    /// A guard: decides, before anything exits, whether a transition may fire.
+    /// Guards should not have side effects; they may run for transitions that do not fire.
+    public typealias Guard = @Sendable (Context) -> Bool
+    /// An enter, exit or transition action.
+    public typealias Action = @Sendable (Context) -> Void
+
+    /// An event: a name and an optional typed payload.
+    public struct Event: Sendable {
+        /// The event's name, which selects the handlers.
+        public var name: EventID
+        /// The payload delivered to every guard, action, enter and exit block of the step.
+        public var payload: Payload?
+
+        /// Creates an event named `name` carrying `payload`.
+        public init(_ name: EventID, payload: Payload? = nil) {
+            self.name = name
+            self.payload = payload
+        }
+    }
+
+    /// Where a transition goes: a state, or a pseudo state that decides the final targets.
+    public enum Target: Sendable {
+        /// A state, by its identifier.
+        case state(StateID)
+        /// A fork declared with ``Statechart/Fork``, by name.
+        case fork(String)
+        /// A join declared with ``Statechart/Join``, by name.
+        case join(String)
+        /// A junction declared with ``Statechart/Junction``, by name.
+        case junction(String)
+    }
+}
+
+/// What became of one event (or of a `start`/`stop` request) in its run-to-completion step.
+public enum StatechartStepOutcome: Sendable, Hashable {
+    /// A handler's guard passed and its transition ran (a partial join also counts).
+    case handled
+    /// The chart was running but no active state had a handler whose guard passed.
+    case unhandled
+    /// The event was dropped: the chart was not started, or it was stopped while the
+    /// event was still queued.
+    case discarded
+    /// A synchronous ``Statechart/handle(_:)`` call found another step in progress
+    /// (for example, it was called from an action); the event is queued behind it.
+    case queued
+}

@@ -1,0 +1,323 @@
+import Synchronization
+
+extension Statechart {
+    /// The running machine: the compiled model, the active configuration and the queue.
+    ///
+    /// `@unchecked Sendable` invariant: the mutable stored properties below `model`
+    /// (`current`, `joinProgress`, `joinArrivals`, `started`, `step`, `log`) are read and
+    /// written only by the current drainer, the single thread or task that set
+    /// `pump.draining` to true under the `pump` mutex. Ownership passes only through that
+    /// mutex, which orders every access of one drainer before those of the next.
+    final class Runtime: @unchecked Sendable {
+        let model: Model
+        let pump: Mutex<Pump>
+        let observers: ObserverRegistry
+
+        // Drainer-confined state (see the type's invariant).
+        private var current: [Int32]
+        private var joinProgress: [[Bool]]
+        private var joinArrivals: [Int]
+        private var started = false
+        private var stepPayload: Payload?
+        private var stepEvent: EventID?
+        private var log: DebugLog?
+
+        init(model: Model) {
+            self.model = model
+            pump = Mutex(Pump(regionCount: model.regions.count))
+            observers = ObserverRegistry()
+            current = [Int32](repeating: -1, count: model.regions.count)
+            joinProgress = model.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
+            joinArrivals = [Int](repeating: 0, count: model.joins.count)
+        }
+
+        // MARK: Submitting
+
+        /// Queues `item` without running anything on the caller's thread; when the queue
+        /// was idle, a new task drains it.
+        func enqueue(_ item: Item) {
+            let startDrainer = pump.withLock { pump -> Bool in
+                pump.append(item)
+                if pump.draining { return false }
+                pump.draining = true
+                return true
+            }
+            if startDrainer {
+                Task { _ = self.drain() }
+            }
+        }
+
+        /// Queues the item built by `makeItem` and, when no step is running, runs the queue on
+        /// the caller's thread until it is empty, returning the outcome of that item.
+        /// `makeItem` learns whether the caller will drain, so it can choose the completion.
+        func submit(_ makeItem: (_ drainsHere: Bool) -> Item) -> Result<StatechartStepOutcome, StatechartError>? {
+            let drainHere = pump.withLock { pump -> Bool in
+                let drains = !pump.draining
+                pump.append(makeItem(drains))
+                if drains { pump.draining = true }
+                return drains
+            }
+            return drainHere ? drain() : nil
+        }
+
+        /// Drops the queued events, delivering `.discarded` to their waiters, and queues a stop.
+        func submitStop(payload: Payload?) {
+            let (dropped, drainHere) = pump.withLock { pump -> ([Item], Bool) in
+                let dropped = pump.removePendingEvents()
+                let drains = !pump.draining
+                pump.append(.stop(payload, drains ? .inline : nil))
+                if drains { pump.draining = true }
+                return (dropped, drains)
+            }
+            for item in dropped { item.completion?.deliver(.success(.discarded)) }
+            if drainHere { _ = drain() }
+        }
+
+        // MARK: Draining
+
+        /// Runs queued items one run-to-completion step at a time until the queue is empty,
+        /// then gives up the drainer role. Must be called only by the drainer.
+        private func drain() -> Result<StatechartStepOutcome, StatechartError>? {
+            var inlineResult: Result<StatechartStepOutcome, StatechartError>?
+            while true {
+                let next = pump.withLock { pump -> (Item, StatechartDebugSink?)? in
+                    publish(into: &pump)
+                    if let item = pump.popFirst() { return (item, pump.debugSink) }
+                    pump.draining = false
+                    return nil
+                }
+                guard let (item, sink) = next else { break }
+                let result = run(item, sink: sink)
+                if case .inline = item.completion {
+                    inlineResult = result
+                } else {
+                    item.completion?.deliver(result)
+                }
+            }
+            return inlineResult
+        }
+
+        private func publish(into pump: inout Pump) {
+            pump.started = started
+            for index in current.indices { pump.snapshot[index] = current[index] }
+        }
+
+        private func run(_ item: Item, sink: StatechartDebugSink?) -> Result<StatechartStepOutcome, StatechartError> {
+            if let sink {
+                let log = DebugLog(sink: sink)
+                self.log = log
+                defer { self.log = nil }
+                let clock = ContinuousClock()
+                let start = clock.now
+                let result = perform(item)
+                let elapsed = clock.now - start
+                if case .event = item {
+                    let pending = pump.withLock { $0.pendingEventNames() }
+                    log.stepFinished(root: model.name, duration: elapsed, pending: pending)
+                }
+                if case .failure(let error) = result { log.write("[\(model.name)]: error: \(error)") }
+                log.flush()
+                return result
+            }
+            return perform(item)
+        }
+
+        private func perform(_ item: Item) -> Result<StatechartStepOutcome, StatechartError> {
+            switch item {
+            case .start(let payload, _):
+                guard !started else { return .success(.unhandled) }
+                begin(payload: payload, event: nil)
+                log?.write("[\(model.name)] setup data: \(describe(payload))")
+                enterRegion(0, plan: nil)
+                started = true
+                return .success(.handled)
+            case .stop(let payload, _):
+                guard started else { return .success(.unhandled) }
+                begin(payload: payload, event: nil)
+                tearDownRegion(0)
+                started = false
+                return .success(.handled)
+            case .event(let event, _):
+                begin(payload: event.payload, event: event.name)
+                log?.write("[\(model.name)]: attempt to handle event '\(statechartName(event.name))' data: \(describe(event.payload))")
+                guard started else { return .success(.discarded) }
+                guard let eventIndex = model.eventIndex[event.name] else { return .success(.unhandled) }
+                do {
+                    return .success(try dispatch(region: 0, event: eventIndex) ? .handled : .unhandled)
+                } catch let error as StatechartError {
+                    return .failure(error)
+                } catch {
+                    preconditionFailure("steps throw only StatechartError")
+                }
+            }
+        }
+
+        private func begin(payload: Payload?, event: EventID?) {
+            stepPayload = payload
+            stepEvent = event
+        }
+
+        private var context: Context {
+            Context(payload: stepPayload, event: stepEvent, runtime: self)
+        }
+
+        // MARK: The step
+
+        /// TBStateMachine's `handleEvent:`: the active child gets the event first (every region
+        /// of a parallel state, in order); only if none handled it does this region's active
+        /// state try its own handlers, in registration order.
+        private func dispatch(region: Int32, event: Int32) throws -> Bool {
+            let active = current[Int(region)]
+            guard active >= 0 else { return false }
+            let state = model.states[Int(active)]
+            switch state.kind {
+            case .simple:
+                break
+            case .composite:
+                if try dispatch(region: state.regions[0], event: event) { return true }
+            case .parallel:
+                var handled = false
+                for inner in state.regions {
+                    if try dispatch(region: inner, event: event) { handled = true }
+                }
+                if handled { return true }
+            }
+            let range = model.handlerRange(state: active, event: event)
+            guard !range.isEmpty else { return false }
+            if let log {
+                log.write("[\(state.name)] will handle event '\(statechartName(stepEvent!))' data: \(describe(stepPayload))")
+            }
+            for slot in range {
+                if try fire(Int(model.handlerList[slot])) { return true }
+            }
+            return false
+        }
+
+        private func fire(_ index: Int) throws -> Bool {
+            let handler = model.handlers[index]
+            let context = self.context
+            if let guardBlock = handler.guardBlock, !guardBlock(context) { return false }
+            switch handler.effect {
+            case .internalAction:
+                logTransition(handler, scope: model.regions[Int(model.states[Int(handler.source)].parent)].name)
+                handler.action?(context)
+                notify(.internalTransition(stepEvent!), state: handler.source)
+            case .transition(let change), .fork(let change):
+                logTransition(handler, scope: change.scopeName)
+                perform(change, actions: handler.action, nil)
+            case .join(let join, let slot, let change):
+                logTransition(handler, scope: change.scopeName)
+                if arrive(at: Int(join), slot: Int(slot)) {
+                    // As in TBStateMachine, a join's own transition has no action.
+                    perform(change, actions: nil, nil)
+                }
+            case .junction(let junctionIndex, let paths):
+                let junction = model.junctions[Int(junctionIndex)]
+                guard let chosen = junction.guards.firstIndex(where: { $0(context) }) else {
+                    throw StatechartError.noOutgoingJunctionPath(junction: junction.name, event: statechartName(stepEvent!))
+                }
+                logTransition(handler, scope: paths[chosen].scopeName)
+                perform(paths[chosen], actions: handler.action, junction.actions[chosen])
+            }
+            return true
+        }
+
+        /// Records a join source; true when every source has arrived (the progress resets).
+        private func arrive(at join: Int, slot: Int) -> Bool {
+            if joinProgress[join][slot] { return false }
+            joinProgress[join][slot] = true
+            joinArrivals[join] += 1
+            guard joinArrivals[join] == model.joins[join].sourceCount else { return false }
+            resetJoin(join)
+            return true
+        }
+
+        private func resetJoin(_ join: Int) {
+            guard joinArrivals[join] > 0 else { return }
+            for slot in joinProgress[join].indices { joinProgress[join][slot] = false }
+            joinArrivals[join] = 0
+        }
+
+        /// Exit the scope's active states deeply, run the action(s), enter down to the target(s).
+        private func perform(_ change: Switch, actions first: Action?, _ second: Action?) {
+            for region in change.scope {
+                let active = current[Int(region)]
+                if active >= 0 { exitState(active) }
+            }
+            if first != nil || second != nil {
+                let context = self.context
+                first?(context)
+                second?(context)
+            }
+            for region in change.scope {
+                enterRegion(region, plan: change)
+            }
+        }
+
+        private func enterRegion(_ region: Int32, plan: Switch?) {
+            let target = plan?.explicitChild(of: region) ?? model.regions[Int(region)].initial
+            current[Int(region)] = target
+            enterState(target, plan: plan)
+        }
+
+        private func enterState(_ index: Int32, plan: Switch?) {
+            let state = model.states[Int(index)]
+            log?.write("\tEnter '\(state.name)' data: \(describe(stepPayload))")
+            notify(.entered, state: index)
+            state.enter?(context)
+            switch state.kind {
+            case .simple:
+                break
+            case .composite:
+                enterRegion(state.regions[0], plan: plan)
+            case .parallel:
+                for inner in state.regions {
+                    if let plan, plan.explicitChild(of: inner) != nil {
+                        enterRegion(inner, plan: plan)
+                    } else {
+                        log?.write("[\(model.regions[Int(inner)].name)] setup data: \(describe(stepPayload))")
+                        enterRegion(inner, plan: nil)
+                    }
+                }
+            }
+        }
+
+        private func exitState(_ index: Int32) {
+            let state = model.states[Int(index)]
+            for inner in state.regions {
+                tearDownRegion(inner)
+            }
+            for join in state.joinsToReset {
+                // Our decision (hierarchy.md): leaving the join's region drops a partial join.
+                resetJoin(Int(join))
+            }
+            log?.write("\tExit '\(state.name)' data: \(describe(stepPayload))")
+            notify(.exited, state: index)
+            state.exit?(context)
+        }
+
+        private func tearDownRegion(_ region: Int32) {
+            log?.write("[\(model.regions[Int(region)].name)] teardown data: \(describe(stepPayload))")
+            let active = current[Int(region)]
+            if active >= 0 { exitState(active) }
+            current[Int(region)] = -1
+        }
+
+        // MARK: Observation and logging
+
+        private func notify(_ kind: Notification.Kind, state: Int32) {
+            guard observers.isActive else { return }
+            let compiled = model.states[Int(state)]
+            observers.post(
+                Notification(kind: kind, state: compiled.id, path: compiled.path, payload: stepPayload), at: state)
+        }
+
+        private func logTransition(_ handler: CompiledHandler, scope: String) {
+            log?.write("[\(scope)] performing transition: \(handler.name) data: \(describe(stepPayload))")
+        }
+
+        private func describe(_ payload: Payload?) -> String {
+            payload.map { String(describing: $0) } ?? "nil"
+        }
+    }
+}
