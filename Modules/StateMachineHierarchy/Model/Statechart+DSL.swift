@@ -57,16 +57,16 @@ extension Statechart {
         /// guard passes fires. Handlers of inner states take priority over outer ones.
         public func on(
             _ event: EventID, to target: StateID, kind: StatechartTransitionKind = .external,
-            guard guardBlock: Guard? = nil, action: Action? = nil
+            action: Action? = nil, guard guardBlock: Guard? = nil
         ) -> State {
-            on(event, to: .state(target), kind: kind, guard: guardBlock, action: action)
+            on(event, to: .state(target), kind: kind, action: action, guard: guardBlock)
         }
 
         /// Adds a handler for `event` whose target is a state or a pseudo state.
         /// Transitions to pseudo states always behave as external ones.
         public func on(
             _ event: EventID, to target: Target, kind: StatechartTransitionKind = .external,
-            guard guardBlock: Guard? = nil, action: Action? = nil
+            action: Action? = nil, guard guardBlock: Guard? = nil
         ) -> State {
             var copy = self
             copy.spec.handlers.append(
@@ -75,8 +75,8 @@ extension Statechart {
         }
 
         /// Adds an internal transition for `event`: only `action` runs, nothing exits or enters.
-        public func onInternal(_ event: EventID, guard guardBlock: Guard? = nil, action: Action? = nil) -> State {
-            on(event, to: .state(spec.id), kind: .internal, guard: guardBlock, action: action)
+        public func onInternal(_ event: EventID, action: Action? = nil, guard guardBlock: Guard? = nil) -> State {
+            on(event, to: .state(spec.id), kind: .internal, action: action, guard: guardBlock)
         }
     }
 

@@ -69,17 +69,17 @@ extension Statechart {
         /// at `target`. It is tried after the handlers the state already has.
         public mutating func addTransition(
             from source: String, on event: EventID, to target: String,
-            kind: StatechartTransitionKind = .external, guard guardBlock: Guard? = nil, action: Action? = nil
+            kind: StatechartTransitionKind = .external, action: Action? = nil, guard guardBlock: Guard? = nil
         ) throws {
             let targetID = try state(at: target)
-            try addTransition(from: source, on: event, to: .state(targetID), kind: kind, guard: guardBlock, action: action)
+            try addTransition(from: source, on: event, to: .state(targetID), kind: kind, action: action, guard: guardBlock)
         }
 
         /// Adds a handler for `event` on the state at `source` whose target is a state
         /// (by identifier) or a pseudo state (by name).
         public mutating func addTransition(
             from source: String, on event: EventID, to target: Target,
-            kind: StatechartTransitionKind = .external, guard guardBlock: Guard? = nil, action: Action? = nil
+            kind: StatechartTransitionKind = .external, action: Action? = nil, guard guardBlock: Guard? = nil
         ) throws {
             let location = try locate(source)
             let handler = HandlerSpec(event: event, target: target, kind: kind, guardBlock: guardBlock, action: action)
