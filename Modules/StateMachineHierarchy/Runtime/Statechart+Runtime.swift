@@ -6,11 +6,11 @@ extension Statechart {
     /// `@unchecked Sendable` invariant: the mutable stored properties below `model`
     /// (`current`, `joinProgress`, `joinArrivals`, `started`, `step`, `log`) are read and
     /// written only by the current drainer, the single thread or task that set
-    /// `pump.draining` to true under the `pump` mutex. Ownership passes only through that
-    /// mutex, which orders every access of one drainer before those of the next.
+    /// `pump.draining` to true under the `pump` lock. Ownership passes only through that
+    /// lock, which orders every access of one drainer before those of the next.
     final class Runtime: @unchecked Sendable {
         let model: Model
-        let pump: Mutex<Pump>
+        let pump: PumpLock<Pump>
         let observers: ObserverRegistry
 
         // Drainer-confined state (see the type's invariant).
@@ -24,7 +24,7 @@ extension Statechart {
 
         init(model: Model) {
             self.model = model
-            pump = Mutex(Pump(regionCount: model.regions.count))
+            pump = PumpLock(Pump(regionCount: model.regions.count))
             observers = ObserverRegistry()
             current = [Int32](repeating: -1, count: model.regions.count)
             joinProgress = model.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
