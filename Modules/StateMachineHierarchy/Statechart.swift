@@ -38,7 +38,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     }
 
     /// The root region's name.
-    public var name: String { runtime.model.name }
+    public var name: String { runtime.topology.name }
 
     // MARK: Lifecycle
 
@@ -128,7 +128,8 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     }
 
     private func validate(_ event: Event) throws {
-        if statechartName(event.name).isEmpty {
+        // Every handled event name was checked at build time; only unknown names need a look.
+        if runtime.model.eventIndex[event.name] == nil, statechartName(event.name).isEmpty {
             throw StatechartError.emptyName(what: "An event", location: "an event sent to '\(name)'")
         }
     }
@@ -138,16 +139,16 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// The active states, in document order, as of the last completed step.
     public var activeStates: [StateID] {
         let snapshot = runtime.pump.withLock { $0.snapshot }
-        let model = runtime.model
+        let model = runtime.topology
         var active: [StateID] = []
         collect(region: 0, snapshot: snapshot, model: model, into: &active)
         return active
     }
 
-    private func collect(region: Int32, snapshot: [Int32], model: Model, into active: inout [StateID]) {
+    private func collect(region: Int32, snapshot: [Int32], model: Topology, into active: inout [StateID]) {
         let state = snapshot[Int(region)]
         guard state >= 0 else { return }
-        active.append(model.states[Int(state)].id)
+        active.append(runtime.model.ids[Int(state)])
         for inner in model.states[Int(state)].regions {
             collect(region: inner, snapshot: snapshot, model: model, into: &active)
         }
@@ -156,7 +157,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// Whether `state` is active, as of the last completed step.
     public func isActive(_ state: StateID) -> Bool {
         guard let index = runtime.model.stateIndex[state] else { return false }
-        let parent = runtime.model.states[Int(index)].parent
+        let parent = runtime.topology.states[Int(index)].parent
         return runtime.pump.withLock { $0.snapshot[Int(parent)] == index }
     }
 
@@ -164,30 +165,30 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// active child of the composite state at `path` (or of region `region` of a parallel state).
     public func activeChild(of path: String, region: Int = 0) throws -> StateID? {
         let index = try resolve(path)
-        let regions = runtime.model.states[Int(index)].regions
+        let regions = runtime.topology.states[Int(index)].regions
         guard region >= 0, region < regions.count else {
             throw StatechartError.invalidPath(
-                path: path, component: "@\(region)", reason: "'\(runtime.model.states[Int(index)].name)' has \(regions.count) regions")
+                path: path, component: "@\(region)", reason: "'\(runtime.topology.states[Int(index)].name)' has \(regions.count) regions")
         }
         let active = runtime.pump.withLock { $0.snapshot[Int(regions[region])] }
-        return active >= 0 ? runtime.model.states[Int(active)].id : nil
+        return active >= 0 ? runtime.model.ids[Int(active)] : nil
     }
 
     /// The identifier of the state at `path`, such as `b/b2/b21` or `c/c2@1/c222`.
     /// - Throws: ``StatechartError/invalidPath(path:component:reason:)`` naming the component
     ///   that is unknown, lacks its `@index`, or has an index out of range.
     public func state(at path: String) throws -> StateID {
-        runtime.model.states[Int(try resolve(path))].id
+        runtime.model.ids[Int(try resolve(path))]
     }
 
     /// The path of `state`, or nil if it is not in this chart.
     public func path(of state: StateID) -> String? {
-        runtime.model.stateIndex[state].map { runtime.model.states[Int($0)].path }
+        runtime.model.stateIndex[state].map { runtime.topology.states[Int($0)].path }
     }
 
     func resolve(_ text: String) throws -> Int32 {
         let path = try StatechartPath(text)
-        let model = runtime.model
+        let model = runtime.topology
         var region: Int32 = 0
         var found: Int32 = -1
         for (position, component) in path.components.enumerated() {

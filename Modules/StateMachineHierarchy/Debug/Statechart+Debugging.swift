@@ -38,7 +38,7 @@ extension Statechart {
     private func describe(region: Int32, depth: Int, snapshot: [Int32], into text: inout String) {
         let active = snapshot[Int(region)]
         guard active >= 0 else { return }
-        let model = runtime.model
+        let model = runtime.topology
         text += String(repeating: "\t", count: 2 * depth) + model.regions[Int(region)].name + "\n"
         text += String(repeating: "\t", count: 2 * depth + 1) + model.states[Int(active)].name + "\n"
         for inner in model.states[Int(active)].regions {

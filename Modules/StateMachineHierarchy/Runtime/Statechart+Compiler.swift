@@ -6,7 +6,7 @@ extension Statechart {
     struct Compiler {
         let definition: Definition
         var states: [CompiledStateDraft] = []
-        var regions: [CompiledRegion] = []
+        var regions: [RegionNode] = []
         var stateIndex: [StateID: Int32] = [:]
 
         struct CompiledStateDraft {
@@ -65,7 +65,7 @@ extension Statechart {
             }
 
             // Joins
-            var joins: [CompiledJoin] = []
+            var joins: [JoinNode] = []
             var joinInfo: [String: (index: Int32, region: Int32, sources: [Int32], target: Int32)] = [:]
             for join in definition.joins {
                 try claim(join.name, "A join")
@@ -81,13 +81,15 @@ extension Statechart {
                 }
                 let target = try lookup(join.target, referencedBy: "join '\(join.name)'")
                 let index = Int32(joins.count)
-                joins.append(CompiledJoin(name: join.name, sourceCount: sources.count))
+                joins.append(JoinNode(name: join.name, sourceCount: sources.count))
                 joinInfo[join.name] = (index, region, sources, target)
                 states[Int(region)].joinsToReset.append(index)
             }
 
             // Junctions
-            var junctions: [CompiledJunction] = []
+            var junctionNames: [String] = []
+            var junctionGuards: [[Guard]] = []
+            var junctionActions: [[Action?]] = []
             var junctionInfo: [String: (index: Int32, targets: [Int32])] = [:]
             for junction in definition.junctions {
                 try claim(junction.name, "A junction")
@@ -95,14 +97,17 @@ extension Statechart {
                     throw StatechartError.invalidJunction(junction: junction.name, reason: "it has no outgoing paths")
                 }
                 let targets = try junction.paths.map { try lookup($0.target, referencedBy: "junction '\(junction.name)'") }
-                junctionInfo[junction.name] = (Int32(junctions.count), targets)
-                junctions.append(
-                    CompiledJunction(name: junction.name, guards: junction.paths.map(\.guardBlock), actions: junction.paths.map(\.action)))
+                junctionInfo[junction.name] = (Int32(junctionNames.count), targets)
+                junctionNames.append(junction.name)
+                junctionGuards.append(junction.paths.map(\.guardBlock))
+                junctionActions.append(junction.paths.map(\.action))
             }
 
             // Handlers, in state order then registration order.
             var eventIndex: [EventID: Int32] = [:]
-            var handlers: [CompiledHandler] = []
+            var handlers: [HandlerNode] = []
+            var guards: [Guard?] = []
+            var actions: [Action?] = []
             var handlerEvents: [Int32] = []
             for sourceIndex in states.indices {
                 let source = Int32(sourceIndex)
@@ -167,7 +172,11 @@ extension Statechart {
                         eventIndex[handler.event] = event
                     }
                     handlers.append(
-                        CompiledHandler(source: source, guardBlock: handler.guardBlock, action: handler.action, effect: effect, name: name))
+                        HandlerNode(
+                            source: source, hasGuard: handler.guardBlock != nil, hasAction: handler.action != nil, effect: effect,
+                            name: name))
+                    guards.append(handler.guardBlock)
+                    actions.append(handler.action)
                     handlerEvents.append(event)
                 }
             }
@@ -187,14 +196,19 @@ extension Statechart {
                 fill[slot] += 1
             }
 
-            let compiledStates = states.map {
-                CompiledState(
-                    id: $0.id, name: $0.name, path: $0.path, parent: $0.parent, kind: $0.kind, regions: $0.regions,
-                    enter: $0.enter, exit: $0.exit, joinsToReset: $0.joinsToReset)
-            }
+            let topology = Topology(
+                name: definition.name,
+                states: states.map {
+                    StateNode(
+                        name: $0.name, hasEnter: $0.enter != nil, hasExit: $0.exit != nil, path: $0.path, parent: $0.parent, kind: $0.kind, regions: $0.regions,
+                        joinsToReset: $0.joinsToReset)
+                },
+                regions: regions, handlers: handlers, joins: joins, junctionNames: junctionNames,
+                eventCount: eventCount, handlerStart: counts, handlerList: list)
             return Model(
-                name: definition.name, states: compiledStates, regions: regions, handlers: handlers, joins: joins,
-                junctions: junctions, eventIndex: eventIndex, handlerStart: counts, handlerList: list, stateIndex: stateIndex)
+                topology: topology, ids: states.map(\.id), enters: states.map(\.enter), exits: states.map(\.exit),
+                guards: guards, actions: actions, junctionGuards: junctionGuards, junctionActions: junctionActions,
+                eventIndex: eventIndex, stateIndex: stateIndex)
         }
 
         // MARK: Flattening
@@ -204,7 +218,7 @@ extension Statechart {
             guard !spec.states.isEmpty else { throw StatechartError.noInitialState(region: name) }
             let regionIndex = Int32(regions.count)
             // Reserve the slot; the state list is known only after the children are flattened.
-            regions.append(CompiledRegion(name: name, parent: owner, states: [], initial: -1))
+            regions.append(RegionNode(name: name, parent: owner, states: [], initial: -1))
             var members: [Int32] = []
             var initial: Int32?
             for node in spec.states {
@@ -249,7 +263,7 @@ extension Statechart {
             if let wanted = spec.initial, initial == nil {
                 throw StatechartError.unknownInitialState(region: name, state: statechartName(wanted))
             }
-            regions[Int(regionIndex)] = CompiledRegion(name: name, parent: owner, states: members, initial: initial ?? members[0])
+            regions[Int(regionIndex)] = RegionNode(name: name, parent: owner, states: members, initial: initial ?? members[0])
             return regionIndex
         }
 

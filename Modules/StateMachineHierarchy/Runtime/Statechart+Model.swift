@@ -1,106 +1,118 @@
 // The compiled, immutable form of a chart: states and regions flattened into arrays
 // and addressed by index, with every transition's exit scope and entry plan computed
 // once at build time so a step does no path or LCA work.
+//
+// The tree itself (`Topology`) is deliberately not generic: the step walks it on every
+// event, and unspecialised generic code would look up type metadata for each access.
+// Only identifiers and user closures live in the generic `Model`, in parallel arrays.
+
+enum StateKind: Sendable {
+    case simple
+    case composite
+    case parallel
+}
+
+struct StateNode: Sendable {
+    let name: String
+    /// Whether the state has an enter or exit block, so steps touch the (generic) closure
+    /// arrays only when there is something to call.
+    let hasEnter: Bool
+    let hasExit: Bool
+    let path: String
+    /// The region this state lives in.
+    let parent: Int32
+    let kind: StateKind
+    /// Nested regions in index order: one for a composite state, one per region for a parallel state.
+    let regions: [Int32]
+    /// Joins whose region is this (parallel) state: their partial progress is dropped when it exits.
+    let joinsToReset: [Int32]
+}
+
+struct RegionNode: Sendable {
+    /// TBStateMachine's machine name: the chart name, `<state>SubMachine` or `<state>SubMachine-<i>`.
+    let name: String
+    /// The state that owns the region, or -1 for the root.
+    let parent: Int32
+    let states: [Int32]
+    let initial: Int32
+}
+
+/// What a transition exits and enters, precomputed.
+struct Switch: Sendable {
+    /// The regions whose active states are exited (deeply) and then re-entered: the least
+    /// common ancestor region or, for a local transition, the region(s) inside the
+    /// containing state.
+    let scope: [Int32]
+    /// For each region on the way down to the target(s), the state to enter instead of the
+    /// region's initial state. Short, so a linear search beats a dictionary.
+    let planRegions: [Int32]
+    let planStates: [Int32]
+    /// The name of the scope's region, for the debugger.
+    let scopeName: String
+
+    func explicitChild(of region: Int32) -> Int32? {
+        for index in planRegions.indices where planRegions[index] == region {
+            return planStates[index]
+        }
+        return nil
+    }
+}
+
+enum Effect: Sendable {
+    case internalAction
+    case transition(Switch)
+    case fork(Switch)
+    case join(join: Int32, slot: Int32, Switch)
+    case junction(junction: Int32, paths: [Switch])
+}
+
+struct HandlerNode: Sendable {
+    let source: Int32
+    let hasGuard: Bool
+    let hasAction: Bool
+    let effect: Effect
+    /// TBStateMachine's transition name: `a --> b`, `c --> fork --> p/[a,b]`...
+    let name: String
+}
+
+struct JoinNode: Sendable {
+    let name: String
+    let sourceCount: Int
+}
+
+struct Topology: Sendable {
+    let name: String
+    let states: [StateNode]
+    let regions: [RegionNode]
+    let handlers: [HandlerNode]
+    let joins: [JoinNode]
+    let junctionNames: [String]
+    let eventCount: Int
+    /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
+    let handlerStart: [Int32]
+    let handlerList: [Int32]
+
+    @inline(__always)
+    func handlerRange(state: Int32, event: Int32) -> Range<Int> {
+        let slot = Int(state) * eventCount + Int(event)
+        return Int(handlerStart[slot])..<Int(handlerStart[slot + 1])
+    }
+}
 
 extension Statechart {
-    enum StateKind: Sendable {
-        case simple
-        case composite
-        case parallel
-    }
-
-    struct CompiledState: Sendable {
-        let id: StateID
-        let name: String
-        let path: String
-        /// The region this state lives in.
-        let parent: Int32
-        let kind: StateKind
-        /// Nested regions in index order: one for a composite state, one per region for a parallel state.
-        let regions: [Int32]
-        let enter: Action?
-        let exit: Action?
-        /// Joins whose region is this (parallel) state: their partial progress is dropped when it exits.
-        var joinsToReset: [Int32] = []
-    }
-
-    struct CompiledRegion: Sendable {
-        /// TBStateMachine's machine name: the chart name, `<state>SubMachine` or `<state>SubMachine-<i>`.
-        let name: String
-        /// The state that owns the region, or -1 for the root.
-        let parent: Int32
-        let states: [Int32]
-        let initial: Int32
-    }
-
-    /// What a transition exits and enters, precomputed.
-    struct Switch: Sendable {
-        /// The regions whose active states are exited (deeply) and then re-entered; the
-        /// least common ancestor region, or, for a local transition, the region(s) inside
-        /// the containing state.
-        let scope: [Int32]
-        /// For each region on the way down to the target(s), the state to enter instead of
-        /// the region's initial state. Short, so a linear search beats a dictionary.
-        let planRegions: [Int32]
-        let planStates: [Int32]
-        /// The name of the scope's region, for the debugger.
-        let scopeName: String
-
-        func explicitChild(of region: Int32) -> Int32? {
-            for index in planRegions.indices where planRegions[index] == region {
-                return planStates[index]
-            }
-            return nil
-        }
-    }
-
-    enum Effect: Sendable {
-        case internalAction
-        case transition(Switch)
-        case fork(Switch)
-        case join(join: Int32, slot: Int32, Switch)
-        case junction(junction: Int32, paths: [Switch])
-    }
-
-    struct CompiledHandler: Sendable {
-        let source: Int32
-        let guardBlock: Guard?
-        let action: Action?
-        let effect: Effect
-        /// TBStateMachine's transition name: `a --> b`, `c --> fork --> p/[a,b]`...
-        let name: String
-    }
-
-    struct CompiledJoin: Sendable {
-        let name: String
-        let sourceCount: Int
-    }
-
-    struct CompiledJunction: Sendable {
-        let name: String
-        let guards: [Guard]
-        let actions: [Action?]
-    }
-
     struct Model: Sendable {
-        let name: String
-        let states: [CompiledState]
-        let regions: [CompiledRegion]
-        let handlers: [CompiledHandler]
-        let joins: [CompiledJoin]
-        let junctions: [CompiledJunction]
+        let topology: Topology
+        /// Per state, by index.
+        let ids: [StateID]
+        let enters: [Action?]
+        let exits: [Action?]
+        /// Per handler, by index.
+        let guards: [Guard?]
+        let actions: [Action?]
+        /// Per junction, its outgoing paths' guards and actions.
+        let junctionGuards: [[Guard]]
+        let junctionActions: [[Action?]]
         let eventIndex: [EventID: Int32]
-        /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
-        let handlerStart: [Int32]
-        let handlerList: [Int32]
         let stateIndex: [StateID: Int32]
-
-        var eventCount: Int { eventIndex.count }
-
-        @inline(__always)
-        func handlerRange(state: Int32, event: Int32) -> Range<Int> {
-            let slot = Int(state) * eventCount + Int(event)
-            return Int(handlerStart[slot])..<Int(handlerStart[slot + 1])
-        }
     }
 }

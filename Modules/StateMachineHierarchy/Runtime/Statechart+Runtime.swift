@@ -4,12 +4,19 @@ extension Statechart {
     /// The running machine: the compiled model, the active configuration and the queue.
     ///
     /// `@unchecked Sendable` invariant: the mutable stored properties below `model`
-    /// (`current`, `joinProgress`, `joinArrivals`, `started`, `step`, `log`) are read and
+    /// (`current`, `joinProgress`, `joinArrivals`, `started`, `stepPayload`, `stepEvent`, `log`) are read and
     /// written only by the current drainer, the single thread or task that set
     /// `pump.draining` to true under the `pump` lock. Ownership passes only through that
     /// lock, which orders every access of one drainer before those of the next.
     final class Runtime: @unchecked Sendable {
         let model: Model
+        /// The model's parts the step touches, held directly so the hot path needs no generic
+        /// metadata lookups beyond the closure arrays.
+        let topology: Topology
+        private let enters: [Action?]
+        private let exits: [Action?]
+        private let guards: [Guard?]
+        private let actions: [Action?]
         let pump: PumpLock<Pump>
         let observers: ObserverRegistry
 
@@ -24,11 +31,16 @@ extension Statechart {
 
         init(model: Model) {
             self.model = model
-            pump = PumpLock(Pump(regionCount: model.regions.count))
+            topology = model.topology
+            enters = model.enters
+            exits = model.exits
+            guards = model.guards
+            actions = model.actions
+            pump = PumpLock(Pump(regionCount: model.topology.regions.count))
             observers = ObserverRegistry()
-            current = [Int32](repeating: -1, count: model.regions.count)
-            joinProgress = model.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
-            joinArrivals = [Int](repeating: 0, count: model.joins.count)
+            current = [Int32](repeating: -1, count: model.topology.regions.count)
+            joinProgress = model.topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
+            joinArrivals = [Int](repeating: 0, count: model.topology.joins.count)
         }
 
         // MARK: Submitting
@@ -80,13 +92,17 @@ extension Statechart {
         private func drain() -> Result<StatechartStepOutcome, StatechartError>? {
             var inlineResult: Result<StatechartStepOutcome, StatechartError>?
             while true {
-                let next = pump.withLock { pump -> (Item, StatechartDebugSink?)? in
+                var sink: StatechartDebugSink?
+                let next = pump.withLock { pump -> Item? in
                     publish(into: &pump)
-                    if let item = pump.popFirst() { return (item, pump.debugSink) }
+                    if let item = pump.popFirst() {
+                        sink = pump.debugSink
+                        return item
+                    }
                     pump.draining = false
                     return nil
                 }
-                guard let (item, sink) = next else { break }
+                guard let item = next else { break }
                 let result = run(item, sink: sink)
                 if case .inline = item.completion {
                     inlineResult = result
@@ -113,9 +129,9 @@ extension Statechart {
                 let elapsed = clock.now - start
                 if case .event = item {
                     let pending = pump.withLock { $0.pendingEventNames() }
-                    log.stepFinished(root: model.name, duration: elapsed, pending: pending)
+                    log.stepFinished(root: topology.name, duration: elapsed, pending: pending)
                 }
-                if case .failure(let error) = result { log.write("[\(model.name)]: error: \(error)") }
+                if case .failure(let error) = result { log.write("[\(topology.name)]: error: \(error)") }
                 log.flush()
                 return result
             }
@@ -127,7 +143,7 @@ extension Statechart {
             case .start(let payload, _):
                 guard !started else { return .success(.unhandled) }
                 begin(payload: payload, event: nil)
-                log?.write("[\(model.name)] setup data: \(describe(payload))")
+                log?.write("[\(topology.name)] setup data: \(describe(payload))")
                 enterRegion(0, plan: nil)
                 started = true
                 return .success(.handled)
@@ -139,7 +155,7 @@ extension Statechart {
                 return .success(.handled)
             case .event(let event, _):
                 begin(payload: event.payload, event: event.name)
-                log?.write("[\(model.name)]: attempt to handle event '\(statechartName(event.name))' data: \(describe(event.payload))")
+                log?.write("[\(topology.name)]: attempt to handle event '\(statechartName(event.name))' data: \(describe(event.payload))")
                 guard started else { return .success(.discarded) }
                 guard let eventIndex = model.eventIndex[event.name] else { return .success(.unhandled) }
                 do {
@@ -169,7 +185,7 @@ extension Statechart {
         private func dispatch(region: Int32, event: Int32) throws -> Bool {
             let active = current[Int(region)]
             guard active >= 0 else { return false }
-            let state = model.states[Int(active)]
+            let state = topology.states[Int(active)]
             switch state.kind {
             case .simple:
                 break
@@ -182,29 +198,28 @@ extension Statechart {
                 }
                 if handled { return true }
             }
-            let range = model.handlerRange(state: active, event: event)
+            let range = topology.handlerRange(state: active, event: event)
             guard !range.isEmpty else { return false }
             if let log {
                 log.write("[\(state.name)] will handle event '\(statechartName(stepEvent!))' data: \(describe(stepPayload))")
             }
             for slot in range {
-                if try fire(Int(model.handlerList[slot])) { return true }
+                if try fire(Int(topology.handlerList[slot])) { return true }
             }
             return false
         }
 
         private func fire(_ index: Int) throws -> Bool {
-            let handler = model.handlers[index]
-            let context = self.context
-            if let guardBlock = handler.guardBlock, !guardBlock(context) { return false }
+            let handler = topology.handlers[index]
+            if handler.hasGuard, let guardBlock = guards[index], !guardBlock(context) { return false }
             switch handler.effect {
             case .internalAction:
-                logTransition(handler, scope: model.regions[Int(model.states[Int(handler.source)].parent)].name)
-                handler.action?(context)
-                notify(.internalTransition(stepEvent!), state: handler.source)
+                logTransition(handler, scope: topology.regions[Int(topology.states[Int(handler.source)].parent)].name)
+                if handler.hasAction { actions[index]?(context) }
+                notify(.internalTransition, state: handler.source)
             case .transition(let change), .fork(let change):
                 logTransition(handler, scope: change.scopeName)
-                perform(change, actions: handler.action, nil)
+                perform(change, actions: handler.hasAction ? actions[index] : nil, nil)
             case .join(let join, let slot, let change):
                 logTransition(handler, scope: change.scopeName)
                 if arrive(at: Int(join), slot: Int(slot)) {
@@ -212,12 +227,14 @@ extension Statechart {
                     perform(change, actions: nil, nil)
                 }
             case .junction(let junctionIndex, let paths):
-                let junction = model.junctions[Int(junctionIndex)]
-                guard let chosen = junction.guards.firstIndex(where: { $0(context) }) else {
-                    throw StatechartError.noOutgoingJunctionPath(junction: junction.name, event: statechartName(stepEvent!))
+                let junction = Int(junctionIndex)
+                let context = self.context
+                guard let chosen = model.junctionGuards[junction].firstIndex(where: { $0(context) }) else {
+                    throw StatechartError.noOutgoingJunctionPath(
+                        junction: topology.junctionNames[junction], event: statechartName(stepEvent!))
                 }
                 logTransition(handler, scope: paths[chosen].scopeName)
-                perform(paths[chosen], actions: handler.action, junction.actions[chosen])
+                perform(paths[chosen], actions: actions[index], model.junctionActions[junction][chosen])
             }
             return true
         }
@@ -227,7 +244,7 @@ extension Statechart {
             if joinProgress[join][slot] { return false }
             joinProgress[join][slot] = true
             joinArrivals[join] += 1
-            guard joinArrivals[join] == model.joins[join].sourceCount else { return false }
+            guard joinArrivals[join] == topology.joins[join].sourceCount else { return false }
             resetJoin(join)
             return true
         }
@@ -255,16 +272,16 @@ extension Statechart {
         }
 
         private func enterRegion(_ region: Int32, plan: Switch?) {
-            let target = plan?.explicitChild(of: region) ?? model.regions[Int(region)].initial
+            let target = plan?.explicitChild(of: region) ?? topology.regions[Int(region)].initial
             current[Int(region)] = target
             enterState(target, plan: plan)
         }
 
         private func enterState(_ index: Int32, plan: Switch?) {
-            let state = model.states[Int(index)]
+            let state = topology.states[Int(index)]
             log?.write("\tEnter '\(state.name)' data: \(describe(stepPayload))")
             notify(.entered, state: index)
-            state.enter?(context)
+            if state.hasEnter { enters[Int(index)]?(context) }
             switch state.kind {
             case .simple:
                 break
@@ -275,7 +292,7 @@ extension Statechart {
                     if let plan, plan.explicitChild(of: inner) != nil {
                         enterRegion(inner, plan: plan)
                     } else {
-                        log?.write("[\(model.regions[Int(inner)].name)] setup data: \(describe(stepPayload))")
+                        log?.write("[\(topology.regions[Int(inner)].name)] setup data: \(describe(stepPayload))")
                         enterRegion(inner, plan: nil)
                     }
                 }
@@ -283,7 +300,7 @@ extension Statechart {
         }
 
         private func exitState(_ index: Int32) {
-            let state = model.states[Int(index)]
+            let state = topology.states[Int(index)]
             for inner in state.regions {
                 tearDownRegion(inner)
             }
@@ -293,11 +310,11 @@ extension Statechart {
             }
             log?.write("\tExit '\(state.name)' data: \(describe(stepPayload))")
             notify(.exited, state: index)
-            state.exit?(context)
+            if state.hasExit { exits[Int(index)]?(context) }
         }
 
         private func tearDownRegion(_ region: Int32) {
-            log?.write("[\(model.regions[Int(region)].name)] teardown data: \(describe(stepPayload))")
+            log?.write("[\(topology.regions[Int(region)].name)] teardown data: \(describe(stepPayload))")
             let active = current[Int(region)]
             if active >= 0 { exitState(active) }
             current[Int(region)] = -1
@@ -305,14 +322,25 @@ extension Statechart {
 
         // MARK: Observation and logging
 
-        private func notify(_ kind: Notification.Kind, state: Int32) {
-            guard observers.isActive else { return }
-            let compiled = model.states[Int(state)]
-            observers.post(
-                Notification(kind: kind, state: compiled.id, path: compiled.path, payload: stepPayload), at: state)
+        private enum NotificationTag {
+            case entered, exited, internalTransition
         }
 
-        private func logTransition(_ handler: CompiledHandler, scope: String) {
+        /// Takes a non-generic tag so that steps nobody observes build no generic values.
+        private func notify(_ tag: NotificationTag, state: Int32) {
+            guard observers.isActive else { return }
+            let kind: Notification.Kind
+            switch tag {
+            case .entered: kind = .entered
+            case .exited: kind = .exited
+            case .internalTransition: kind = .internalTransition(stepEvent!)
+            }
+            observers.post(
+                Notification(kind: kind, state: model.ids[Int(state)], path: topology.states[Int(state)].path, payload: stepPayload),
+                at: state)
+        }
+
+        private func logTransition(_ handler: HandlerNode, scope: String) {
             log?.write("[\(scope)] performing transition: \(handler.name) data: \(describe(stepPayload))")
         }
 
