@@ -116,3 +116,10 @@ extension Statechart {
         let stateIndex: [StateID: Int32]
     }
 }
+
+/// Which notification a step posts; not generic, so unobserved steps build no generic values.
+enum NotificationTag {
+    case entered
+    case exited
+    case internalTransition
+}

@@ -40,11 +40,8 @@ extension Statechart {
         }
 
         private let storage = Mutex(Storage())
-        /// How many subscriptions exist, read without the lock so that charts nobody
-        /// observes pay one atomic load per enter or exit.
-        private let count = Atomic<Int>(0)
-
-        var isActive: Bool { count.load(ordering: .acquiring) > 0 }
+        /// How many subscriptions exist, read by the step without the lock.
+        let count = SubscriptionCount()
 
         func add(state: Int32, kind: Notification.Kind, deliver: @escaping @Sendable (Notification) -> Void) -> Int {
             let token = storage.withLock { storage -> Int in
@@ -53,7 +50,7 @@ extension Statechart {
                 storage.byState[state, default: []].append(Entry(token: token, kind: kind, deliver: deliver))
                 return token
             }
-            count.add(1, ordering: .releasing)
+            count.value.add(1, ordering: .releasing)
             return token
         }
 
@@ -66,7 +63,7 @@ extension Statechart {
                 storage.byState[state] = entries.isEmpty ? nil : entries
                 return true
             }
-            if removed { count.subtract(1, ordering: .releasing) }
+            if removed { count.value.subtract(1, ordering: .releasing) }
         }
 
         func post(_ notification: Notification, at state: Int32) {
@@ -101,4 +98,12 @@ public final class StatechartSubscription: Sendable {
     deinit {
         cancel()
     }
+}
+
+/// The number of subscriptions of a chart, in a non-generic object so that charts nobody
+/// observes pay one atomic load per enter or exit, and no generic metadata lookup.
+final class SubscriptionCount: Sendable {
+    let value = Atomic<Int>(0)
+
+    var isActive: Bool { value.load(ordering: .acquiring) > 0 }
 }

@@ -19,6 +19,7 @@ extension Statechart {
         private let actions: [Action?]
         let pump: PumpLock<Pump>
         let observers: ObserverRegistry
+        private let subscriptions: SubscriptionCount
 
         // Drainer-confined state (see the type's invariant).
         private var current: [Int32]
@@ -38,6 +39,7 @@ extension Statechart {
             actions = model.actions
             pump = PumpLock(Pump(regionCount: model.topology.regions.count))
             observers = ObserverRegistry()
+            subscriptions = observers.count
             current = [Int32](repeating: -1, count: model.topology.regions.count)
             joinProgress = model.topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
             joinArrivals = [Int](repeating: 0, count: model.topology.joins.count)
@@ -55,7 +57,7 @@ extension Statechart {
                 return true
             }
             if startDrainer {
-                Task { _ = self.drain() }
+                Task { _ = self.drain(first: nil) }
             }
         }
 
@@ -63,13 +65,22 @@ extension Statechart {
         /// the caller's thread until it is empty, returning the outcome of that item.
         /// `makeItem` learns whether the caller will drain, so it can choose the completion.
         func submit(_ makeItem: (_ drainsHere: Bool) -> Item) -> Result<StatechartStepOutcome, StatechartError>? {
+            // Fast path: an idle, empty queue lets the caller run its item directly, without
+            // passing it through the queue.
+            var direct: Item?
             let drainHere = pump.withLock { pump -> Bool in
                 let drains = !pump.draining
+                if drains {
+                    pump.draining = true
+                    if pump.pendingCount == 0 {
+                        direct = makeItem(true)
+                        return true
+                    }
+                }
                 pump.append(makeItem(drains))
-                if drains { pump.draining = true }
                 return drains
             }
-            return drainHere ? drain() : nil
+            return drainHere ? drain(first: direct) : nil
         }
 
         /// Drops the queued events, delivering `.discarded` to their waiters, and queues a stop.
@@ -82,15 +93,24 @@ extension Statechart {
                 return (dropped, drains)
             }
             for item in dropped { item.completion?.deliver(.success(.discarded)) }
-            if drainHere { _ = drain() }
+            if drainHere { _ = drain(first: nil) }
         }
 
         // MARK: Draining
 
         /// Runs queued items one run-to-completion step at a time until the queue is empty,
         /// then gives up the drainer role. Must be called only by the drainer.
-        private func drain() -> Result<StatechartStepOutcome, StatechartError>? {
+        private func drain(first: Item?) -> Result<StatechartStepOutcome, StatechartError>? {
             var inlineResult: Result<StatechartStepOutcome, StatechartError>?
+            if let first {
+                let sink = pump.withLock { $0.debugSink }
+                let result = run(first, sink: sink)
+                if case .inline = first.completion {
+                    inlineResult = result
+                } else {
+                    first.completion?.deliver(result)
+                }
+            }
             while true {
                 var sink: StatechartDebugSink?
                 let next = pump.withLock { pump -> Item? in
@@ -219,12 +239,12 @@ extension Statechart {
                 notify(.internalTransition, state: handler.source)
             case .transition(let change), .fork(let change):
                 logTransition(handler, scope: change.scopeName)
-                perform(change, actions: handler.hasAction ? actions[index] : nil, nil)
+                perform(change, handler: handler.hasAction ? index : nil)
             case .join(let join, let slot, let change):
                 logTransition(handler, scope: change.scopeName)
                 if arrive(at: Int(join), slot: Int(slot)) {
                     // As in TBStateMachine, a join's own transition has no action.
-                    perform(change, actions: nil, nil)
+                    perform(change, handler: nil)
                 }
             case .junction(let junctionIndex, let paths):
                 let junction = Int(junctionIndex)
@@ -234,7 +254,7 @@ extension Statechart {
                         junction: topology.junctionNames[junction], event: statechartName(stepEvent!))
                 }
                 logTransition(handler, scope: paths[chosen].scopeName)
-                perform(paths[chosen], actions: actions[index], model.junctionActions[junction][chosen])
+                perform(paths[chosen], handler: index, junctionPath: (junction, chosen))
             }
             return true
         }
@@ -256,15 +276,16 @@ extension Statechart {
         }
 
         /// Exit the scope's active states deeply, run the action(s), enter down to the target(s).
-        private func perform(_ change: Switch, actions first: Action?, _ second: Action?) {
+        /// The action is the handler's (if any), then, for a junction, the chosen path's.
+        private func perform(_ change: Switch, handler: Int?, junctionPath: (Int, Int)? = nil) {
             for region in change.scope {
                 let active = current[Int(region)]
                 if active >= 0 { exitState(active) }
             }
-            if first != nil || second != nil {
+            if handler != nil || junctionPath != nil {
                 let context = self.context
-                first?(context)
-                second?(context)
+                if let handler { actions[handler]?(context) }
+                if let (junction, path) = junctionPath { model.junctionActions[junction][path]?(context) }
             }
             for region in change.scope {
                 enterRegion(region, plan: change)
@@ -322,13 +343,9 @@ extension Statechart {
 
         // MARK: Observation and logging
 
-        private enum NotificationTag {
-            case entered, exited, internalTransition
-        }
-
         /// Takes a non-generic tag so that steps nobody observes build no generic values.
         private func notify(_ tag: NotificationTag, state: Int32) {
-            guard observers.isActive else { return }
+            guard subscriptions.isActive else { return }
             let kind: Notification.Kind
             switch tag {
             case .entered: kind = .entered
