@@ -8,7 +8,7 @@ extension Statechart {
     public func subscribe(to kind: Notification.Kind, at path: String) throws -> AsyncStream<Notification> {
         let state = try resolve(path)
         let (stream, continuation) = AsyncStream<Notification>.makeStream()
-        let observers = runtime.observers
+        let observers = hooks.observers
         let token = observers.add(state: state, kind: kind) { continuation.yield($0) }
         continuation.onTermination = { _ in observers.remove(state: state, token: token) }
         return stream
@@ -22,7 +22,7 @@ extension Statechart {
         _ kind: Notification.Kind, at path: String, _ callback: @escaping @Sendable (Notification) -> Void
     ) throws -> StatechartSubscription {
         let state = try resolve(path)
-        let observers = runtime.observers
+        let observers = hooks.observers
         let token = observers.add(state: state, kind: kind, deliver: callback)
         return StatechartSubscription { observers.remove(state: state, token: token) }
     }

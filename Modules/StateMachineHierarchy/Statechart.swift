@@ -22,14 +22,21 @@
 /// `schedule` (and events raised inside steps while idle) on a new task. Steps never
 /// overlap and run in FIFO order, so every method here may be called from any thread.
 public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & Sendable, Payload: Sendable>: Sendable {
-    let runtime: Runtime
+    let engine: StatechartEngine
+    let hooks: Hooks
+    var model: Model { hooks.model }
+    var topology: Topology { engine.topology }
 
     /// Compiles `definition`, checking every rule: unique non-empty names, non-empty
     /// regions, existing targets, well-formed forks, joins and junctions.
     /// - Throws: ``StatechartError`` naming the state, event or pseudo state at fault.
     public init(_ definition: Definition) throws {
         var compiler = Compiler(definition)
-        runtime = Runtime(model: try compiler.compile())
+        let model = try compiler.compile()
+        let observers = ObserverRegistry()
+        hooks = Hooks(model: model, observers: observers)
+        engine = StatechartEngine(topology: model.topology, hooks: hooks, subscriptions: observers.count)
+        hooks.engine = engine
     }
 
     /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``.
@@ -38,7 +45,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     }
 
     /// The root region's name.
-    public var name: String { runtime.topology.name }
+    public var name: String { topology.name }
 
     // MARK: Lifecycle
 
@@ -46,7 +53,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// their enter blocks. Does nothing if the chart is already running. Runs on the
     /// caller's thread unless a step is in progress, in which case it is queued.
     public func start(payload: Payload? = nil) {
-        _ = runtime.submit { .start(payload, $0 ? .inline : nil) }
+        _ = engine.submit { QueueItem(request: .start, payload: payload, completion: $0 ? .inline : nil) }
     }
 
     /// Drops every queued event and exits the active states, children before parents and
@@ -54,11 +61,11 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// ``StatechartStepOutcome/discarded``. Runs on the caller's thread unless a step is
     /// in progress, in which case it runs right after that step.
     public func stop(payload: Payload? = nil) {
-        runtime.submitStop(payload: payload)
+        engine.submitStop(payload: payload)
     }
 
     /// Whether the chart has been started and not stopped, as of the last completed step.
-    public var isRunning: Bool { runtime.pump.withLock { $0.started } }
+    public var isRunning: Bool { engine.pump.withLock { $0.started } }
 
     // MARK: Events
 
@@ -71,7 +78,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     @discardableResult
     public func handle(_ event: Event) throws -> StatechartStepOutcome {
         try validate(event)
-        guard let result = runtime.submit({ .event(event, $0 ? .inline : nil) }) else { return .queued }
+        guard let result = engine.submit({ hooks.item(for: event, completion: $0 ? .inline : nil) }) else { return .queued }
         return try result.get()
     }
 
@@ -92,7 +99,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     public func send(_ event: Event) async throws -> StatechartStepOutcome {
         try validate(event)
         return try await withCheckedThrowingContinuation { continuation in
-            if let result = runtime.submit({ _ in .event(event, .continuation(continuation)) }) {
+            if let result = engine.submit({ _ in hooks.item(for: event, completion: .continuation(continuation)) }) {
                 continuation.resume(with: result.mapError { $0 as any Error })
             }
         }
@@ -116,7 +123,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             completion?(.failure(error as! StatechartError))
             return
         }
-        runtime.enqueue(.event(event, completion.map { .callback($0) }))
+        engine.enqueue(hooks.item(for: event, completion: completion.map { .callback($0) }))
     }
 
     /// Queues the event `name` with `payload`; see ``schedule(_:completion:)``.
@@ -129,7 +136,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
 
     private func validate(_ event: Event) throws {
         // Every handled event name was checked at build time; only unknown names need a look.
-        if runtime.model.eventIndex[event.name] == nil, statechartName(event.name).isEmpty {
+        if model.eventIndex[event.name] == nil, statechartName(event.name).isEmpty {
             throw StatechartError.emptyName(what: "An event", location: "an event sent to '\(name)'")
         }
     }
@@ -138,8 +145,8 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
 
     /// The active states, in document order, as of the last completed step.
     public var activeStates: [StateID] {
-        let snapshot = runtime.pump.withLock { $0.snapshot }
-        let model = runtime.topology
+        let snapshot = engine.pump.withLock { $0.snapshot }
+        let model = topology
         var active: [StateID] = []
         collect(region: 0, snapshot: snapshot, model: model, into: &active)
         return active
@@ -148,7 +155,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     private func collect(region: Int32, snapshot: [Int32], model: Topology, into active: inout [StateID]) {
         let state = snapshot[Int(region)]
         guard state >= 0 else { return }
-        active.append(runtime.model.ids[Int(state)])
+        active.append(self.model.ids[Int(state)])
         for inner in model.states[Int(state)].regions {
             collect(region: inner, snapshot: snapshot, model: model, into: &active)
         }
@@ -156,39 +163,39 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
 
     /// Whether `state` is active, as of the last completed step.
     public func isActive(_ state: StateID) -> Bool {
-        guard let index = runtime.model.stateIndex[state] else { return false }
-        let parent = runtime.topology.states[Int(index)].parent
-        return runtime.pump.withLock { $0.snapshot[Int(parent)] == index }
+        guard let index = model.stateIndex[state] else { return false }
+        let parent = topology.states[Int(index)].parent
+        return engine.pump.withLock { $0.snapshot[Int(parent)] == index }
     }
 
     /// The active state of the region that holds the state at `path`'s parent level, i.e. the
     /// active child of the composite state at `path` (or of region `region` of a parallel state).
     public func activeChild(of path: String, region: Int = 0) throws -> StateID? {
         let index = try resolve(path)
-        let regions = runtime.topology.states[Int(index)].regions
+        let regions = topology.states[Int(index)].regions
         guard region >= 0, region < regions.count else {
             throw StatechartError.invalidPath(
-                path: path, component: "@\(region)", reason: "'\(runtime.topology.states[Int(index)].name)' has \(regions.count) regions")
+                path: path, component: "@\(region)", reason: "'\(topology.states[Int(index)].name)' has \(regions.count) regions")
         }
-        let active = runtime.pump.withLock { $0.snapshot[Int(regions[region])] }
-        return active >= 0 ? runtime.model.ids[Int(active)] : nil
+        let active = engine.pump.withLock { $0.snapshot[Int(regions[region])] }
+        return active >= 0 ? model.ids[Int(active)] : nil
     }
 
     /// The identifier of the state at `path`, such as `b/b2/b21` or `c/c2@1/c222`.
     /// - Throws: ``StatechartError/invalidPath(path:component:reason:)`` naming the component
     ///   that is unknown, lacks its `@index`, or has an index out of range.
     public func state(at path: String) throws -> StateID {
-        runtime.model.ids[Int(try resolve(path))]
+        model.ids[Int(try resolve(path))]
     }
 
     /// The path of `state`, or nil if it is not in this chart.
     public func path(of state: StateID) -> String? {
-        runtime.model.stateIndex[state].map { runtime.topology.states[Int($0)].path }
+        model.stateIndex[state].map { topology.states[Int($0)].path }
     }
 
     func resolve(_ text: String) throws -> Int32 {
         let path = try StatechartPath(text)
-        let model = runtime.topology
+        let model = topology
         var region: Int32 = 0
         var found: Int32 = -1
         for (position, component) in path.components.enumerated() {

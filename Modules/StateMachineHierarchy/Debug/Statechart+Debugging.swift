@@ -16,12 +16,12 @@ extension Statechart {
     /// [main]: []
     /// ```
     public func attachDebugger(_ sink: StatechartDebugSink = .standardError) {
-        runtime.pump.withLock { $0.debugSink = sink }
+        engine.pump.withLock { $0.debugSink = sink }
     }
 
     /// Stops logging.
     public func detachDebugger() {
-        runtime.pump.withLock { $0.debugSink = nil }
+        engine.pump.withLock { $0.debugSink = nil }
     }
 
     /// The active state configuration as an indented tree, as of the last completed step:
@@ -29,7 +29,7 @@ extension Statechart {
     /// active state at `2d + 1` tabs, recursing into nested regions in index order.
     /// Empty when the chart is not running.
     public var activeStateConfiguration: String {
-        let snapshot = runtime.pump.withLock { $0.snapshot }
+        let snapshot = engine.pump.withLock { $0.snapshot }
         var text = ""
         describe(region: 0, depth: 0, snapshot: snapshot, into: &text)
         return text
@@ -38,7 +38,7 @@ extension Statechart {
     private func describe(region: Int32, depth: Int, snapshot: [Int32], into text: inout String) {
         let active = snapshot[Int(region)]
         guard active >= 0 else { return }
-        let model = runtime.topology
+        let model = topology
         text += String(repeating: "\t", count: 2 * depth) + model.regions[Int(region)].name + "\n"
         text += String(repeating: "\t", count: 2 * depth + 1) + model.states[Int(active)].name + "\n"
         for inner in model.states[Int(active)].regions {

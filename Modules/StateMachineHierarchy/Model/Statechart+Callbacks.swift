@@ -6,12 +6,12 @@ extension Statechart {
         public let payload: Payload?
         /// The name of the event being handled; `nil` while starting or stopping.
         public let event: EventID?
-        let runtime: Runtime
+        let hooks: Hooks
 
         /// Queues `event` on the chart's single event queue. It runs after the current
         /// run-to-completion step (and after anything queued before it).
         public func raise(_ event: Event) {
-            runtime.enqueue(.event(event, nil))
+            hooks.raise(event)
         }
 
         /// Queues the event `name` with `payload`; see ``raise(_:)``.

@@ -183,6 +183,8 @@ extension Statechart {
 
             // Flat handler table: for each (state, event) slot, the handlers in registration order.
             let eventCount = eventIndex.count
+            var eventIDs = [EventID?](repeating: nil, count: eventCount)
+            for (id, index) in eventIndex { eventIDs[Int(index)] = id }
             var counts = [Int32](repeating: 0, count: states.count * eventCount + 1)
             for (index, handler) in handlers.enumerated() {
                 counts[Int(handler.source) * eventCount + Int(handlerEvents[index]) + 1] += 1
@@ -204,11 +206,11 @@ extension Statechart {
                         joinsToReset: $0.joinsToReset)
                 },
                 regions: regions, handlers: handlers, joins: joins, junctionNames: junctionNames,
-                eventCount: eventCount, handlerStart: counts, handlerList: list)
+                eventNames: eventIDs.map { statechartName($0!) }, eventCount: eventCount, handlerStart: counts, handlerList: list)
             return Model(
                 topology: topology, ids: states.map(\.id), enters: states.map(\.enter), exits: states.map(\.exit),
                 guards: guards, actions: actions, junctionGuards: junctionGuards, junctionActions: junctionActions,
-                eventIndex: eventIndex, stateIndex: stateIndex)
+                eventIndex: eventIndex, eventIDs: eventIDs.map { $0! }, stateIndex: stateIndex)
         }
 
         // MARK: Flattening

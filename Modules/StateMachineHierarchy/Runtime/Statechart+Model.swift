@@ -87,6 +87,8 @@ struct Topology: Sendable {
     let handlers: [HandlerNode]
     let joins: [JoinNode]
     let junctionNames: [String]
+    /// Event names by index, for the debugger and error messages.
+    let eventNames: [String]
     let eventCount: Int
     /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
     let handlerStart: [Int32]
@@ -113,6 +115,8 @@ extension Statechart {
         let junctionGuards: [[Guard]]
         let junctionActions: [[Action?]]
         let eventIndex: [EventID: Int32]
+        /// Event identifiers by index.
+        let eventIDs: [EventID]
         let stateIndex: [StateID: Int32]
     }
 }
