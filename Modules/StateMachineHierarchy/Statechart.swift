@@ -77,8 +77,11 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     ///   event's name is empty.
     @discardableResult
     public func handle(_ event: Event) throws -> StatechartStepOutcome {
-        try validate(event)
-        guard let result = engine.submit({ hooks.item(for: event, completion: $0 ? .inline : nil) }) else { return .queued }
+        let request = try hooks.request(for: event)
+        let payload: (any Sendable)? = event.payload
+        guard let result = engine.submit({ QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil) }) else {
+            return .queued
+        }
         return try result.get()
     }
 
@@ -97,9 +100,10 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     ///   chart was not running or was stopped first.
     @discardableResult
     public func send(_ event: Event) async throws -> StatechartStepOutcome {
-        try validate(event)
+        let request = try hooks.request(for: event)
+        let payload: (any Sendable)? = event.payload
         return try await withCheckedThrowingContinuation { continuation in
-            if let result = engine.submit({ _ in hooks.item(for: event, completion: .continuation(continuation)) }) {
+            if let result = engine.submit({ _ in QueueItem(request: request, payload: payload, completion: .continuation(continuation)) }) {
                 continuation.resume(with: result.mapError { $0 as any Error })
             }
         }
@@ -117,13 +121,14 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     public func schedule(
         _ event: Event, completion: (@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)? = nil
     ) {
+        let request: StepRequest
         do {
-            try validate(event)
+            request = try hooks.request(for: event)
         } catch {
             completion?(.failure(error as! StatechartError))
             return
         }
-        engine.enqueue(hooks.item(for: event, completion: completion.map { .callback($0) }))
+        engine.enqueue(QueueItem(request: request, payload: event.payload, completion: completion.map { .callback($0) }))
     }
 
     /// Queues the event `name` with `payload`; see ``schedule(_:completion:)``.
@@ -132,13 +137,6 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         completion: (@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)? = nil
     ) {
         schedule(Event(name, payload: payload), completion: completion)
-    }
-
-    private func validate(_ event: Event) throws {
-        // Every handled event name was checked at build time; only unknown names need a look.
-        if model.eventIndex[event.name] == nil, statechartName(event.name).isEmpty {
-            throw StatechartError.emptyName(what: "An event", location: "an event sent to '\(name)'")
-        }
     }
 
     // MARK: Configuration

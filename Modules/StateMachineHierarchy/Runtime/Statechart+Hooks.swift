@@ -14,18 +14,24 @@ extension Statechart {
             self.observers = observers
         }
 
-        /// The queue entry for `event`, with the payload type-erased for the engine.
-        func item(for event: Event, completion: StepCompletion?) -> QueueItem {
+        /// The engine's request for `event`: its index in the event table, or its name when
+        /// no handler uses it (an empty name is an error).
+        func request(for event: Event) throws -> StepRequest {
             if let index = model.eventIndex[event.name] {
-                return QueueItem(request: .event(index: index, unknownName: nil), payload: event.payload, completion: completion)
+                return .event(index: index, unknownName: nil)
             }
-            return QueueItem(
-                request: .event(index: -1, unknownName: statechartName(event.name)), payload: event.payload,
-                completion: completion)
+            let name = statechartName(event.name)
+            if name.isEmpty {
+                throw StatechartError.emptyName(what: "An event", location: "an event sent to '\(model.topology.name)'")
+            }
+            return .event(index: -1, unknownName: name)
         }
 
+        /// Queues `event` from inside a step (or later, from an escaped context). An event
+        /// with an empty name is reported to nobody and dropped, as it could never be handled.
         func raise(_ event: Event) {
-            engine?.enqueue(item(for: event, completion: nil))
+            guard let request = try? request(for: event) else { return }
+            engine?.enqueue(QueueItem(request: request, payload: event.payload, completion: nil))
         }
 
         private func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
