@@ -80,6 +80,21 @@ struct JoinNode: Sendable {
     let sourceCount: Int
 }
 
+/// The per-state facts a step reads, as plain values: copying one costs no reference
+/// counting, unlike `StateNode` with its names and arrays.
+struct StateHot: Sendable {
+    let parent: Int32
+    let kind: StateKind
+    let hasEnter: Bool
+    let hasExit: Bool
+    /// The state's nested regions are `Topology.childRegions[regionStart ..< regionStart + regionCount]`.
+    let regionStart: Int32
+    let regionCount: Int32
+    /// The joins to reset on exit are `Topology.resetJoins[joinStart ..< joinStart + joinCount]`.
+    let joinStart: Int32
+    let joinCount: Int32
+}
+
 struct Topology: Sendable {
     let name: String
     let states: [StateNode]
@@ -93,6 +108,44 @@ struct Topology: Sendable {
     /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
     let handlerStart: [Int32]
     let handlerList: [Int32]
+
+    // Flat copies of what the step reads on every event.
+    let hot: [StateHot]
+    let childRegions: [Int32]
+    let resetJoins: [Int32]
+    let regionInitial: [Int32]
+
+    init(
+        name: String, states: [StateNode], regions: [RegionNode], handlers: [HandlerNode], joins: [JoinNode],
+        junctionNames: [String], eventNames: [String], eventCount: Int, handlerStart: [Int32], handlerList: [Int32]
+    ) {
+        self.name = name
+        self.states = states
+        self.regions = regions
+        self.handlers = handlers
+        self.joins = joins
+        self.junctionNames = junctionNames
+        self.eventNames = eventNames
+        self.eventCount = eventCount
+        self.handlerStart = handlerStart
+        self.handlerList = handlerList
+        var hot: [StateHot] = []
+        var childRegions: [Int32] = []
+        var resetJoins: [Int32] = []
+        for state in states {
+            hot.append(
+                StateHot(
+                    parent: state.parent, kind: state.kind, hasEnter: state.hasEnter, hasExit: state.hasExit,
+                    regionStart: Int32(childRegions.count), regionCount: Int32(state.regions.count),
+                    joinStart: Int32(resetJoins.count), joinCount: Int32(state.joinsToReset.count)))
+            childRegions += state.regions
+            resetJoins += state.joinsToReset
+        }
+        self.hot = hot
+        self.childRegions = childRegions
+        self.resetJoins = resetJoins
+        regionInitial = regions.map(\.initial)
+    }
 
     @inline(__always)
     func handlerRange(state: Int32, event: Int32) -> Range<Int> {

@@ -186,23 +186,23 @@ final class StatechartEngine: @unchecked Sendable {
     private func dispatch(region: Int32, event: Int32) throws -> Bool {
         let active = current[Int(region)]
         guard active >= 0 else { return false }
-        let state = topology.states[Int(active)]
+        let state = topology.hot[Int(active)]
         switch state.kind {
         case .simple:
             break
         case .composite:
-            if try dispatch(region: state.regions[0], event: event) { return true }
+            if try dispatch(region: topology.childRegions[Int(state.regionStart)], event: event) { return true }
         case .parallel:
             var handled = false
-            for inner in state.regions {
-                if try dispatch(region: inner, event: event) { handled = true }
+            for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
+                if try dispatch(region: topology.childRegions[slot], event: event) { handled = true }
             }
             if handled { return true }
         }
         let range = topology.handlerRange(state: active, event: event)
         guard !range.isEmpty else { return false }
         if let log {
-            log.write("[\(state.name)] will handle event '\(topology.eventNames[Int(event)])' data: \(describe(stepPayload))")
+            log.write("[\(topology.states[Int(active)].name)] will handle event '\(topology.eventNames[Int(event)])' data: \(describe(stepPayload))")
         }
         for slot in range {
             if try fire(Int(topology.handlerList[slot])) { return true }
@@ -215,7 +215,7 @@ final class StatechartEngine: @unchecked Sendable {
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return false }
         switch handler.effect {
         case .internalAction:
-            logTransition(handler, scope: topology.regions[Int(topology.states[Int(handler.source)].parent)].name)
+            logTransition(handler, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
             notify(.internalTransition, state: handler.source)
         case .transition(let change), .fork(let change):
@@ -272,23 +272,24 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     private func enterRegion(_ region: Int32, plan: Switch?) {
-        let target = plan?.explicitChild(of: region) ?? topology.regions[Int(region)].initial
+        let target = plan?.explicitChild(of: region) ?? topology.regionInitial[Int(region)]
         current[Int(region)] = target
         enterState(target, plan: plan)
     }
 
     private func enterState(_ index: Int32, plan: Switch?) {
-        let state = topology.states[Int(index)]
-        log?.write("\tEnter '\(state.name)' data: \(describe(stepPayload))")
+        let state = topology.hot[Int(index)]
+        log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.entered, state: index)
         if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
         switch state.kind {
         case .simple:
             break
         case .composite:
-            enterRegion(state.regions[0], plan: plan)
+            enterRegion(topology.childRegions[Int(state.regionStart)], plan: plan)
         case .parallel:
-            for inner in state.regions {
+            for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
+                let inner = topology.childRegions[slot]
                 if let plan, plan.explicitChild(of: inner) != nil {
                     enterRegion(inner, plan: plan)
                 } else {
@@ -300,15 +301,15 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     private func exitState(_ index: Int32) {
-        let state = topology.states[Int(index)]
-        for inner in state.regions {
-            tearDownRegion(inner)
+        let state = topology.hot[Int(index)]
+        for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
+            tearDownRegion(topology.childRegions[slot])
         }
-        for join in state.joinsToReset {
+        for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
             // Our decision (hierarchy.md): leaving the join's region drops a partial join.
-            resetJoin(Int(join))
+            resetJoin(Int(topology.resetJoins[slot]))
         }
-        log?.write("\tExit '\(state.name)' data: \(describe(stepPayload))")
+        log?.write("\tExit '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.exited, state: index)
         if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
     }
