@@ -125,7 +125,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         do {
             request = try hooks.request(for: event)
         } catch {
-            completion?(.failure(error as! StatechartError))
+            completion?(.failure(error))
             return
         }
         engine.enqueue(QueueItem(request: request, payload: event.payload, completion: completion.map { .callback($0) }))
@@ -144,18 +144,17 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// The active states, in document order, as of the last completed step.
     public var activeStates: [StateID] {
         let snapshot = engine.pump.withLock { $0.snapshot }
-        let model = topology
         var active: [StateID] = []
-        collect(region: 0, snapshot: snapshot, model: model, into: &active)
+        collect(region: 0, snapshot: snapshot, into: &active)
         return active
     }
 
-    private func collect(region: Int32, snapshot: [Int32], model: Topology, into active: inout [StateID]) {
+    private func collect(region: Int32, snapshot: [Int32], into active: inout [StateID]) {
         let state = snapshot[Int(region)]
         guard state >= 0 else { return }
-        active.append(self.model.ids[Int(state)])
-        for inner in model.states[Int(state)].regions {
-            collect(region: inner, snapshot: snapshot, model: model, into: &active)
+        active.append(model.ids[Int(state)])
+        for inner in topology.states[Int(state)].regions {
+            collect(region: inner, snapshot: snapshot, into: &active)
         }
     }
 
@@ -166,8 +165,9 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         return engine.pump.withLock { $0.snapshot[Int(parent)] == index }
     }
 
-    /// The active state of the region that holds the state at `path`'s parent level, i.e. the
-    /// active child of the composite state at `path` (or of region `region` of a parallel state).
+    /// The active child of the composite state at `path`, or of region `region` of the
+    /// parallel state at `path`; nil when that region is not active.
+    /// - Throws: ``StatechartError/invalidPath(path:component:reason:)`` for a bad path or region.
     public func activeChild(of path: String, region: Int = 0) throws -> StateID? {
         let index = try resolve(path)
         let regions = topology.states[Int(index)].regions

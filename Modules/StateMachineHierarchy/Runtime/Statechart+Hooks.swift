@@ -16,7 +16,7 @@ extension Statechart {
 
         /// The engine's request for `event`: its index in the event table, or its name when
         /// no handler uses it (an empty name is an error).
-        func request(for event: Event) throws -> StepRequest {
+        func request(for event: Event) throws(StatechartError) -> StepRequest {
             if let index = model.eventIndex[event.name] {
                 return .event(index: index, unknownName: nil)
             }
