@@ -8,6 +8,7 @@ extension Statechart {
         var states: [CompiledStateDraft] = []
         var regions: [RegionNode] = []
         var stateIndex: [StateID: Int32] = [:]
+        var switches: [Switch] = []
 
         struct CompiledStateDraft {
             var id: StateID
@@ -106,6 +107,7 @@ extension Statechart {
             // Handlers, in state order then registration order.
             var eventIndex: [EventID: Int32] = [:]
             var handlers: [HandlerNode] = []
+            var handlerNames: [String] = []
             var guards: [Guard?] = []
             var actions: [Action?] = []
             var handlerEvents: [Int32] = []
@@ -130,7 +132,7 @@ extension Statechart {
                             }
                             effect = .internalAction
                         } else {
-                            effect = .transition(makeSwitch(from: source, to: target, kind: handler.kind))
+                            effect = .transition(register(makeSwitch(from: source, to: target, kind: handler.kind)))
                         }
                         name = "\(sourceName) --> \(states[Int(target)].name)"
                     case .fork(let forkName):
@@ -138,7 +140,7 @@ extension Statechart {
                             throw StatechartError.unknownPseudoState(name: forkName, referencedBy: described)
                         }
                         try rejectInternal(handler, event: eventName, source: source, pseudo: forkName)
-                        effect = .fork(makeForkSwitch(from: source, into: fork.region, targets: fork.targets))
+                        effect = .fork(register(makeForkSwitch(from: source, into: fork.region, targets: fork.targets)))
                         let targetNames = fork.targets.map { states[Int($0)].name }.joined(separator: ",")
                         name = "\(sourceName) --> \(forkName) --> \(states[Int(fork.region)].name)/[\(targetNames)]"
                     case .join(let joinName):
@@ -150,7 +152,8 @@ extension Statechart {
                             throw StatechartError.invalidCompoundTransition(
                                 pseudoState: joinName, reason: "'\(states[sourceIndex].path)' handles '\(eventName)' with the join but is not one of its sources")
                         }
-                        effect = .join(join: join.index, slot: Int32(slot), makeSwitch(from: source, to: join.target, kind: .external))
+                        effect = .join(
+                            join: join.index, slot: Int32(slot), change: register(makeSwitch(from: source, to: join.target, kind: .external)))
                         let sourceNames = join.sources.map { states[Int($0)].name }.joined(separator: ",")
                         name = "\(states[Int(join.region)].name)/[\(sourceNames)] --> \(joinName) --> \(states[Int(join.target)].name)"
                     case .junction(let junctionName):
@@ -158,9 +161,11 @@ extension Statechart {
                             throw StatechartError.unknownPseudoState(name: junctionName, referencedBy: described)
                         }
                         try rejectInternal(handler, event: eventName, source: source, pseudo: junctionName)
-                        effect = .junction(
-                            junction: junction.index,
-                            paths: junction.targets.map { makeSwitch(from: source, to: $0, kind: .external) })
+                        let firstPath = Int32(switches.count)
+                        for target in junction.targets {
+                            _ = register(makeSwitch(from: source, to: target, kind: .external))
+                        }
+                        effect = .junction(junction: junction.index, firstPath: firstPath)
                         let targetNames = junction.targets.map { states[Int($0)].name }.joined(separator: ",")
                         name = "\(sourceName) --> \(junctionName) --> [\(targetNames)]"
                     }
@@ -172,9 +177,8 @@ extension Statechart {
                         eventIndex[handler.event] = event
                     }
                     handlers.append(
-                        HandlerNode(
-                            source: source, hasGuard: handler.guardBlock != nil, hasAction: handler.action != nil, effect: effect,
-                            name: name))
+                        HandlerNode(source: source, hasGuard: handler.guardBlock != nil, hasAction: handler.action != nil, effect: effect))
+                    handlerNames.append(name)
                     guards.append(handler.guardBlock)
                     actions.append(handler.action)
                     handlerEvents.append(event)
@@ -205,7 +209,8 @@ extension Statechart {
                         name: $0.name, hasEnter: $0.enter != nil, hasExit: $0.exit != nil, path: $0.path, parent: $0.parent, kind: $0.kind, regions: $0.regions,
                         joinsToReset: $0.joinsToReset)
                 },
-                regions: regions, handlers: handlers, joins: joins, junctionNames: junctionNames,
+                regions: regions, handlers: handlers, handlerNames: handlerNames, switches: switches, joins: joins,
+                junctionNames: junctionNames,
                 eventNames: eventIDs.map { statechartName($0!) }, eventCount: eventCount, handlerStart: counts, handlerList: list)
             return Model(
                 topology: topology, ids: states.map(\.id), enters: states.map(\.enter), exits: states.map(\.exit),
@@ -391,6 +396,12 @@ extension Statechart {
                 pairs += plan(below: states[Int(parallel)].regions, to: target)
             }
             return makeSwitch(scope: scope, plan: pairs)
+        }
+
+        /// Stores `change` in the switch table and returns its index.
+        private mutating func register(_ change: Switch) -> Int32 {
+            switches.append(change)
+            return Int32(switches.count - 1)
         }
 
         private func makeSwitch(scope: [Int32], plan: [(Int32, Int32)]) -> Switch {

@@ -37,7 +37,8 @@ struct RegionNode: Sendable {
     let initial: Int32
 }
 
-/// What a transition exits and enters, precomputed.
+/// What a transition exits and enters, as the compiler computes it. `Topology` flattens
+/// these into plain-value tables (`SwitchHot`) for the step.
 struct Switch: Sendable {
     /// The regions whose active states are exited (deeply) and then re-entered: the least
     /// common ancestor region or, for a local transition, the region(s) inside the
@@ -49,21 +50,25 @@ struct Switch: Sendable {
     let planStates: [Int32]
     /// The name of the scope's region, for the debugger.
     let scopeName: String
-
-    func explicitChild(of region: Int32) -> Int32? {
-        for index in planRegions.indices where planRegions[index] == region {
-            return planStates[index]
-        }
-        return nil
-    }
 }
 
+/// A switch as the step reads it: ranges into `Topology`'s flat scope and plan tables.
+struct SwitchHot: Sendable {
+    let scopeStart: Int32
+    let scopeCount: Int32
+    let planStart: Int32
+    let planCount: Int32
+}
+
+/// What a handler does once its guard passes. Switches are referred to by index into
+/// `Topology.switches`, so the value is plain and copying it costs no reference counting.
 enum Effect: Sendable {
     case internalAction
-    case transition(Switch)
-    case fork(Switch)
-    case join(join: Int32, slot: Int32, Switch)
-    case junction(junction: Int32, paths: [Switch])
+    case transition(Int32)
+    case fork(Int32)
+    case join(join: Int32, slot: Int32, change: Int32)
+    /// The switch of path `p` is `firstPath + p`.
+    case junction(junction: Int32, firstPath: Int32)
 }
 
 struct HandlerNode: Sendable {
@@ -71,8 +76,6 @@ struct HandlerNode: Sendable {
     let hasGuard: Bool
     let hasAction: Bool
     let effect: Effect
-    /// TBStateMachine's transition name: `a --> b`, `c --> fork --> p/[a,b]`...
-    let name: String
 }
 
 struct JoinNode: Sendable {
@@ -100,11 +103,18 @@ struct Topology: Sendable {
     let states: [StateNode]
     let regions: [RegionNode]
     let handlers: [HandlerNode]
+    /// TBStateMachine's transition names by handler: `a --> b`, `c --> fork --> p/[a,b]`...
+    let handlerNames: [String]
     let joins: [JoinNode]
     let junctionNames: [String]
     /// Event names by index, for the debugger and error messages.
     let eventNames: [String]
     let eventCount: Int
+    let switches: [SwitchHot]
+    let switchScopeNames: [String]
+    let scopeRegions: [Int32]
+    let planRegions: [Int32]
+    let planStates: [Int32]
     /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
     let handlerStart: [Int32]
     let handlerList: [Int32]
@@ -116,13 +126,33 @@ struct Topology: Sendable {
     let regionInitial: [Int32]
 
     init(
-        name: String, states: [StateNode], regions: [RegionNode], handlers: [HandlerNode], joins: [JoinNode],
-        junctionNames: [String], eventNames: [String], eventCount: Int, handlerStart: [Int32], handlerList: [Int32]
+        name: String, states: [StateNode], regions: [RegionNode], handlers: [HandlerNode], handlerNames: [String],
+        switches: [Switch], joins: [JoinNode], junctionNames: [String], eventNames: [String], eventCount: Int,
+        handlerStart: [Int32], handlerList: [Int32]
     ) {
         self.name = name
         self.states = states
         self.regions = regions
         self.handlers = handlers
+        self.handlerNames = handlerNames
+        var hotSwitches: [SwitchHot] = []
+        var scopeRegions: [Int32] = []
+        var planRegions: [Int32] = []
+        var planStates: [Int32] = []
+        for change in switches {
+            hotSwitches.append(
+                SwitchHot(
+                    scopeStart: Int32(scopeRegions.count), scopeCount: Int32(change.scope.count),
+                    planStart: Int32(planRegions.count), planCount: Int32(change.planRegions.count)))
+            scopeRegions += change.scope
+            planRegions += change.planRegions
+            planStates += change.planStates
+        }
+        self.switches = hotSwitches
+        switchScopeNames = switches.map(\.scopeName)
+        self.scopeRegions = scopeRegions
+        self.planRegions = planRegions
+        self.planStates = planStates
         self.joins = joins
         self.junctionNames = junctionNames
         self.eventNames = eventNames
@@ -145,6 +175,16 @@ struct Topology: Sendable {
         self.childRegions = childRegions
         self.resetJoins = resetJoins
         regionInitial = regions.map(\.initial)
+    }
+
+    /// The state switch `change` enters in `region` instead of its initial state, if any.
+    @inline(__always)
+    func explicitChild(of region: Int32, in change: Int32) -> Int32? {
+        let entry = switches[Int(change)]
+        for slot in Int(entry.planStart)..<Int(entry.planStart + entry.planCount) where planRegions[slot] == region {
+            return planStates[slot]
+        }
+        return nil
     }
 
     @inline(__always)

@@ -151,7 +151,7 @@ final class StatechartEngine: @unchecked Sendable {
             stepEvent = -1
             guard !started else { return .success(.unhandled) }
             log?.write("[\(topology.name)] setup data: \(describe(stepPayload))")
-            enterRegion(0, plan: nil)
+            enterRegion(0, plan: -1)
             started = true
             return .success(.handled)
         case .stop:
@@ -215,26 +215,27 @@ final class StatechartEngine: @unchecked Sendable {
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return false }
         switch handler.effect {
         case .internalAction:
-            logTransition(handler, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
+            logTransition(index, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
             notify(.internalTransition, state: handler.source)
         case .transition(let change), .fork(let change):
-            logTransition(handler, scope: change.scopeName)
+            logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil)
         case .join(let join, let slot, let change):
-            logTransition(handler, scope: change.scopeName)
+            logTransition(index, scope: topology.switchScopeNames[Int(change)])
             if arrive(at: Int(join), slot: Int(slot)) {
                 // As in TBStateMachine, a join's own transition has no action.
                 perform(change, handler: nil)
             }
-        case .junction(let junctionIndex, let paths):
+        case .junction(let junctionIndex, let firstPath):
             let junction = Int(junctionIndex)
             guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
                 throw StatechartError.noOutgoingJunctionPath(
                     junction: topology.junctionNames[junction], event: topology.eventNames[Int(stepEvent)])
             }
-            logTransition(handler, scope: paths[chosen].scopeName)
-            perform(paths[chosen], handler: handler.hasAction ? index : nil, junctionPath: (junction, chosen))
+            let change = firstPath + Int32(chosen)
+            logTransition(index, scope: topology.switchScopeNames[Int(change)])
+            perform(change, handler: handler.hasAction ? index : nil, junctionPath: (junction, chosen))
         }
         return true
     }
@@ -257,27 +258,32 @@ final class StatechartEngine: @unchecked Sendable {
 
     /// Exits the scope's active states deeply, runs the handler's action (then, for a
     /// junction, the chosen path's), and enters down to the target(s).
-    private func perform(_ change: Switch, handler: Int?, junctionPath: (Int, Int)? = nil) {
-        for region in change.scope {
-            let active = current[Int(region)]
+    private func perform(_ change: Int32, handler: Int?, junctionPath: (Int, Int)? = nil) {
+        let entry = topology.switches[Int(change)]
+        let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
+        for slot in scope {
+            let active = current[Int(topology.scopeRegions[slot])]
             if active >= 0 { exitState(active) }
         }
         if let handler { hooks.runAction(of: handler, payload: stepPayload, event: stepEvent) }
         if let (junction, path) = junctionPath {
             hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
         }
-        for region in change.scope {
-            enterRegion(region, plan: change)
+        for slot in scope {
+            enterRegion(topology.scopeRegions[slot], plan: change)
         }
     }
 
-    private func enterRegion(_ region: Int32, plan: Switch?) {
-        let target = plan?.explicitChild(of: region) ?? topology.regionInitial[Int(region)]
+    /// Enters `region`: the state switch `plan` names for it, else its initial state.
+    /// `plan` is -1 for a plain default entry.
+    private func enterRegion(_ region: Int32, plan: Int32) {
+        let explicit = plan >= 0 ? topology.explicitChild(of: region, in: plan) : nil
+        let target = explicit ?? topology.regionInitial[Int(region)]
         current[Int(region)] = target
         enterState(target, plan: plan)
     }
 
-    private func enterState(_ index: Int32, plan: Switch?) {
+    private func enterState(_ index: Int32, plan: Int32) {
         let state = topology.hot[Int(index)]
         log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.entered, state: index)
@@ -290,11 +296,11 @@ final class StatechartEngine: @unchecked Sendable {
         case .parallel:
             for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
                 let inner = topology.childRegions[slot]
-                if let plan, plan.explicitChild(of: inner) != nil {
+                if plan >= 0, topology.explicitChild(of: inner, in: plan) != nil {
                     enterRegion(inner, plan: plan)
                 } else {
                     log?.write("[\(topology.regions[Int(inner)].name)] setup data: \(describe(stepPayload))")
-                    enterRegion(inner, plan: nil)
+                    enterRegion(inner, plan: -1)
                 }
             }
         }
@@ -328,8 +334,9 @@ final class StatechartEngine: @unchecked Sendable {
         hooks.notify(tag, state: state, payload: stepPayload, event: stepEvent)
     }
 
-    private func logTransition(_ handler: HandlerNode, scope: String) {
-        log?.write("[\(scope)] performing transition: \(handler.name) data: \(describe(stepPayload))")
+    private func logTransition(_ handler: Int, scope: @autoclosure () -> String) {
+        guard let log else { return }
+        log.write("[\(scope())] performing transition: \(topology.handlerNames[handler]) data: \(describe(stepPayload))")
     }
 
     private func describe(_ payload: (any Sendable)?) -> String {
