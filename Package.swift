@@ -99,6 +99,7 @@ let package = Package(
             name: "StateMachineHierarchyTests",
             dependencies: ["StateMachineHierarchy"],
             path: "Tests/StateMachineHierarchyTests",
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
     ],

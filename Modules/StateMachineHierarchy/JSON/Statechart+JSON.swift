@@ -1,0 +1,355 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Statechart where StateID == String, EventID == String {
+    /// Reads TBStateMachine's JSON format into a definition you can refine before compiling.
+    ///
+    /// The document is validated against the rules of TBStateMachine's schema (and the
+    /// builder's expectations) first; every problem is reported at once, each with its
+    /// JSON path. Guards, actions, enter and exit blocks cannot be expressed in JSON:
+    /// attach them afterwards with ``Definition/setGuard(forTransition:from:_:)``,
+    /// ``Definition/setAction(forTransition:from:_:)``, ``Definition/onEnter(at:_:)``...
+    /// Each region's initial state is its first state.
+    /// - Throws: ``StatechartError/invalidJSON(_:)`` for malformed JSON or schema violations.
+    public static func definition(fromJSON data: Data) throws -> Definition {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(data)
+        } catch {
+            throw StatechartError.invalidJSON(
+                StatechartJSONError(issues: [.init(path: "$", message: "malformed JSON: \(describe(decodingError: error))")]))
+        }
+        var reader = JSONReader<Payload>()
+        return try reader.read(document)
+    }
+
+    /// Reads a JSON document given as text; see ``definition(fromJSON:)-(Data)``.
+    public static func definition(fromJSON text: String) throws -> Definition {
+        try definition(fromJSON: Data(text.utf8))
+    }
+
+    /// Reads the JSON file at `path`; see ``definition(fromJSON:)-(Data)``.
+    /// - Throws: ``StatechartError/invalidJSON(_:)`` also when the file cannot be read.
+    public static func definition(fromFile path: String) throws -> Definition {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw StatechartError.invalidJSON(
+                StatechartJSONError(issues: [.init(path: "$", message: "cannot read file '\(path)': \(error)")]))
+        }
+        return try definition(fromJSON: data)
+    }
+
+    private static func describe(decodingError error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
+            return context.debugDescription + underlying
+        default:
+            return String(describing: error)
+        }
+    }
+}
+
+/// Validates a JSON document and builds the definition from it. Issues are collected in
+/// document order; building only happens when there are none.
+struct JSONReader<Payload: Sendable> {
+    typealias Chart = Statechart<String, String, Payload>
+
+    private var issues: [StatechartJSONError.Issue] = []
+    /// Where each state name was first declared, to report duplicates with both places.
+    private var declared: [String: String] = [:]
+    private var pseudoNames: [String: String] = [:]
+
+    mutating func read(_ document: JSONValue) throws -> Chart.Definition {
+        guard case .object(let root) = document else {
+            throw StatechartError.invalidJSON(
+                StatechartJSONError(issues: [.init(path: "$", message: "expected an object, found \(document.typeName)")]))
+        }
+        let name = requireName(root, at: "$", what: "the statechart") ?? "main"
+        let states = readStates(root["states"], at: "$.states", required: true)
+        var definition = Chart.Definition(name: name, root: Chart.RegionSpec(states: states, initial: nil))
+
+        if let transitions = root["transitions"] {
+            if case .array(let items) = transitions {
+                for (index, item) in items.enumerated() {
+                    readTransition(item, at: "$.transitions[\(index)]", into: &definition)
+                }
+            } else {
+                issue("$.transitions", "expected an array, found \(transitions.typeName)")
+            }
+        }
+        guard issues.isEmpty else { throw StatechartError.invalidJSON(StatechartJSONError(issues: issues)) }
+        return definition
+    }
+
+    private mutating func issue(_ path: String, _ message: String) {
+        issues.append(.init(path: path, message: message))
+    }
+
+    // MARK: States
+
+    private mutating func readStates(_ value: JSONValue?, at path: String, required: Bool) -> [Chart.NodeSpec] {
+        guard let value else {
+            if required { issue(path, "missing required array of states") }
+            return []
+        }
+        guard case .array(let items) = value else {
+            issue(path, "expected an array of states, found \(value.typeName)")
+            return []
+        }
+        if items.isEmpty { issue(path, "a region needs at least one state (its first state is the initial state)") }
+        return items.enumerated().compactMap { readState($1, at: "\(path)[\($0)]") }
+    }
+
+    private mutating func readState(_ value: JSONValue, at path: String) -> Chart.NodeSpec? {
+        guard case .object(let object) = value else {
+            issue(path, "expected a state object, found \(value.typeName)")
+            return nil
+        }
+        let name = requireName(object, at: path, what: "a state")
+        if let name {
+            if name.contains("/") || name.contains("@") {
+                issue("\(path).name", "state name '\(name)' must not contain '/' or '@', which paths use as separators")
+            }
+            if let first = declared[name] {
+                issue("\(path).name", "duplicate state name '\(name)' (first declared at \(first))")
+            } else {
+                declared[name] = "\(path).name"
+            }
+        }
+        let type = requireString(object, key: "type", at: path)
+        let content: Chart.ContentSpec
+        switch type {
+        case "state":
+            content = .simple
+        case "sub":
+            content = .composite(Chart.RegionSpec(states: readStates(object["states"], at: "\(path).states", required: true), initial: nil))
+        case "parallel":
+            content = .parallel(readRegions(object["regions"], at: "\(path).regions"))
+        case nil:
+            return nil
+        case let other?:
+            issue("\(path).type", "unknown state type '\(other)' (expected 'state', 'sub' or 'parallel')")
+            return nil
+        }
+        guard let name else { return nil }
+        return Chart.NodeSpec(id: name, content: content, enter: nil, exit: nil, handlers: [])
+    }
+
+    private mutating func readRegions(_ value: JSONValue?, at path: String) -> [Chart.RegionSpec] {
+        guard let value else {
+            issue(path, "missing required array of regions")
+            return []
+        }
+        guard case .array(let items) = value else {
+            issue(path, "expected an array of regions, found \(value.typeName)")
+            return []
+        }
+        if items.isEmpty { issue(path, "a parallel state needs at least one region") }
+        return items.enumerated().map { Chart.RegionSpec(states: readStates($1, at: "\(path)[\($0)]", required: true), initial: nil) }
+    }
+
+    // MARK: Transitions
+
+    private mutating func readTransition(_ value: JSONValue, at path: String, into definition: inout Chart.Definition) {
+        guard case .object(let object) = value else {
+            issue(path, "expected a transition object, found \(value.typeName)")
+            return
+        }
+        switch requireString(object, key: "type", at: path) {
+        case "simple":
+            readSimple(object, at: path, into: &definition)
+        case "compound":
+            readCompound(object, at: path, into: &definition)
+        case nil:
+            break
+        case let other?:
+            issue("\(path).type", "unknown transition type '\(other)' (expected 'simple' or 'compound')")
+        }
+    }
+
+    private mutating func readSimple(_ object: [String: JSONValue], at path: String, into definition: inout Chart.Definition) {
+        let event = requireName(object, at: path, what: "a transition")
+        let kindText = requireString(object, key: "kind", at: path)
+        var kind: StatechartTransitionKind?
+        if let kindText {
+            kind = StatechartTransitionKind(rawValue: kindText)
+            if kind == nil {
+                issue("\(path).kind", "unknown transition kind '\(kindText)' (expected 'external', 'local' or 'internal')")
+            }
+        }
+        let source = resolve(object, key: "source", at: path, in: definition)
+        let target = resolve(object, key: "target", at: path, in: definition)
+        guard let event, let kind, let source, let target else { return }
+        if kind == .internal && source.id != target.id {
+            issue("\(path).target", "an internal transition must target its source '\(source.text)', not '\(target.text)'")
+            return
+        }
+        try? definition.addTransition(from: source.text, on: event, to: .state(target.id), kind: kind)
+    }
+
+    private mutating func readCompound(_ object: [String: JSONValue], at path: String, into definition: inout Chart.Definition) {
+        _ = requireName(object, at: path, what: "a compound transition")
+        guard let pseudo = requireObject(object, key: "pseudo_state", at: path) else { return }
+        let pseudoPath = "\(path).pseudo_state"
+        let pseudoName = requireName(pseudo, at: pseudoPath, what: "a pseudo state")
+        if let pseudoName {
+            if let first = pseudoNames[pseudoName] {
+                issue("\(pseudoPath).name", "duplicate pseudo state name '\(pseudoName)' (first declared at \(first))")
+            } else {
+                pseudoNames[pseudoName] = "\(pseudoPath).name"
+            }
+        }
+        let pseudoType = requireString(pseudo, key: "type", at: pseudoPath)
+        let region = resolve(pseudo, key: "region", at: pseudoPath, in: definition)
+        if let region, (try? definition.isParallel(at: region.text)) != true {
+            issue("\(pseudoPath).region", "'\(region.text)' is not a parallel state")
+        }
+        guard let vertices = requireObject(object, key: "vertices", at: path) else { return }
+        let incoming = readVertexList(vertices, key: "incoming", at: "\(path).vertices") { reader, object, at in
+            (source: reader.resolve(object, key: "source", at: at, in: definition),
+             event: reader.requireName(object, at: at, what: "an incoming vertex"))
+        }
+        let outgoing = readVertexList(vertices, key: "outgoing", at: "\(path).vertices") { reader, object, at in
+            reader.resolve(object, key: "target", at: at, in: definition)
+        }
+
+        switch pseudoType {
+        case "fork":
+            if incoming.count > 1 {
+                issue("\(path).vertices.incoming", "a fork takes exactly one incoming vertex, found \(incoming.count)")
+            }
+            var regionsUsed: [Int: String] = [:]
+            for (index, target) in outgoing.enumerated() {
+                guard let target = target.value ?? nil, let region else { continue }
+                guard let slot = regionIndex(of: target.text, inside: region.text) else {
+                    issue("\(path).vertices.outgoing[\(index)].target", "'\(target.text)' is not inside the fork's region '\(region.text)'")
+                    continue
+                }
+                if let other = regionsUsed[slot] {
+                    issue("\(path).vertices.outgoing[\(index)].target", "'\(target.text)' lies in the same region as '\(other)'")
+                }
+                regionsUsed[slot] = target.text
+            }
+            let targets = outgoing.compactMap { $0.value ?? nil }
+            guard issues.isEmpty, let pseudoName, let region, let first = incoming.first?.value,
+                let source = first.source, let event = first.event, targets.count == outgoing.count
+            else { return }
+            definition.add(Chart.Fork(pseudoName, region: region.id, targets: targets.map(\.id)))
+            try? definition.addTransition(from: source.text, on: event, to: .fork(pseudoName))
+        case "join":
+            if outgoing.count > 1 {
+                issue("\(path).vertices.outgoing", "a join takes exactly one outgoing vertex, found \(outgoing.count)")
+            }
+            for (index, vertex) in incoming.enumerated() {
+                guard let source = vertex.value?.source, let region else { continue }
+                if regionIndex(of: source.text, inside: region.text) == nil {
+                    issue("\(path).vertices.incoming[\(index)].source", "'\(source.text)' is not inside the join's region '\(region.text)'")
+                }
+            }
+            let sources = incoming.compactMap { entry -> ((text: String, id: String), String)? in
+                guard let vertex = entry.value, let source = vertex.source, let event = vertex.event else { return nil }
+                return (source, event)
+            }
+            guard issues.isEmpty, let pseudoName, let region, let target = outgoing.first?.value ?? nil, sources.count == incoming.count
+            else { return }
+            definition.add(Chart.Join(pseudoName, region: region.id, sources: sources.map(\.0.id), target: target.id))
+            for (source, event) in sources {
+                try? definition.addTransition(from: source.text, on: event, to: .join(pseudoName))
+            }
+        case nil:
+            break
+        case let other?:
+            issue("\(pseudoPath).type", "unknown pseudo state type '\(other)' (expected 'fork' or 'join'; junctions cannot be declared in JSON)")
+        }
+    }
+
+    /// Reads `key` as a non-empty array of objects, mapping each with `body`. Entries that
+    /// are not objects are reported and come back as nil values.
+    private mutating func readVertexList<T>(
+        _ object: [String: JSONValue], key: String, at path: String,
+        _ body: (inout Self, [String: JSONValue], String) -> T
+    ) -> [(path: String, value: T?)] {
+        guard let value = object[key] else {
+            issue("\(path).\(key)", "missing required array")
+            return []
+        }
+        guard case .array(let items) = value else {
+            issue("\(path).\(key)", "expected an array, found \(value.typeName)")
+            return []
+        }
+        if items.isEmpty { issue("\(path).\(key)", "needs at least one vertex") }
+        return items.enumerated().map { index, item in
+            let itemPath = "\(path).\(key)[\(index)]"
+            guard case .object(let entry) = item else {
+                issue(itemPath, "expected an object, found \(item.typeName)")
+                return (itemPath, nil)
+            }
+            return (itemPath, body(&self, entry, itemPath))
+        }
+    }
+
+    /// The region index of `path` inside the parallel state at `region`, when `path`
+    /// lies (at any depth) in one of its regions. Paths are strict, hence canonical, so a
+    /// prefix test is exact.
+    private func regionIndex(of path: String, inside region: String) -> Int? {
+        guard path.hasPrefix(region + "@") else { return nil }
+        let rest = path.dropFirst(region.count + 1)
+        return Int(rest.prefix { $0.isNumber })
+    }
+
+    // MARK: Fields
+
+    private mutating func requireString(_ object: [String: JSONValue], key: String, at path: String) -> String? {
+        guard let value = object[key] else {
+            issue(path, "missing required string '\(key)'")
+            return nil
+        }
+        guard case .string(let text) = value else {
+            issue("\(path).\(key)", "expected a string, found \(value.typeName)")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func requireName(_ object: [String: JSONValue], at path: String, what: String) -> String? {
+        guard let name = requireString(object, key: "name", at: path) else { return nil }
+        guard !name.isEmpty else {
+            issue("\(path).name", "\(what) needs a non-empty name")
+            return nil
+        }
+        return name
+    }
+
+    private mutating func requireObject(_ object: [String: JSONValue], key: String, at path: String) -> [String: JSONValue]? {
+        guard let value = object[key] else {
+            issue(path, "missing required object '\(key)'")
+            return nil
+        }
+        guard case .object(let inner) = value else {
+            issue("\(path).\(key)", "expected an object, found \(value.typeName)")
+            return nil
+        }
+        return inner
+    }
+
+    private mutating func resolve(
+        _ object: [String: JSONValue], key: String, at path: String, in definition: Chart.Definition
+    ) -> (text: String, id: String)? {
+        guard let text = requireString(object, key: key, at: path) else { return nil }
+        do {
+            return (text, try definition.state(at: text))
+        } catch let error as StatechartError {
+            issue("\(path).\(key)", error.description)
+            return nil
+        } catch {
+            issue("\(path).\(key)", String(describing: error))
+            return nil
+        }
+    }
+}

@@ -1,0 +1,247 @@
+extension Statechart {
+    /// A statechart's declaration before it is compiled into a running ``Statechart``.
+    ///
+    /// Build one with the DSL (``init(name:_:)``) or from JSON
+    /// (``Statechart/definition(fromJSON:)``), then refine it by path: attach enter and exit
+    /// blocks, add transitions, or give guards and actions to transitions by name.
+    /// Editing is cheap; validation happens once, when ``Statechart/init(_:)`` compiles it.
+    public struct Definition: Sendable {
+        /// The root region's name (TBStateMachine's root machine name).
+        public var name: String
+        var root: RegionSpec
+        var forks: [ForkSpec] = []
+        var joins: [JoinSpec] = []
+        var junctions: [JunctionSpec] = []
+
+        /// A definition named `name` whose root region holds `states` (and any pseudo
+        /// states declared among them). The first state is the initial one unless
+        /// `initial` names another.
+        public init(name: String, initial: StateID? = nil, @StatesBuilder _ states: () -> [Element]) {
+            self.name = name
+            let elements = states()
+            root = RegionSpec(states: Statechart.nodes(in: elements), initial: initial)
+            for element in Statechart.pseudoStates(in: elements) {
+                add(element)
+            }
+        }
+
+        init(name: String, root: RegionSpec) {
+            self.name = name
+            self.root = root
+        }
+
+        private mutating func add(_ element: Element) {
+            switch element.kind {
+            case .node: break
+            case .fork(let spec): forks.append(spec)
+            case .join(let spec): joins.append(spec)
+            case .junction(let spec): junctions.append(spec)
+            }
+        }
+
+        // MARK: Editing by path
+
+        /// The identifier of the state at `path` (for example `c/c2@1/c222`).
+        /// - Throws: ``StatechartError/invalidPath(path:component:reason:)``.
+        public func state(at path: String) throws -> StateID {
+            let location = try locate(path)
+            return node(at: location).id
+        }
+
+        func isParallel(at path: String) throws -> Bool {
+            if case .parallel = node(at: try locate(path)).content { return true }
+            return false
+        }
+
+        /// Sets the block run when the state at `path` is entered, replacing any earlier one.
+        public mutating func onEnter(at path: String, _ action: @escaping Action) throws {
+            let location = try locate(path)
+            modify(at: location) { $0.enter = action }
+        }
+
+        /// Sets the block run when the state at `path` is exited, replacing any earlier one.
+        public mutating func onExit(at path: String, _ action: @escaping Action) throws {
+            let location = try locate(path)
+            modify(at: location) { $0.exit = action }
+        }
+
+        /// Adds a handler for `event` on the state at `source` that transitions to the state
+        /// at `target`. It is tried after the handlers the state already has.
+        public mutating func addTransition(
+            from source: String, on event: EventID, to target: String,
+            kind: StatechartTransitionKind = .external, action: Action? = nil, guard guardBlock: Guard? = nil
+        ) throws {
+            let targetID = try state(at: target)
+            try addTransition(from: source, on: event, to: .state(targetID), kind: kind, action: action, guard: guardBlock)
+        }
+
+        /// Adds a handler for `event` on the state at `source` whose target is a state
+        /// (by identifier) or a pseudo state (by name).
+        public mutating func addTransition(
+            from source: String, on event: EventID, to target: Target,
+            kind: StatechartTransitionKind = .external, action: Action? = nil, guard guardBlock: Guard? = nil
+        ) throws {
+            let location = try locate(source)
+            let handler = HandlerSpec(event: event, target: target, kind: kind, guardBlock: guardBlock, action: action)
+            modify(at: location) { $0.handlers.append(handler) }
+        }
+
+        /// Declares a fork.
+        public mutating func add(_ fork: Fork) { forks.append(fork.spec) }
+        /// Declares a join.
+        public mutating func add(_ join: Join) { joins.append(join.spec) }
+        /// Declares a junction.
+        public mutating func add(_ junction: Junction) { junctions.append(junction.spec) }
+
+        /// Sets the guard of the transition(s) for event `name`: the JSON format names a
+        /// transition by its event. Pass `source` when several states handle that event.
+        /// - Throws: ``StatechartError/unknownTransition(name:)`` or
+        ///   ``StatechartError/ambiguousTransition(name:sources:)``.
+        public mutating func setGuard(forTransition name: EventID, from source: String? = nil, _ guardBlock: @escaping Guard) throws {
+            try modifyHandler(named: name, from: source) { $0.guardBlock = guardBlock }
+        }
+
+        /// Sets the action of the transition for event `name`; see ``setGuard(forTransition:from:_:)``.
+        public mutating func setAction(forTransition name: EventID, from source: String? = nil, _ action: @escaping Action) throws {
+            try modifyHandler(named: name, from: source) { $0.action = action }
+        }
+
+        private mutating func modifyHandler(named name: EventID, from source: String?, _ body: (inout HandlerSpec) -> Void) throws {
+            var matches: [(location: [Step], index: Int, path: String)] = []
+            if let source {
+                let location = try locate(source)
+                for (index, handler) in node(at: location).handlers.enumerated() where handler.event == name {
+                    matches.append((location, index, source))
+                }
+            } else {
+                visit(root, location: [], path: "") { location, path, node in
+                    for (index, handler) in node.handlers.enumerated() where handler.event == name {
+                        matches.append((location, index, path))
+                    }
+                }
+            }
+            guard let first = matches.first else {
+                throw StatechartError.unknownTransition(name: statechartName(name))
+            }
+            guard matches.count == 1 else {
+                throw StatechartError.ambiguousTransition(name: statechartName(name), sources: matches.map(\.path))
+            }
+            modify(at: first.location) { body(&$0.handlers[first.index]) }
+        }
+
+        // MARK: Locations
+
+        /// One step down the tree: which region of the current node, then which state in it.
+        struct Step {
+            var region: Int
+            var state: Int
+        }
+
+        func locate(_ text: String) throws -> [Step] {
+            let path = try StatechartPath(text)
+            var region = root
+            var regionName = name
+            var location: [Step] = []
+            var regionIndex = 0
+            for (position, component) in path.components.enumerated() {
+                guard let index = region.states.firstIndex(where: { statechartName($0.id) == component.name }) else {
+                    throw StatechartError.invalidPath(
+                        path: text, component: component.name, reason: "region '\(regionName)' has no state named '\(component.name)'")
+                }
+                location.append(Step(region: regionIndex, state: index))
+                let node = region.states[index]
+                guard position < path.components.count - 1 else { break }
+                switch node.content {
+                case .simple:
+                    throw StatechartError.invalidPath(
+                        path: text, component: component.name, reason: "'\(component.name)' is a simple state and has no sub states")
+                case .composite(let inner):
+                    if component.region != nil {
+                        throw StatechartError.invalidPath(
+                            path: text, component: component.name,
+                            reason: "'\(component.name)' is not a parallel state, so it takes no region index")
+                    }
+                    region = inner
+                    regionIndex = 0
+                    regionName = "\(component.name)SubMachine"
+                case .parallel(let regions):
+                    guard let chosen = component.region else {
+                        throw StatechartError.invalidPath(
+                            path: text, component: component.name,
+                            reason: "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(regions.count))")
+                    }
+                    guard chosen < regions.count else {
+                        throw StatechartError.invalidPath(
+                            path: text, component: "\(component.name)@\(chosen)",
+                            reason: "'\(component.name)' has \(regions.count) regions")
+                    }
+                    region = regions[chosen]
+                    regionIndex = chosen
+                    regionName = "\(component.name)SubMachine-\(chosen)"
+                }
+            }
+            return location
+        }
+
+        func node(at location: [Step]) -> NodeSpec {
+            var region = root
+            var node = region.states[location[0].state]
+            for step in location.dropFirst() {
+                switch node.content {
+                case .simple: preconditionFailure("locations come from locate(_:), which only descends into containers")
+                case .composite(let inner): region = inner
+                case .parallel(let regions): region = regions[step.region]
+                }
+                node = region.states[step.state]
+            }
+            return node
+        }
+
+        mutating func modify(at location: [Step], _ body: (inout NodeSpec) -> Void) {
+            Self.modify(&root, location[...], body)
+        }
+
+        private static func modify(_ region: inout RegionSpec, _ location: ArraySlice<[Step].Element>, _ body: (inout NodeSpec) -> Void) {
+            let step = location.first!
+            let rest = location.dropFirst()
+            if rest.isEmpty {
+                body(&region.states[step.state])
+                return
+            }
+            let next = rest.first!
+            switch region.states[step.state].content {
+            case .simple:
+                preconditionFailure("locations come from locate(_:), which only descends into containers")
+            case .composite(var inner):
+                modify(&inner, rest, body)
+                region.states[step.state].content = .composite(inner)
+            case .parallel(var regions):
+                modify(&regions[next.region], rest, body)
+                region.states[step.state].content = .parallel(regions)
+            }
+        }
+
+        private func visit(_ region: RegionSpec, location: [Step], path: String, _ body: ([Step], String, NodeSpec) -> Void) {
+            visitRegion(region, regionIndex: 0, location: location, prefix: path, body)
+        }
+
+        private func visitRegion(
+            _ region: RegionSpec, regionIndex: Int, location: [Step], prefix: String, _ body: ([Step], String, NodeSpec) -> Void
+        ) {
+            for (index, node) in region.states.enumerated() {
+                let here = location + [Step(region: regionIndex, state: index)]
+                let path = prefix + statechartName(node.id)
+                body(here, path, node)
+                switch node.content {
+                case .simple: break
+                case .composite(let inner):
+                    visitRegion(inner, regionIndex: 0, location: here, prefix: path + "/", body)
+                case .parallel(let regions):
+                    for (ri, inner) in regions.enumerated() {
+                        visitRegion(inner, regionIndex: ri, location: here, prefix: path + "@\(ri)/", body)
+                    }
+                }
+            }
+        }
+    }
+}

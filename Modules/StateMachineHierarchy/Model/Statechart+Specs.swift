@@ -1,0 +1,69 @@
+// The declarative model a chart is compiled from. The DSL, the JSON builder and the
+// path-based editing API of `Definition` all produce these values; `Statechart.init`
+// validates them and flattens them into the indexed tree the runtime steps through.
+
+extension Statechart {
+    struct RegionSpec: Sendable {
+        var states: [NodeSpec]
+        var initial: StateID?
+    }
+
+    enum ContentSpec: Sendable {
+        case simple
+        case composite(RegionSpec)
+        case parallel([RegionSpec])
+    }
+
+    struct NodeSpec: Sendable {
+        var id: StateID
+        var content: ContentSpec
+        var enter: Action?
+        var exit: Action?
+        var handlers: [HandlerSpec]
+    }
+
+    struct HandlerSpec: Sendable {
+        var event: EventID
+        var target: Target
+        var kind: StatechartTransitionKind
+        var guardBlock: Guard?
+        var action: Action?
+    }
+
+    struct ForkSpec: Sendable {
+        var name: String
+        var region: StateID
+        var targets: [StateID]
+    }
+
+    struct JoinSpec: Sendable {
+        var name: String
+        var region: StateID
+        var sources: [StateID]
+        var target: StateID
+    }
+
+    struct JunctionSpec: Sendable {
+        var name: String
+        var paths: [Junction.Path]
+    }
+
+    /// One declaration collected by ``StatesBuilder``: a state, or a fork, join or junction
+    /// declared beside the states. Opaque; build it with ``State``, ``Fork``, ``Join`` and ``Junction``.
+    public struct Element: Sendable {
+        let kind: ElementKind
+    }
+
+    enum ElementKind: Sendable {
+        case node(NodeSpec)
+        case fork(ForkSpec)
+        case join(JoinSpec)
+        case junction(JunctionSpec)
+    }
+}
+
+/// The text used for an identifier in paths, logs and error messages.
+func statechartName(_ value: some Any) -> String {
+    if let string = value as? String { return string }
+    return String(describing: value)
+}

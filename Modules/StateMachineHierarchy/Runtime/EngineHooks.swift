@@ -1,0 +1,15 @@
+/// What the non-generic engine calls back into: the user's blocks and the subscribers,
+/// which are typed with the chart's identifiers and payload.
+///
+/// The engine calls a hook only when there is something to run (the topology records which
+/// states and handlers have blocks), so a step through plain states stays in non-generic code.
+protocol EngineHooks: AnyObject, Sendable {
+    func enter(_ state: Int32, payload: (any Sendable)?, event: Int32)
+    func exit(_ state: Int32, payload: (any Sendable)?, event: Int32)
+    func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool
+    func runAction(of handler: Int, payload: (any Sendable)?, event: Int32)
+    /// The first outgoing path of `junction` whose guard passes.
+    func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int?
+    func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32)
+    func notify(_ tag: NotificationTag, state: Int32, payload: (any Sendable)?, event: Int32)
+}

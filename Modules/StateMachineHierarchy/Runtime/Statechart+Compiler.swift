@@ -1,0 +1,413 @@
+// Turns a `Definition` into a `Model`: flattens the tree, checks every rule that
+// TBStateMachine reported with TBSMException (and a few it left undefined), and
+// precomputes each transition's scope and entry plan.
+
+extension Statechart {
+    struct Compiler {
+        let definition: Definition
+        var states: [CompiledStateDraft] = []
+        var regions: [RegionNode] = []
+        var stateIndex: [StateID: Int32] = [:]
+        var switches: [Switch] = []
+
+        struct CompiledStateDraft {
+            var id: StateID
+            var name: String
+            var path: String
+            var parent: Int32
+            var kind: StateKind
+            var regions: [Int32]
+            var enter: Action?
+            var exit: Action?
+            var handlers: [HandlerSpec]
+            var joinsToReset: [Int32] = []
+        }
+
+        init(_ definition: Definition) {
+            self.definition = definition
+        }
+
+        mutating func compile() throws -> Model {
+            guard !definition.name.isEmpty else {
+                throw StatechartError.emptyName(what: "A statechart", location: "the root region")
+            }
+            _ = try flatten(definition.root, name: definition.name, owner: -1, pathPrefix: "")
+
+            var pseudoNames: Set<String> = []
+            func claim(_ name: String, _ what: String) throws {
+                guard !name.isEmpty else {
+                    throw StatechartError.emptyName(what: what, location: "chart '\(definition.name)'")
+                }
+                guard pseudoNames.insert(name).inserted else { throw StatechartError.duplicatePseudoState(name: name) }
+            }
+
+            // Forks
+            var forkInfo: [String: (region: Int32, targets: [Int32])] = [:]
+            for fork in definition.forks {
+                try claim(fork.name, "A fork")
+                let region = try parallelState(fork.region, pseudoState: fork.name)
+                guard !fork.targets.isEmpty else {
+                    throw StatechartError.invalidCompoundTransition(pseudoState: fork.name, reason: "it has no target states")
+                }
+                var targets: [Int32] = []
+                var usedRegions: [Int32: Int32] = [:]
+                for id in fork.targets {
+                    let target = try lookup(id, referencedBy: "fork '\(fork.name)'")
+                    let regionOfTarget = try regionInside(region, containing: target, pseudoState: fork.name)
+                    if let other = usedRegions[regionOfTarget] {
+                        throw StatechartError.invalidCompoundTransition(
+                            pseudoState: fork.name,
+                            reason: "targets '\(states[Int(other)].path)' and '\(states[Int(target)].path)' lie in the same region '\(regions[Int(regionOfTarget)].name)'")
+                    }
+                    usedRegions[regionOfTarget] = target
+                    targets.append(target)
+                }
+                forkInfo[fork.name] = (region, targets)
+            }
+
+            // Joins
+            var joins: [JoinNode] = []
+            var joinInfo: [String: (index: Int32, region: Int32, sources: [Int32], target: Int32)] = [:]
+            for join in definition.joins {
+                try claim(join.name, "A join")
+                let region = try parallelState(join.region, pseudoState: join.name)
+                guard !join.sources.isEmpty else {
+                    throw StatechartError.invalidCompoundTransition(pseudoState: join.name, reason: "it has no source states")
+                }
+                var sources: [Int32] = []
+                for id in join.sources {
+                    let source = try lookup(id, referencedBy: "join '\(join.name)'")
+                    _ = try regionInside(region, containing: source, pseudoState: join.name)
+                    if !sources.contains(source) { sources.append(source) }
+                }
+                let target = try lookup(join.target, referencedBy: "join '\(join.name)'")
+                let index = Int32(joins.count)
+                joins.append(JoinNode(name: join.name, sourceCount: sources.count))
+                joinInfo[join.name] = (index, region, sources, target)
+                states[Int(region)].joinsToReset.append(index)
+            }
+
+            // Junctions
+            var junctionNames: [String] = []
+            var junctionGuards: [[Guard]] = []
+            var junctionActions: [[Action?]] = []
+            var junctionInfo: [String: (index: Int32, targets: [Int32])] = [:]
+            for junction in definition.junctions {
+                try claim(junction.name, "A junction")
+                guard !junction.paths.isEmpty else {
+                    throw StatechartError.invalidJunction(junction: junction.name, reason: "it has no outgoing paths")
+                }
+                let targets = try junction.paths.map { try lookup($0.target, referencedBy: "junction '\(junction.name)'") }
+                junctionInfo[junction.name] = (Int32(junctionNames.count), targets)
+                junctionNames.append(junction.name)
+                junctionGuards.append(junction.paths.map(\.guardBlock))
+                junctionActions.append(junction.paths.map(\.action))
+            }
+
+            // Handlers, in state order then registration order.
+            var eventIndex: [EventID: Int32] = [:]
+            var handlers: [HandlerNode] = []
+            var handlerNames: [String] = []
+            var guards: [Guard?] = []
+            var actions: [Action?] = []
+            var handlerEvents: [Int32] = []
+            for sourceIndex in states.indices {
+                let source = Int32(sourceIndex)
+                let sourceName = states[sourceIndex].name
+                for handler in states[sourceIndex].handlers {
+                    let eventName = statechartName(handler.event)
+                    guard !eventName.isEmpty else {
+                        throw StatechartError.emptyName(what: "An event", location: "a handler of state '\(states[sourceIndex].path)'")
+                    }
+                    let described = "the handler for event '\(eventName)' on '\(states[sourceIndex].path)'"
+                    let effect: Effect
+                    let name: String
+                    switch handler.target {
+                    case .state(let id):
+                        let target = try lookup(id, referencedBy: described)
+                        if handler.kind == .internal {
+                            guard target == source else {
+                                throw StatechartError.internalTransitionTargetMismatch(
+                                    event: eventName, source: states[sourceIndex].path, target: states[Int(target)].path)
+                            }
+                            effect = .internalAction
+                        } else {
+                            effect = .transition(register(makeSwitch(from: source, to: target, kind: handler.kind)))
+                        }
+                        name = "\(sourceName) --> \(states[Int(target)].name)"
+                    case .fork(let forkName):
+                        guard let fork = forkInfo[forkName] else {
+                            throw StatechartError.unknownPseudoState(name: forkName, referencedBy: described)
+                        }
+                        try rejectInternal(handler, event: eventName, source: source, pseudo: forkName)
+                        effect = .fork(register(makeForkSwitch(from: source, into: fork.region, targets: fork.targets)))
+                        let targetNames = fork.targets.map { states[Int($0)].name }.joined(separator: ",")
+                        name = "\(sourceName) --> \(forkName) --> \(states[Int(fork.region)].name)/[\(targetNames)]"
+                    case .join(let joinName):
+                        guard let join = joinInfo[joinName] else {
+                            throw StatechartError.unknownPseudoState(name: joinName, referencedBy: described)
+                        }
+                        try rejectInternal(handler, event: eventName, source: source, pseudo: joinName)
+                        guard let slot = join.sources.firstIndex(of: source) else {
+                            throw StatechartError.invalidCompoundTransition(
+                                pseudoState: joinName, reason: "'\(states[sourceIndex].path)' handles '\(eventName)' with the join but is not one of its sources")
+                        }
+                        effect = .join(
+                            join: join.index, slot: Int32(slot), change: register(makeSwitch(from: source, to: join.target, kind: .external)))
+                        let sourceNames = join.sources.map { states[Int($0)].name }.joined(separator: ",")
+                        name = "\(states[Int(join.region)].name)/[\(sourceNames)] --> \(joinName) --> \(states[Int(join.target)].name)"
+                    case .junction(let junctionName):
+                        guard let junction = junctionInfo[junctionName] else {
+                            throw StatechartError.unknownPseudoState(name: junctionName, referencedBy: described)
+                        }
+                        try rejectInternal(handler, event: eventName, source: source, pseudo: junctionName)
+                        let firstPath = Int32(switches.count)
+                        for target in junction.targets {
+                            _ = register(makeSwitch(from: source, to: target, kind: .external))
+                        }
+                        effect = .junction(junction: junction.index, firstPath: firstPath)
+                        let targetNames = junction.targets.map { states[Int($0)].name }.joined(separator: ",")
+                        name = "\(sourceName) --> \(junctionName) --> [\(targetNames)]"
+                    }
+                    let event: Int32
+                    if let known = eventIndex[handler.event] {
+                        event = known
+                    } else {
+                        event = Int32(eventIndex.count)
+                        eventIndex[handler.event] = event
+                    }
+                    handlers.append(
+                        HandlerNode(source: source, hasGuard: handler.guardBlock != nil, hasAction: handler.action != nil, effect: effect))
+                    handlerNames.append(name)
+                    guards.append(handler.guardBlock)
+                    actions.append(handler.action)
+                    handlerEvents.append(event)
+                }
+            }
+
+            // Flat handler table: for each (state, event) slot, the handlers in registration order.
+            let eventCount = eventIndex.count
+            var eventIDs = [EventID?](repeating: nil, count: eventCount)
+            for (id, index) in eventIndex { eventIDs[Int(index)] = id }
+            var counts = [Int32](repeating: 0, count: states.count * eventCount + 1)
+            for (index, handler) in handlers.enumerated() {
+                counts[Int(handler.source) * eventCount + Int(handlerEvents[index]) + 1] += 1
+            }
+            for slot in counts.indices.dropFirst() { counts[slot] += counts[slot - 1] }
+            var fill = counts
+            var list = [Int32](repeating: 0, count: handlers.count)
+            for (index, handler) in handlers.enumerated() {
+                let slot = Int(handler.source) * eventCount + Int(handlerEvents[index])
+                list[Int(fill[slot])] = Int32(index)
+                fill[slot] += 1
+            }
+
+            let topology = Topology(
+                name: definition.name,
+                states: states.map {
+                    StateNode(
+                        name: $0.name, hasEnter: $0.enter != nil, hasExit: $0.exit != nil, path: $0.path, parent: $0.parent, kind: $0.kind, regions: $0.regions,
+                        joinsToReset: $0.joinsToReset)
+                },
+                regions: regions, handlers: handlers, handlerNames: handlerNames, switches: switches, joins: joins,
+                junctionNames: junctionNames,
+                eventNames: eventIDs.map { statechartName($0!) }, eventCount: eventCount, handlerStart: counts, handlerList: list)
+            return Model(
+                topology: topology, ids: states.map(\.id), enters: states.map(\.enter), exits: states.map(\.exit),
+                guards: guards, actions: actions, junctionGuards: junctionGuards, junctionActions: junctionActions,
+                eventIndex: eventIndex, eventIDs: eventIDs.map { $0! }, stateIndex: stateIndex)
+        }
+
+        // MARK: Flattening
+
+        /// Adds `spec`'s states (depth first, document order) and returns the new region's index.
+        private mutating func flatten(_ spec: RegionSpec, name: String, owner: Int32, pathPrefix: String) throws -> Int32 {
+            guard !spec.states.isEmpty else { throw StatechartError.noInitialState(region: name) }
+            let regionIndex = Int32(regions.count)
+            // Reserve the slot; the state list is known only after the children are flattened.
+            regions.append(RegionNode(name: name, parent: owner, states: [], initial: -1))
+            var members: [Int32] = []
+            var initial: Int32?
+            for node in spec.states {
+                let stateName = statechartName(node.id)
+                let path = pathPrefix + stateName
+                guard !stateName.isEmpty else {
+                    throw StatechartError.emptyName(what: "A state", location: "region '\(name)'")
+                }
+                let index = Int32(states.count)
+                if let existing = stateIndex[node.id] {
+                    throw StatechartError.duplicateState(name: stateName, firstPath: states[Int(existing)].path, secondPath: path)
+                }
+                stateIndex[node.id] = index
+                let kind: StateKind
+                switch node.content {
+                case .simple: kind = .simple
+                case .composite: kind = .composite
+                case .parallel: kind = .parallel
+                }
+                states.append(
+                    CompiledStateDraft(
+                        id: node.id, name: stateName, path: path, parent: regionIndex, kind: kind, regions: [],
+                        enter: node.enter, exit: node.exit, handlers: node.handlers))
+                members.append(index)
+                if let wanted = spec.initial, wanted == node.id { initial = index }
+                switch node.content {
+                case .simple:
+                    break
+                case .composite(let inner):
+                    let child = try flatten(inner, name: "\(stateName)SubMachine", owner: index, pathPrefix: path + "/")
+                    states[Int(index)].regions = [child]
+                case .parallel(let inners):
+                    guard !inners.isEmpty else { throw StatechartError.noInitialState(region: "\(stateName)SubMachine-0") }
+                    var children: [Int32] = []
+                    for (position, inner) in inners.enumerated() {
+                        children.append(
+                            try flatten(inner, name: "\(stateName)SubMachine-\(position)", owner: index, pathPrefix: path + "@\(position)/"))
+                    }
+                    states[Int(index)].regions = children
+                }
+            }
+            if let wanted = spec.initial, initial == nil {
+                throw StatechartError.unknownInitialState(region: name, state: statechartName(wanted))
+            }
+            regions[Int(regionIndex)] = RegionNode(name: name, parent: owner, states: members, initial: initial ?? members[0])
+            return regionIndex
+        }
+
+        // MARK: Lookups
+
+        private func lookup(_ id: StateID, referencedBy: String) throws -> Int32 {
+            guard let index = stateIndex[id] else {
+                throw StatechartError.unknownState(name: statechartName(id), referencedBy: referencedBy)
+            }
+            return index
+        }
+
+        private func parallelState(_ id: StateID, pseudoState: String) throws -> Int32 {
+            let index = try lookup(id, referencedBy: "pseudo state '\(pseudoState)'")
+            guard states[Int(index)].kind == .parallel else {
+                throw StatechartError.invalidCompoundTransition(
+                    pseudoState: pseudoState, reason: "its region '\(states[Int(index)].path)' is not a parallel state")
+            }
+            return index
+        }
+
+        /// The region of the parallel state `parallel` that contains `state` (at any depth).
+        private func regionInside(_ parallel: Int32, containing state: Int32, pseudoState: String) throws -> Int32 {
+            var current = state
+            while true {
+                let region = states[Int(current)].parent
+                let owner = regions[Int(region)].parent
+                if owner == parallel { return region }
+                if owner < 0 {
+                    throw StatechartError.invalidCompoundTransition(
+                        pseudoState: pseudoState,
+                        reason: "'\(states[Int(state)].path)' is not inside its region '\(states[Int(parallel)].path)'")
+                }
+                current = owner
+            }
+        }
+
+        private func rejectInternal(_ handler: HandlerSpec, event: String, source: Int32, pseudo: String) throws {
+            if handler.kind == .internal {
+                throw StatechartError.internalTransitionTargetMismatch(event: event, source: states[Int(source)].path, target: pseudo)
+            }
+        }
+
+        // MARK: Scopes and plans
+
+        /// The regions from the root down to (and including) the region holding `state`.
+        private func regionChain(_ state: Int32) -> [Int32] {
+            var chain: [Int32] = []
+            var region = states[Int(state)].parent
+            while region >= 0 {
+                chain.append(region)
+                let owner = regions[Int(region)].parent
+                region = owner < 0 ? -1 : states[Int(owner)].parent
+            }
+            return chain.reversed()
+        }
+
+        private func isAncestorOrSelf(_ ancestor: Int32, of state: Int32) -> Bool {
+            var current = state
+            while true {
+                if current == ancestor { return true }
+                let owner = regions[Int(states[Int(current)].parent)].parent
+                if owner < 0 { return false }
+                current = owner
+            }
+        }
+
+        /// TBStateMachine's LCA: walking the source's ancestry upwards, the first region that
+        /// also contains the target. Only regions (machines) can be an LCA, never a state.
+        private func leastCommonRegion(_ source: Int32, _ target: Int32) -> Int32 {
+            let targetChain = Set(regionChain(target))
+            for region in regionChain(source).reversed() where targetChain.contains(region) {
+                return region
+            }
+            return 0  // Every state lies under the root region.
+        }
+
+        /// The (region, state) pairs from just below one of `scope` down to `target`; empty
+        /// when the target is not below the scope (it is then entered through initial states).
+        private func plan(below scope: [Int32], to target: Int32) -> [(Int32, Int32)] {
+            var pairs: [(Int32, Int32)] = []
+            var current = target
+            while true {
+                let region = states[Int(current)].parent
+                pairs.append((region, current))
+                if scope.contains(region) { return pairs.reversed() }
+                let owner = regions[Int(region)].parent
+                if owner < 0 { return [] }
+                current = owner
+            }
+        }
+
+        private func makeSwitch(from source: Int32, to target: Int32, kind: StatechartTransitionKind) -> Switch {
+            var scope = [leastCommonRegion(source, target)]
+            if kind == .local {
+                let sourceContainsTarget = isAncestorOrSelf(source, of: target)
+                if sourceContainsTarget || isAncestorOrSelf(target, of: source) {
+                    let container = sourceContainsTarget ? source : target
+                    let contained = sourceContainsTarget ? target : source
+                    switch states[Int(container)].kind {
+                    case .composite:
+                        scope = states[Int(container)].regions
+                    case .parallel where container == contained:
+                        // Our decision (hierarchy.md, H3): a local self-transition on a parallel
+                        // state keeps the state and restarts every region.
+                        scope = states[Int(container)].regions
+                    case .parallel:
+                        // Our decision (H3): only the region holding the contained vertex is left.
+                        scope = [regionChain(contained).first { regions[Int($0)].parent == container }!]
+                    case .simple:
+                        // A local self-transition on a simple state behaves as an external one (H3).
+                        break
+                    }
+                }
+            }
+            return makeSwitch(scope: scope, plan: plan(below: scope, to: target))
+        }
+
+        private func makeForkSwitch(from source: Int32, into parallel: Int32, targets: [Int32]) -> Switch {
+            let scope = [leastCommonRegion(source, parallel)]
+            var pairs = plan(below: scope, to: parallel)
+            for target in targets {
+                pairs += plan(below: states[Int(parallel)].regions, to: target)
+            }
+            return makeSwitch(scope: scope, plan: pairs)
+        }
+
+        /// Stores `change` in the switch table and returns its index.
+        private mutating func register(_ change: Switch) -> Int32 {
+            switches.append(change)
+            return Int32(switches.count - 1)
+        }
+
+        private func makeSwitch(scope: [Int32], plan: [(Int32, Int32)]) -> Switch {
+            Switch(
+                scope: scope, planRegions: plan.map(\.0), planStates: plan.map(\.1),
+                scopeName: regions[Int(scope[0])].name)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+extension Statechart {
+    /// The typed side of a chart: its identifiers, user blocks and subscribers, called by
+    /// the non-generic engine through `EngineHooks`.
+    ///
+    /// `@unchecked Sendable` invariant: `engine` is assigned once, in `Statechart.init`,
+    /// before the chart (and so this object) can be shared; afterwards it is only read.
+    final class Hooks: EngineHooks, @unchecked Sendable {
+        let model: Model
+        let observers: ObserverRegistry
+        weak var engine: StatechartEngine?
+
+        init(model: Model, observers: ObserverRegistry) {
+            self.model = model
+            self.observers = observers
+        }
+
+        /// The engine's request for `event`: its index in the event table, or its name when
+        /// no handler uses it (an empty name is an error).
+        func request(for event: Event) throws(StatechartError) -> StepRequest {
+            if let index = model.eventIndex[event.name] {
+                return .event(index: index, unknownName: nil)
+            }
+            let name = statechartName(event.name)
+            if name.isEmpty {
+                throw StatechartError.emptyName(what: "An event", location: "an event sent to '\(model.topology.name)'")
+            }
+            return .event(index: -1, unknownName: name)
+        }
+
+        /// Queues `event` from inside a step (or later, from an escaped context). An event
+        /// with an empty name is reported to nobody and dropped, as it could never be handled.
+        func raise(_ event: Event) {
+            guard let request = try? request(for: event) else { return }
+            engine?.enqueue(QueueItem(request: request, payload: event.payload, completion: nil))
+        }
+
+        private func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
+            Context(payload: payload as? Payload, event: event >= 0 ? model.eventIDs[Int(event)] : nil, hooks: self)
+        }
+
+        func enter(_ state: Int32, payload: (any Sendable)?, event: Int32) {
+            model.enters[Int(state)]?(context(payload, event))
+        }
+
+        func exit(_ state: Int32, payload: (any Sendable)?, event: Int32) {
+            model.exits[Int(state)]?(context(payload, event))
+        }
+
+        func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool {
+            model.guards[handler]?(context(payload, event)) ?? true
+        }
+
+        func runAction(of handler: Int, payload: (any Sendable)?, event: Int32) {
+            model.actions[handler]?(context(payload, event))
+        }
+
+        func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int? {
+            let context = context(payload, event)
+            return model.junctionGuards[junction].firstIndex { $0(context) }
+        }
+
+        func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32) {
+            model.junctionActions[junction][path]?(context(payload, event))
+        }
+
+        func notify(_ tag: NotificationTag, state: Int32, payload: (any Sendable)?, event: Int32) {
+            let kind: Notification.Kind
+            switch tag {
+            case .entered: kind = .entered
+            case .exited: kind = .exited
+            case .internalTransition: kind = .internalTransition(model.eventIDs[Int(event)])
+            }
+            let notification = Notification(
+                kind: kind, state: model.ids[Int(state)], path: model.topology.states[Int(state)].path,
+                payload: payload as? Payload)
+            observers.post(notification, at: state)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+// The compiled, immutable form of a chart: states and regions flattened into arrays
+// and addressed by index, with every transition's exit scope and entry plan computed
+// once at build time so a step does no path or LCA work.
+//
+// The tree itself (`Topology`) is deliberately not generic: the step walks it on every
+// event, and unspecialised generic code would look up type metadata for each access.
+// Only identifiers and user closures live in the generic `Model`, in parallel arrays.
+
+enum StateKind: Sendable {
+    case simple
+    case composite
+    case parallel
+}
+
+struct StateNode: Sendable {
+    let name: String
+    /// Whether the state has an enter or exit block, so steps touch the (generic) closure
+    /// arrays only when there is something to call.
+    let hasEnter: Bool
+    let hasExit: Bool
+    let path: String
+    /// The region this state lives in.
+    let parent: Int32
+    let kind: StateKind
+    /// Nested regions in index order: one for a composite state, one per region for a parallel state.
+    let regions: [Int32]
+    /// Joins whose region is this (parallel) state: their partial progress is dropped when it exits.
+    let joinsToReset: [Int32]
+}
+
+struct RegionNode: Sendable {
+    /// TBStateMachine's machine name: the chart name, `<state>SubMachine` or `<state>SubMachine-<i>`.
+    let name: String
+    /// The state that owns the region, or -1 for the root.
+    let parent: Int32
+    let states: [Int32]
+    let initial: Int32
+}
+
+/// What a transition exits and enters, as the compiler computes it. `Topology` flattens
+/// these into plain-value tables (`SwitchHot`) for the step.
+struct Switch: Sendable {
+    /// The regions whose active states are exited (deeply) and then re-entered: the least
+    /// common ancestor region or, for a local transition, the region(s) inside the
+    /// containing state.
+    let scope: [Int32]
+    /// For each region on the way down to the target(s), the state to enter instead of the
+    /// region's initial state. Short, so a linear search beats a dictionary.
+    let planRegions: [Int32]
+    let planStates: [Int32]
+    /// The name of the scope's region, for the debugger.
+    let scopeName: String
+}
+
+/// A switch as the step reads it: ranges into `Topology`'s flat scope and plan tables.
+struct SwitchHot: Sendable {
+    let scopeStart: Int32
+    let scopeCount: Int32
+    let planStart: Int32
+    let planCount: Int32
+}
+
+/// What a handler does once its guard passes. Switches are referred to by index into
+/// `Topology.switches`, so the value is plain and copying it costs no reference counting.
+enum Effect: Sendable {
+    case internalAction
+    case transition(Int32)
+    case fork(Int32)
+    case join(join: Int32, slot: Int32, change: Int32)
+    /// The switch of path `p` is `firstPath + p`.
+    case junction(junction: Int32, firstPath: Int32)
+}
+
+struct HandlerNode: Sendable {
+    let source: Int32
+    let hasGuard: Bool
+    let hasAction: Bool
+    let effect: Effect
+}
+
+struct JoinNode: Sendable {
+    let name: String
+    let sourceCount: Int
+}
+
+/// The per-state facts a step reads, as plain values: copying one costs no reference
+/// counting, unlike `StateNode` with its names and arrays.
+struct StateHot: Sendable {
+    let parent: Int32
+    let kind: StateKind
+    let hasEnter: Bool
+    let hasExit: Bool
+    /// The state's nested regions are `Topology.childRegions[regionStart ..< regionStart + regionCount]`.
+    let regionStart: Int32
+    let regionCount: Int32
+    /// The joins to reset on exit are `Topology.resetJoins[joinStart ..< joinStart + joinCount]`.
+    let joinStart: Int32
+    let joinCount: Int32
+}
+
+struct Topology: Sendable {
+    let name: String
+    let states: [StateNode]
+    let regions: [RegionNode]
+    let handlers: [HandlerNode]
+    /// TBStateMachine's transition names by handler: `a --> b`, `c --> fork --> p/[a,b]`...
+    let handlerNames: [String]
+    let joins: [JoinNode]
+    let junctionNames: [String]
+    /// Event names by index, for the debugger and error messages.
+    let eventNames: [String]
+    let eventCount: Int
+    let switches: [SwitchHot]
+    let switchScopeNames: [String]
+    let scopeRegions: [Int32]
+    let planRegions: [Int32]
+    let planStates: [Int32]
+    /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
+    let handlerStart: [Int32]
+    let handlerList: [Int32]
+
+    // Flat copies of what the step reads on every event.
+    let hot: [StateHot]
+    let childRegions: [Int32]
+    let resetJoins: [Int32]
+    let regionInitial: [Int32]
+
+    init(
+        name: String, states: [StateNode], regions: [RegionNode], handlers: [HandlerNode], handlerNames: [String],
+        switches: [Switch], joins: [JoinNode], junctionNames: [String], eventNames: [String], eventCount: Int,
+        handlerStart: [Int32], handlerList: [Int32]
+    ) {
+        self.name = name
+        self.states = states
+        self.regions = regions
+        self.handlers = handlers
+        self.handlerNames = handlerNames
+        var hotSwitches: [SwitchHot] = []
+        var scopeRegions: [Int32] = []
+        var planRegions: [Int32] = []
+        var planStates: [Int32] = []
+        for change in switches {
+            hotSwitches.append(
+                SwitchHot(
+                    scopeStart: Int32(scopeRegions.count), scopeCount: Int32(change.scope.count),
+                    planStart: Int32(planRegions.count), planCount: Int32(change.planRegions.count)))
+            scopeRegions += change.scope
+            planRegions += change.planRegions
+            planStates += change.planStates
+        }
+        self.switches = hotSwitches
+        switchScopeNames = switches.map(\.scopeName)
+        self.scopeRegions = scopeRegions
+        self.planRegions = planRegions
+        self.planStates = planStates
+        self.joins = joins
+        self.junctionNames = junctionNames
+        self.eventNames = eventNames
+        self.eventCount = eventCount
+        self.handlerStart = handlerStart
+        self.handlerList = handlerList
+        var hot: [StateHot] = []
+        var childRegions: [Int32] = []
+        var resetJoins: [Int32] = []
+        for state in states {
+            hot.append(
+                StateHot(
+                    parent: state.parent, kind: state.kind, hasEnter: state.hasEnter, hasExit: state.hasExit,
+                    regionStart: Int32(childRegions.count), regionCount: Int32(state.regions.count),
+                    joinStart: Int32(resetJoins.count), joinCount: Int32(state.joinsToReset.count)))
+            childRegions += state.regions
+            resetJoins += state.joinsToReset
+        }
+        self.hot = hot
+        self.childRegions = childRegions
+        self.resetJoins = resetJoins
+        regionInitial = regions.map(\.initial)
+    }
+
+    /// The state switch `change` enters in `region` instead of its initial state, if any.
+    @inline(__always)
+    func explicitChild(of region: Int32, in change: Int32) -> Int32? {
+        let entry = switches[Int(change)]
+        for slot in Int(entry.planStart)..<Int(entry.planStart + entry.planCount) where planRegions[slot] == region {
+            return planStates[slot]
+        }
+        return nil
+    }
+
+    @inline(__always)
+    func handlerRange(state: Int32, event: Int32) -> Range<Int> {
+        let slot = Int(state) * eventCount + Int(event)
+        return Int(handlerStart[slot])..<Int(handlerStart[slot + 1])
+    }
+}
+
+extension Statechart {
+    struct Model: Sendable {
+        let topology: Topology
+        /// Per state, by index.
+        let ids: [StateID]
+        let enters: [Action?]
+        let exits: [Action?]
+        /// Per handler, by index.
+        let guards: [Guard?]
+        let actions: [Action?]
+        /// Per junction, its outgoing paths' guards and actions.
+        let junctionGuards: [[Guard]]
+        let junctionActions: [[Action?]]
+        let eventIndex: [EventID: Int32]
+        /// Event identifiers by index.
+        let eventIDs: [EventID]
+        let stateIndex: [StateID: Int32]
+    }
+}
+
+/// Which notification a step posts; not generic, so unobserved steps build no generic values.
+enum NotificationTag {
+    case entered
+    case exited
+    case internalTransition
+}

@@ -1,0 +1,109 @@
+import Synchronization
+
+extension Statechart {
+    /// A state was entered or exited, or ran an internal transition.
+    ///
+    /// Delivered synchronously inside the run-to-completion step, just before the state's
+    /// own enter or exit block runs (and after an internal transition's action).
+    public struct Notification: Sendable {
+        /// What happened.
+        public enum Kind: Sendable, Hashable {
+            /// The state was entered.
+            case entered
+            /// The state was exited.
+            case exited
+            /// The state performed an internal transition for this event.
+            case internalTransition(EventID)
+        }
+
+        /// What happened.
+        public let kind: Kind
+        /// The state it happened to.
+        public let state: StateID
+        /// The state's path, such as `c/c2@1/c222`.
+        public let path: String
+        /// The payload of the step (nil when there is none).
+        public let payload: Payload?
+    }
+
+    /// The subscribers of every state, shared between the drainer and subscribing threads.
+    final class ObserverRegistry: Sendable {
+        private struct Entry: Sendable {
+            let token: Int
+            let kind: Notification.Kind
+            let deliver: @Sendable (Notification) -> Void
+        }
+
+        private struct Storage: ~Copyable {
+            var byState: [Int32: [Entry]] = [:]
+            var nextToken = 0
+        }
+
+        private let storage = Mutex(Storage())
+        /// How many subscriptions exist, read by the step without the lock.
+        let count = SubscriptionCount()
+
+        func add(state: Int32, kind: Notification.Kind, deliver: @escaping @Sendable (Notification) -> Void) -> Int {
+            let token = storage.withLock { storage -> Int in
+                let token = storage.nextToken
+                storage.nextToken += 1
+                storage.byState[state, default: []].append(Entry(token: token, kind: kind, deliver: deliver))
+                return token
+            }
+            count.value.add(1, ordering: .releasing)
+            return token
+        }
+
+        func remove(state: Int32, token: Int) {
+            let removed = storage.withLock { storage -> Bool in
+                guard var entries = storage.byState[state], let index = entries.firstIndex(where: { $0.token == token }) else {
+                    return false
+                }
+                entries.remove(at: index)
+                storage.byState[state] = entries.isEmpty ? nil : entries
+                return true
+            }
+            if removed { count.value.subtract(1, ordering: .releasing) }
+        }
+
+        func post(_ notification: Notification, at state: Int32) {
+            let targets = storage.withLock { storage in
+                (storage.byState[state] ?? []).filter { $0.kind == notification.kind }.map(\.deliver)
+            }
+            // Delivered outside the lock, so a subscriber may subscribe or cancel in its callback.
+            for deliver in targets { deliver(notification) }
+        }
+    }
+}
+
+/// A registration made with `Statechart.observe(_:at:_:)`; cancel it to stop the callbacks.
+///
+/// The subscription is also cancelled when this object is deallocated.
+public final class StatechartSubscription: Sendable {
+    private let cancellation: Mutex<(@Sendable () -> Void)?>
+
+    init(cancel: @escaping @Sendable () -> Void) {
+        cancellation = Mutex(cancel)
+    }
+
+    /// Stops the callbacks. Calling it again does nothing.
+    public func cancel() {
+        let body = cancellation.withLock { body -> (@Sendable () -> Void)? in
+            defer { body = nil }
+            return body
+        }
+        body?()
+    }
+
+    deinit {
+        cancel()
+    }
+}
+
+/// The number of subscriptions of a chart, in a non-generic object so that charts nobody
+/// observes pay one atomic load per enter or exit, and no generic metadata lookup.
+final class SubscriptionCount: Sendable {
+    let value = Atomic<Int>(0)
+
+    var isActive: Bool { value.load(ordering: .acquiring) > 0 }
+}

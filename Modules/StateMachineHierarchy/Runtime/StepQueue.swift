@@ -1,0 +1,94 @@
+/// How the submitter of a queued request learns its outcome.
+enum StepCompletion: Sendable {
+    /// The synchronous caller that drains the queue itself reads the outcome from the drain loop.
+    case inline
+    case callback(@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)
+    case continuation(CheckedContinuation<StatechartStepOutcome, any Error>)
+
+    func deliver(_ result: Result<StatechartStepOutcome, StatechartError>) {
+        switch self {
+        case .inline: break
+        case .callback(let body): body(result)
+        case .continuation(let continuation): continuation.resume(with: result.mapError { $0 as any Error })
+        }
+    }
+
+    var isInline: Bool { if case .inline = self { true } else { false } }
+}
+
+/// What a queued request asks for. Starting and stopping are queued like events so that
+/// they, too, run between run-to-completion steps, never inside one.
+enum StepRequest: Sendable {
+    case start
+    case stop
+    /// An event by its index in the chart's event table; `-1` for a name no handler uses,
+    /// which keeps its text for the debugger.
+    case event(index: Int32, unknownName: String?)
+}
+
+/// One entry of the chart's event queue. Not generic: the payload travels type-erased and
+/// is cast back only when a user block runs.
+struct QueueItem: Sendable {
+    var request: StepRequest
+    var payload: (any Sendable)?
+    var completion: StepCompletion?
+
+    var isEvent: Bool { if case .event = request { true } else { false } }
+}
+
+/// The state shared between submitters and the drainer, guarded by `StatechartEngine.pump`.
+struct Pump: ~Copyable {
+    var items: [QueueItem] = []
+    var head = 0
+    /// True while some thread or task owns the right to run steps. Only the owner touches
+    /// the engine's configuration, so steps never overlap.
+    var draining = false
+    /// The active state of every region (-1 when inactive) as of the last completed step,
+    /// for readers outside the drainer.
+    var snapshot: [Int32]
+    var started = false
+    var debugSink: StatechartDebugSink?
+
+    init(regionCount: Int) {
+        snapshot = [Int32](repeating: -1, count: regionCount)
+    }
+
+    var pendingCount: Int { items.count - head }
+
+    mutating func append(_ item: QueueItem) {
+        items.append(item)
+    }
+
+    mutating func popFirst() -> QueueItem? {
+        guard head < items.count else {
+            if head > 0 {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return nil
+        }
+        let item = items[head]
+        head += 1
+        if head >= 64 && head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return item
+    }
+
+    /// Removes the queued events (not start/stop requests) and returns them.
+    mutating func removePendingEvents() -> [QueueItem] {
+        let pending = items[head...]
+        let dropped = pending.filter(\.isEvent)
+        items = pending.filter { !$0.isEvent }
+        head = 0
+        return dropped
+    }
+
+    func pendingEventNames(_ topology: Topology) -> [String] {
+        items[head...].compactMap { item in
+            guard case .event(let index, let unknownName) = item.request else { return nil }
+            return index >= 0 ? topology.eventNames[Int(index)] : unknownName ?? "?"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The StateMachineHierarchy product: UML statecharts.

@@ -1,0 +1,235 @@
+/// A UML statechart with TBStateMachine's semantics: nested and parallel states,
+/// fork/join/junction pseudo states, external/local/internal transitions ordered by
+/// their least common ancestor, and run-to-completion steps fed by one event queue.
+///
+/// - `StateID` names states (strings, enums, any `Hashable & Sendable` value); names must
+///   be unique within a chart so that paths and targets are unambiguous.
+/// - `EventID` names events; `Payload` is the optional data every event carries to the
+///   guards, actions, enter and exit blocks of its step.
+///
+/// ```swift
+/// typealias Chart = Statechart<String, String, Int>
+/// let chart = try Chart(name: "main") {
+///     Chart.State("idle").on("go", to: "busy")
+///     Chart.State("busy").on("done", to: "idle")
+/// }
+/// chart.start()
+/// try chart.handle("go")
+/// ```
+///
+/// **Threading.** One queue, owned by the chart, holds events, `start` and `stop`. Whoever
+/// finds the queue idle drains it: `handle` and `send` on the caller's thread or task,
+/// `schedule` (and events raised inside steps while idle) on a new task. Steps never
+/// overlap and run in FIFO order, so every method here may be called from any thread.
+public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & Sendable, Payload: Sendable>: Sendable {
+    let engine: StatechartEngine
+    let hooks: Hooks
+    var model: Model { hooks.model }
+    var topology: Topology { engine.topology }
+
+    /// Compiles `definition`, checking every rule: unique non-empty names, non-empty
+    /// regions, existing targets, well-formed forks, joins and junctions.
+    /// - Throws: ``StatechartError`` naming the state, event or pseudo state at fault.
+    public init(_ definition: Definition) throws {
+        var compiler = Compiler(definition)
+        let model = try compiler.compile()
+        let observers = ObserverRegistry()
+        hooks = Hooks(model: model, observers: observers)
+        engine = StatechartEngine(topology: model.topology, hooks: hooks, subscriptions: observers.count)
+        hooks.engine = engine
+    }
+
+    /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``.
+    public convenience init(name: String, initial: StateID? = nil, @StatesBuilder _ states: () -> [Element]) throws {
+        try self.init(Definition(name: name, initial: initial, states))
+    }
+
+    /// The root region's name.
+    public var name: String { topology.name }
+
+    // MARK: Lifecycle
+
+    /// Enters the initial states, deeply (TBStateMachine's `setUp:`); `payload` reaches
+    /// their enter blocks. Does nothing if the chart is already running. Runs on the
+    /// caller's thread unless a step is in progress, in which case it is queued.
+    public func start(payload: Payload? = nil) {
+        _ = engine.submit { QueueItem(request: .start, payload: payload, completion: $0 ? .inline : nil) }
+    }
+
+    /// Drops every queued event and exits the active states, children before parents and
+    /// regions in index order (TBStateMachine's `tearDown:`). Dropped events' waiters get
+    /// ``StatechartStepOutcome/discarded``. Runs on the caller's thread unless a step is
+    /// in progress, in which case it runs right after that step.
+    public func stop(payload: Payload? = nil) {
+        engine.submitStop(payload: payload)
+    }
+
+    /// Whether the chart has been started and not stopped, as of the last completed step.
+    public var isRunning: Bool { engine.pump.withLock { $0.started } }
+
+    // MARK: Events
+
+    /// Handles `event` synchronously, for single-threaded use: when no step is in progress
+    /// it runs this event's step (and anything it raises) on the caller's thread and
+    /// returns its outcome. Called during a step (from an action, or while another thread
+    /// drains), it queues the event behind the current step and returns ``StatechartStepOutcome/queued``.
+    /// - Throws: ``StatechartError`` if the step fails (no junction path passes) or the
+    ///   event's name is empty.
+    @discardableResult
+    public func handle(_ event: Event) throws -> StatechartStepOutcome {
+        let request = try hooks.request(for: event)
+        let payload: (any Sendable)? = event.payload
+        guard let result = engine.submit({ QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil) }) else {
+            return .queued
+        }
+        return try result.get()
+    }
+
+    /// Handles the event `name` with `payload`; see ``handle(_:)``.
+    @discardableResult
+    public func handle(_ name: EventID, payload: Payload? = nil) throws -> StatechartStepOutcome {
+        try handle(Event(name, payload: payload))
+    }
+
+    /// Queues `event` and waits until its run-to-completion step has finished.
+    ///
+    /// Events from concurrent senders are processed one at a time in the order they were
+    /// queued. When the queue is idle the step runs in the calling task. Cancelling the
+    /// waiting task does not withdraw the event.
+    /// - Returns: whether a handler fired, or ``StatechartStepOutcome/discarded`` if the
+    ///   chart was not running or was stopped first.
+    @discardableResult
+    public func send(_ event: Event) async throws -> StatechartStepOutcome {
+        let request = try hooks.request(for: event)
+        let payload: (any Sendable)? = event.payload
+        return try await withCheckedThrowingContinuation { continuation in
+            if let result = engine.submit({ _ in QueueItem(request: request, payload: payload, completion: .continuation(continuation)) }) {
+                continuation.resume(with: result.mapError { $0 as any Error })
+            }
+        }
+    }
+
+    /// Sends the event `name` with `payload`; see ``send(_:)``.
+    @discardableResult
+    public func send(_ name: EventID, payload: Payload? = nil) async throws -> StatechartStepOutcome {
+        try await send(Event(name, payload: payload))
+    }
+
+    /// Queues `event` without waiting (TBStateMachine's `scheduleEvent:`). If the queue is
+    /// idle a new task drains it. `completion`, if given, runs right after the event's step,
+    /// on the thread that ran it, with the outcome or the step's error.
+    public func schedule(
+        _ event: Event, completion: (@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)? = nil
+    ) {
+        let request: StepRequest
+        do {
+            request = try hooks.request(for: event)
+        } catch {
+            completion?(.failure(error))
+            return
+        }
+        engine.enqueue(QueueItem(request: request, payload: event.payload, completion: completion.map { .callback($0) }))
+    }
+
+    /// Queues the event `name` with `payload`; see ``schedule(_:completion:)``.
+    public func schedule(
+        _ name: EventID, payload: Payload? = nil,
+        completion: (@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)? = nil
+    ) {
+        schedule(Event(name, payload: payload), completion: completion)
+    }
+
+    // MARK: Configuration
+
+    /// The active states, in document order, as of the last completed step.
+    public var activeStates: [StateID] {
+        let snapshot = engine.pump.withLock { $0.snapshot }
+        var active: [StateID] = []
+        collect(region: 0, snapshot: snapshot, into: &active)
+        return active
+    }
+
+    private func collect(region: Int32, snapshot: [Int32], into active: inout [StateID]) {
+        let state = snapshot[Int(region)]
+        guard state >= 0 else { return }
+        active.append(model.ids[Int(state)])
+        for inner in topology.states[Int(state)].regions {
+            collect(region: inner, snapshot: snapshot, into: &active)
+        }
+    }
+
+    /// Whether `state` is active, as of the last completed step.
+    public func isActive(_ state: StateID) -> Bool {
+        guard let index = model.stateIndex[state] else { return false }
+        let parent = topology.states[Int(index)].parent
+        return engine.pump.withLock { $0.snapshot[Int(parent)] == index }
+    }
+
+    /// The active child of the composite state at `path`, or of region `region` of the
+    /// parallel state at `path`; nil when that region is not active.
+    /// - Throws: ``StatechartError/invalidPath(path:component:reason:)`` for a bad path or region.
+    public func activeChild(of path: String, region: Int = 0) throws -> StateID? {
+        let index = try resolve(path)
+        let regions = topology.states[Int(index)].regions
+        guard region >= 0, region < regions.count else {
+            throw StatechartError.invalidPath(
+                path: path, component: "@\(region)", reason: "'\(topology.states[Int(index)].name)' has \(regions.count) regions")
+        }
+        let active = engine.pump.withLock { $0.snapshot[Int(regions[region])] }
+        return active >= 0 ? model.ids[Int(active)] : nil
+    }
+
+    /// The identifier of the state at `path`, such as `b/b2/b21` or `c/c2@1/c222`.
+    /// - Throws: ``StatechartError/invalidPath(path:component:reason:)`` naming the component
+    ///   that is unknown, lacks its `@index`, or has an index out of range.
+    public func state(at path: String) throws -> StateID {
+        model.ids[Int(try resolve(path))]
+    }
+
+    /// The path of `state`, or nil if it is not in this chart.
+    public func path(of state: StateID) -> String? {
+        model.stateIndex[state].map { topology.states[Int($0)].path }
+    }
+
+    func resolve(_ text: String) throws -> Int32 {
+        let path = try StatechartPath(text)
+        let model = topology
+        var region: Int32 = 0
+        var found: Int32 = -1
+        for (position, component) in path.components.enumerated() {
+            guard let index = model.regions[Int(region)].states.first(where: { model.states[Int($0)].name == component.name }) else {
+                throw StatechartError.invalidPath(
+                    path: text, component: component.name,
+                    reason: "region '\(model.regions[Int(region)].name)' has no state named '\(component.name)'")
+            }
+            found = index
+            guard position < path.components.count - 1 else { break }
+            let state = model.states[Int(index)]
+            switch state.kind {
+            case .simple:
+                throw StatechartError.invalidPath(
+                    path: text, component: component.name, reason: "'\(component.name)' is a simple state and has no sub states")
+            case .composite:
+                if component.region != nil {
+                    throw StatechartError.invalidPath(
+                        path: text, component: component.name,
+                        reason: "'\(component.name)' is not a parallel state, so it takes no region index")
+                }
+                region = state.regions[0]
+            case .parallel:
+                guard let chosen = component.region else {
+                    throw StatechartError.invalidPath(
+                        path: text, component: component.name,
+                        reason: "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(state.regions.count))")
+                }
+                guard chosen < state.regions.count else {
+                    throw StatechartError.invalidPath(
+                        path: text, component: "\(component.name)@\(chosen)",
+                        reason: "'\(component.name)' has \(state.regions.count) regions")
+                }
+                region = state.regions[chosen]
+            }
+        }
+        return found
+    }
+}

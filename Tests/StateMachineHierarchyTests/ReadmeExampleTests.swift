@@ -1,0 +1,101 @@
+import StateMachineHierarchy
+import Testing
+
+// The README's "Statecharts" section, kept compiling and true.
+
+@Suite("README example")
+struct ReadmeExampleTests {
+    typealias Player = Statechart<String, String, Int>
+
+    static func player(_ log: Recorder) throws -> Player {
+        try Player(name: "player") {
+            Player.State("stopped")
+                .on("play", to: "active")
+            Player.State(parallel: "active") {
+                Player.Region {
+                    Player.State("playing").on("pause", to: "paused")
+                    Player.State("paused").on("play", to: "playing")
+                }
+                Player.Region {
+                    Player.State("normal").on("shuffle", to: "shuffled")
+                    Player.State("shuffled").on("shuffle", to: "normal")
+                }
+            }
+            .onEnter { context in log.append("volume \(context.payload ?? 0)") }
+            .on("stop", to: "stopped")
+        }
+    }
+
+    @Test("the nested example with a parallel region")
+    func nestedExample() throws {
+        let log = Recorder()
+        let player = try Self.player(log)
+        let lines = Recorder()
+        player.attachDebugger(StatechartDebugSink { lines.append($0) })
+        player.start()
+        try player.handle("play", payload: 7)
+        try player.handle("shuffle")
+        #expect(player.activeStates == ["active", "playing", "shuffled"])
+        #expect(log.entries == ["volume 7"])
+        #expect(player.activeStateConfiguration == """
+            player
+            \tactive
+            \t\tactiveSubMachine-0
+            \t\t\tplaying
+            \t\tactiveSubMachine-1
+            \t\t\tshuffled
+
+            """)
+        lines.clear()
+        try player.handle("stop", payload: 3)
+        #expect(Array(lines.entries.prefix(9)) == [
+            "[player]: attempt to handle event 'stop' data: 3",
+            "[active] will handle event 'stop' data: 3",
+            "[player] performing transition: active --> stopped data: 3",
+            "[activeSubMachine-0] teardown data: 3",
+            "\tExit 'playing' data: 3",
+            "[activeSubMachine-1] teardown data: 3",
+            "\tExit 'shuffled' data: 3",
+            "\tExit 'active' data: 3",
+            "\tEnter 'stopped' data: 3",
+        ])
+    }
+
+    @Test("the JSON example")
+    func jsonExample() throws {
+        let json = """
+            {
+              "name": "door",
+              "states": [
+                {"name": "closed", "type": "state"},
+                {"name": "open", "type": "state"}
+              ],
+              "transitions": [
+                {"type": "simple", "kind": "external", "name": "open", "source": "closed", "target": "open"},
+                {"type": "simple", "kind": "external", "name": "close", "source": "open", "target": "closed"}
+              ]
+            }
+            """
+        typealias Door = Statechart<String, String, String>
+        var definition = try Door.definition(fromJSON: json)
+        try definition.setGuard(forTransition: "open") { $0.payload == "key" }
+        try definition.onEnter(at: "open") { _ in }
+        let door = try Door(definition)
+        door.start()
+        #expect(try door.handle("open", payload: "crowbar") == .unhandled)
+        #expect(try door.handle("open", payload: "key") == .handled)
+        #expect(door.activeStates == ["open"])
+
+        let broken = #"{"name": "door", "states": [{"name": "closed", "type": "state"}], "transitions": [{"type": "simple", "kind": "sideways", "name": "open", "source": "closed", "target": "opne"}]}"#
+        #expect(throws: StatechartError.self) { try Door.definition(fromJSON: broken) }
+        do {
+            _ = try Door.definition(fromJSON: broken)
+        } catch {
+            #expect("\(error)" == """
+                Invalid statechart JSON (2 problems):
+                  $.transitions[0].kind: unknown transition kind 'sideways' (expected 'external', 'local' or 'internal')
+                  $.transitions[0].target: Invalid path 'opne' at component 'opne': region 'door' has no state named 'opne'.
+                """)
+        }
+    }
+}
