@@ -1,0 +1,27 @@
+/// Where a terminal app reads commands and writes frames.
+///
+/// Three implementations: ``ReadlineConsole`` on a terminal (history, Tab completion, frames
+/// drawn above the prompt while you type), ``PlainConsole`` when standard input is not a
+/// terminal (scripts, pipes: plain lines in, plain text out, no escape sequences), and
+/// ``ScriptedConsole`` for tests.
+public protocol Console: AnyObject, Sendable {
+    /// The lines the user enters; it finishes at the end of input (Ctrl-D, Ctrl-C, the end
+    /// of a pipe).
+    var lines: AsyncStream<String> { get }
+    /// Whether output goes to a terminal: styles and a live "working" indicator are allowed.
+    var isInteractive: Bool { get }
+    /// Sets the prompt and the words Tab completes (the commands the screen accepts now).
+    func setPrompt(_ prompt: String, completions: [String])
+    /// Shows `text` (a frame or a message) above the prompt.
+    func write(_ text: String)
+    /// Stops reading input and restores the terminal.
+    func close()
+}
+
+/// Picks the console for this process: readline on a terminal, plain lines otherwise.
+public func makeStandardConsole() -> any Console {
+    if ReadlineConsole.isAvailable {
+        return ReadlineConsole()
+    }
+    return PlainConsole()
+}

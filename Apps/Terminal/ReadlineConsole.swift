@@ -1,0 +1,186 @@
+import CReadline
+import Foundation
+import Synchronization
+
+/// The console on a terminal: GNU readline with history and Tab completion of the commands
+/// the current screen accepts, and frames drawn above the prompt while the user types.
+///
+/// Readline runs in its callback mode on a thread of its own, which waits (with `poll`) for
+/// either a key or a wake-up from the app; the app's output is handed to that thread and
+/// printed between keystrokes (the prompt and the half-typed line are saved, cleared and
+/// redrawn), so output never interleaves with the line being edited. Ctrl-D and Ctrl-C end
+/// the input cleanly (the terminal is restored).
+public final class ReadlineConsole: Console, @unchecked Sendable {
+    // @unchecked Sendable: `pending` and `prompt` are only touched under `lock`; every other
+    // stored property is immutable. Readline's own state is only touched on the console
+    // thread (see `ReadlineGlobals`).
+
+    /// Whether standard input and output are both terminals.
+    public static var isAvailable: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// The lines the user enters.
+    public let lines: AsyncStream<String>
+    /// Always interactive.
+    public var isInteractive: Bool { true }
+
+    private let continuation: AsyncStream<String>.Continuation
+    private let lock = NSLock()
+    private var pending: [String] = []
+    private var prompt: (text: String, completions: [String]) = ("> ", [])
+    private var isClosed = false
+    private let wakeUp: (read: Int32, write: Int32)
+
+    /// A console on the process's terminal.
+    public init() {
+        (lines, continuation) = AsyncStream<String>.makeStream()
+        var pipeEnds: [Int32] = [0, 0]
+        if pipe(&pipeEnds) != 0 { pipeEnds = [-1, -1] }
+        wakeUp = (pipeEnds[0], pipeEnds[1])
+        installInterruptHandler()
+        let thread = Thread { [self] in run() }
+        thread.name = "ReadlineConsole"
+        thread.start()
+    }
+
+    /// Sets the prompt and the words Tab completes; applied before the next keystroke.
+    public func setPrompt(_ prompt: String, completions: [String]) {
+        lock.withLock { self.prompt = (prompt, completions) }
+        poke()
+    }
+
+    /// Shows `text` above the prompt.
+    public func write(_ text: String) {
+        lock.withLock { pending.append(text) }
+        poke()
+    }
+
+    /// Stops reading and restores the terminal.
+    public func close() {
+        lock.withLock { isClosed = true }
+        poke()
+    }
+
+    private func poke() {
+        var byte: UInt8 = 1
+        _ = Foundation.write(wakeUp.write, &byte, 1)
+    }
+
+    // MARK: The console thread
+
+    private func run() {
+        ReadlineGlobals.console = self
+        cr_set_attempted_completion_function(readlineComplete)
+        var installedPrompt = ""
+        var shouldStop = false
+        while !shouldStop {
+            let (prompt, completions, output, closed) = lock.withLock {
+                defer { pending = [] }
+                return (self.prompt.text, self.prompt.completions, pending, isClosed)
+            }
+            ReadlineGlobals.completions = completions
+            if prompt != installedPrompt || output.isEmpty == false {
+                redraw(output: output, prompt: prompt, reinstall: prompt != installedPrompt || installedPrompt.isEmpty)
+                installedPrompt = prompt
+            }
+            if closed || ReadlineGlobals.endOfInput || interrupted.load(ordering: .relaxed) { break }
+            var descriptors = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, 2, 250)
+            if ready < 0 { shouldStop = errno != EINTR ? true : interrupted.load(ordering: .relaxed); continue }
+            if descriptors[1].revents & Int16(POLLIN) != 0 {
+                var buffer = [UInt8](repeating: 0, count: 64)
+                _ = read(wakeUp.read, &buffer, buffer.count)
+            }
+            if descriptors[0].revents & Int16(POLLIN | POLLHUP) != 0 {
+                rl_callback_read_char()
+                for line in ReadlineGlobals.takeLines() { continuation.yield(line) }
+            }
+        }
+        rl_callback_handler_remove()
+        Foundation.write(STDOUT_FILENO, "\n", 1)
+        continuation.finish()
+    }
+
+    /// Prints `output` above the prompt, keeping the half-typed line.
+    private func redraw(output: [String], prompt: String, reinstall: Bool) {
+        let hasHandler = !reinstall || ReadlineGlobals.isHandlerInstalled
+        var savedLine = ""
+        var savedPoint: Int32 = 0
+        if ReadlineGlobals.isHandlerInstalled, let buffer = cr_line_buffer() {
+            savedLine = String(cString: buffer)
+            savedPoint = cr_point()
+            rl_replace_line("", 0)
+            rl_redisplay()
+            // Move to the start of the (now empty) prompt line and erase it.
+            FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
+        }
+        for text in output {
+            FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        }
+        if reinstall || !hasHandler {
+            rl_callback_handler_install(prompt, readlineLineHandler)
+            ReadlineGlobals.isHandlerInstalled = true
+        } else {
+            rl_on_new_line()
+        }
+        rl_replace_line(savedLine, 0)
+        cr_set_point(savedPoint)
+        rl_redisplay()
+    }
+}
+
+/// Readline's callbacks are C functions without context; they reach the console through
+/// these globals.
+enum ReadlineGlobals {
+    // nonisolated(unsafe): every one of these is only read or written on the console
+    // thread: readline calls its callbacks synchronously from `rl_callback_read_char`,
+    // which only that thread calls.
+    nonisolated(unsafe) static var console: ReadlineConsole?
+    nonisolated(unsafe) static var completions: [String] = []
+    nonisolated(unsafe) static var completionCandidates: [String] = []
+    nonisolated(unsafe) static var completedLines: [String] = []
+    nonisolated(unsafe) static var endOfInput = false
+    nonisolated(unsafe) static var isHandlerInstalled = false
+
+    static func takeLines() -> [String] {
+        defer { completedLines = [] }
+        return completedLines
+    }
+}
+
+/// Set by SIGINT; the console thread then ends the input cleanly.
+let interrupted = Atomic(false)
+
+private func installInterruptHandler() {
+    signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
+}
+
+/// Called by readline with each complete line (nil at end of input).
+private let readlineLineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { line in
+    guard let line else {
+        ReadlineGlobals.endOfInput = true
+        return
+    }
+    let text = String(cString: line)
+    free(line)
+    if !text.trimmingCharacters(in: .whitespaces).isEmpty { add_history(text) }
+    ReadlineGlobals.completedLines.append(text)
+}
+
+/// Completes the first word from the current screen's commands; nothing else.
+private let readlineComplete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, _ in
+    cr_set_attempted_completion_over(1)
+    guard start == 0, let text else { return nil }
+    let prefix = String(cString: text)
+    ReadlineGlobals.completionCandidates = ReadlineGlobals.completions.filter { $0.hasPrefix(prefix) }
+    return rl_completion_matches(text, readlineCandidate)
+}
+
+/// Hands readline the candidates one by one (state 0 starts over).
+private let readlineCandidate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, state in
+    let index = Int(state)
+    guard index < ReadlineGlobals.completionCandidates.count else { return nil }
+    return strdup(ReadlineGlobals.completionCandidates[index])
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A console for tests: the app reads lines the test feeds, and everything it writes is
+/// kept, in order, for the test to read.
+public final class ScriptedConsole: Console {
+    /// The lines the test feeds.
+    public let lines: AsyncStream<String>
+    /// Not a terminal.
+    public var isInteractive: Bool { false }
+
+    private let input: AsyncStream<String>.Continuation
+    private let state = NSLock()
+    private nonisolated(unsafe) var written: [String] = []
+    private nonisolated(unsafe) var prompts: [(prompt: String, completions: [String])] = []
+    private nonisolated(unsafe) var waiters: [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    // nonisolated(unsafe): `written`, `prompts` and `waiters` are only touched under `state`.
+
+    /// A console with no input yet.
+    public init() {
+        (lines, input) = AsyncStream<String>.makeStream()
+    }
+
+    /// Feeds a line, as if typed.
+    public func type(_ line: String) {
+        input.yield(line)
+    }
+
+    /// Ends the input, as Ctrl-D would.
+    public func endInput() {
+        input.finish()
+    }
+
+    /// Everything written so far.
+    public var output: [String] { state.withLock { written } }
+
+    /// The last prompt and its completions.
+    public var lastPrompt: (prompt: String, completions: [String])? { state.withLock { prompts.last } }
+
+    /// Waits until what was written satisfies `predicate` (the caller bounds the wait).
+    public func waitForOutput(where predicate: @escaping @Sendable ([String]) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let satisfied = state.withLock { () -> Bool in
+                if predicate(written) { return true }
+                waiters.append((predicate, continuation))
+                return false
+            }
+            if satisfied { continuation.resume() }
+        }
+    }
+
+    /// Records the prompt.
+    public func setPrompt(_ prompt: String, completions: [String]) {
+        state.withLock { prompts.append((prompt, completions)) }
+    }
+
+    /// Records `text` and wakes the waits it satisfies.
+    public func write(_ text: String) {
+        let ready = state.withLock { () -> [CheckedContinuation<Void, Never>] in
+            written.append(text)
+            let (ready, waiting) = waiters.reduce(into: ([CheckedContinuation<Void, Never>](), [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)]())) { result, waiter in
+                if waiter.predicate(written) { result.0.append(waiter.continuation) } else { result.1.append(waiter) }
+            }
+            waiters = waiting
+            return ready
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    /// Ends the input.
+    public func close() {
+        input.finish()
+    }
+}

@@ -1,0 +1,212 @@
+import Observation
+
+/// A command every screen accepts, provided by the app (for example `dump`).
+public struct GlobalCommand {
+    /// The command as `help` lists it.
+    public let spec: CommandSpec
+    /// Runs the command; the text it returns is shown under the frame.
+    public let action: @MainActor (ParsedCommand) async -> String?
+
+    /// A global command.
+    public init(_ spec: CommandSpec, action: @escaping @MainActor (ParsedCommand) async -> String?) {
+        self.spec = spec
+        self.action = action
+    }
+}
+
+/// Runs a terminal app: a stack of screens, a prompt, and a frame redrawn whenever the
+/// state the current screen renders changes.
+///
+/// Every screen accepts `help` (its commands with one line each), `back` (previous screen),
+/// `quit` (also `exit`), and the app's global commands. An unknown command, an unavailable
+/// one, or bad arguments get a one-line message naming what was wrong and what would work;
+/// nothing else changes. The app ends on `quit`, at the end of input (Ctrl-D, Ctrl-C, the
+/// end of a pipe) or when a screen returns `.quit`.
+@MainActor
+public final class TerminalApp {
+    private let name: String
+    private let console: any Console
+    private let style: TerminalStyle
+    private let globalCommands: [GlobalCommand]
+    private var stack: [any Screen]
+    private var lastFrame: String?
+    private var isRenderScheduled = false
+    private var spinner: Task<Void, Never>?
+    private var spinnerPhase = 0
+
+    private static let builtIns = [
+        CommandSpec("help", "List the commands of this screen"),
+        CommandSpec("back", "Go back to the previous screen"),
+        CommandSpec("quit", "Leave the app (also: exit, Ctrl-D)"),
+    ]
+
+    /// An app named `name` (the prompt) that starts on `home`.
+    public init(
+        name: String,
+        console: any Console,
+        style: TerminalStyle,
+        home: any Screen,
+        globalCommands: [GlobalCommand] = []
+    ) {
+        self.name = name
+        self.console = console
+        self.style = style
+        self.stack = [home]
+        self.globalCommands = globalCommands
+    }
+
+    /// The screen shown now.
+    public var currentScreen: any Screen { stack[stack.count - 1] }
+
+    /// Runs until the user quits or input ends; returns the exit status (0).
+    public func run() async -> Int32 {
+        currentScreen.didAppear()
+        render()
+        for await line in console.lines {
+            guard let command = ParsedCommand(line) else {
+                render(force: true)
+                continue
+            }
+            if await handle(command) == .quit { break }
+            render()
+        }
+        spinner?.cancel()
+        console.close()
+        return 0
+    }
+
+    private enum Flow { case proceed, quit }
+
+    private func handle(_ command: ParsedCommand) async -> Flow {
+        let screen = currentScreen
+        switch command.name {
+        case "quit", "exit":
+            return .quit
+        case "help":
+            show(helpText(for: screen))
+            return .proceed
+        case "back":
+            if stack.count > 1 {
+                stack.removeLast()
+                lastFrame = nil
+                currentScreen.didAppear()
+            } else {
+                show("Already on the first screen; 'quit' leaves the app.")
+            }
+            return .proceed
+        default:
+            break
+        }
+        if let global = globalCommands.first(where: { $0.spec.name == command.name }) {
+            if let text = await global.action(command) { show(text) }
+            return .proceed
+        }
+        guard let spec = screen.commands.first(where: { $0.name == command.name }) else {
+            let available = (screen.commands.filter(\.isEnabled).map(\.name) + ["help", "back", "quit"])
+            show("Unknown command '\(command.name)'. Available here: \(available.joined(separator: ", ")).")
+            return .proceed
+        }
+        guard spec.isEnabled else {
+            show("'\(spec.name)' is not available now (the state does not allow it).")
+            return .proceed
+        }
+        switch await screen.perform(command) {
+        case .done:
+            break
+        case .message(let text):
+            show(text)
+        case .push(let next):
+            stack.append(next)
+            lastFrame = nil
+            next.didAppear()
+        case .back:
+            if stack.count > 1 {
+                stack.removeLast()
+                lastFrame = nil
+                currentScreen.didAppear()
+            }
+        case .quit:
+            return .quit
+        }
+        return .proceed
+    }
+
+    private func show(_ message: String) {
+        console.write(message)
+    }
+
+    private func helpText(for screen: any Screen) -> String {
+        let commands = screen.commands + globalCommands.map(\.spec) + Self.builtIns
+        let width = commands.map(\.usage.count).max() ?? 0
+        return commands.map { spec in
+            let line = "  \(spec.usage.padding(toLength: width, withPad: " ", startingAt: 0))  \(spec.summary)"
+            return spec.isEnabled ? line : style.dim(line + " (not available now)")
+        }.joined(separator: "\n")
+    }
+
+    // MARK: Rendering
+
+    /// Draws the current screen if what it shows changed (or always, with `force`), and
+    /// re-arms observation so that the next change of its state draws it again.
+    private func render(force: Bool = false) {
+        let screen = currentScreen
+        let (frame, completions, isBusy) = withObservationTracking {
+            (self.frame(of: screen), screen.commands.filter(\.isEnabled).map(\.name), screen.isBusy)
+        } onChange: {
+            Task { @MainActor [weak self] in self?.scheduleRender() }
+        }
+        if force || frame != lastFrame {
+            console.write(frame)
+            lastFrame = frame
+        }
+        let allCompletions = completions + globalCommands.map(\.spec.name) + Self.builtIns.map(\.name)
+        updateBusyIndicator(isBusy)
+        console.setPrompt(prompt(isBusy: isBusy), completions: allCompletions)
+    }
+
+    /// Coalesces a burst of state changes into one frame.
+    private func scheduleRender() {
+        guard !isRenderScheduled else { return }
+        isRenderScheduled = true
+        Task { @MainActor in
+            await Task.yield()
+            isRenderScheduled = false
+            render()
+        }
+    }
+
+    private func frame(of screen: any Screen) -> String {
+        let trail = (stack.map(\.title)).joined(separator: " > ")
+        var lines = [style.bold("== \(trail) ==")]
+        lines += screen.body(style: style)
+        let commands = screen.commands.map { $0.isEnabled ? $0.usage : style.dim($0.usage) }
+        lines.append("")
+        lines.append("Commands: " + (commands + ["help", "back", "quit"]).joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+
+    private static let spinnerFrames = ["|", "/", "-", "\\"]
+
+    private func prompt(isBusy: Bool) -> String {
+        guard isBusy else { return "\(name)> " }
+        return "\(Self.spinnerFrames[spinnerPhase % Self.spinnerFrames.count]) working... \(name)> "
+    }
+
+    /// On a terminal, animates the prompt while the screen is busy; the prompt stays usable.
+    private func updateBusyIndicator(_ isBusy: Bool) {
+        guard console.isInteractive else { return }
+        if isBusy, spinner == nil {
+            spinner = Task { @MainActor [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(150))
+                    guard let self, !Task.isCancelled else { return }
+                    spinnerPhase += 1
+                    render()
+                }
+            }
+        } else if !isBusy {
+            spinner?.cancel()
+            spinner = nil
+        }
+    }
+}
