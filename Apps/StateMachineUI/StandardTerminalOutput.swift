@@ -16,7 +16,7 @@ import Darwin
 public final class StandardTerminalOutput: TerminalOutput {
     /// Whether frames replace each other with ANSI escapes.
     public let isTerminal: Bool
-    private let sink: @MainActor (String) -> Void
+    private let sink: (String) -> Void
     private var previousLineCount = 0
 
     /// An output to standard output; `isTerminal` defaults to whether standard output is
@@ -27,7 +27,7 @@ public final class StandardTerminalOutput: TerminalOutput {
 
     /// An output that hands each frame's text to `sink`, with ANSI escapes when
     /// `isTerminal` is true.
-    public init(isTerminal: Bool, sink: @escaping @MainActor (String) -> Void) {
+    public init(isTerminal: Bool, sink: @escaping (String) -> Void) {
         self.isTerminal = isTerminal
         self.sink = sink
     }

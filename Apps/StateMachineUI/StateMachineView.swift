@@ -21,7 +21,7 @@ public final class StateMachineView<UIState: Equatable, SuperEvent> {
     /// The UI machine the view renders and that its widgets send events to.
     public let uiStateMachine: UIStateMachine<UIState, SuperEvent>
 
-    private let render: @MainActor (UIState) -> [String]
+    private let render: (UIState) -> [String]
     private let output: any TerminalOutput
     private let rendering = Lock(Rendering())
 
@@ -34,7 +34,7 @@ public final class StateMachineView<UIState: Equatable, SuperEvent> {
     public init(
         uiStateMachine: UIStateMachine<UIState, SuperEvent>,
         output: any TerminalOutput = StandardTerminalOutput(),
-        render: @escaping @MainActor (UIState) -> [String]
+        render: @escaping (UIState) -> [String]
     ) {
         self.uiStateMachine = uiStateMachine
         self.output = output
@@ -46,7 +46,7 @@ public final class StateMachineView<UIState: Equatable, SuperEvent> {
     public convenience init(
         factory: AsyncStateMachineFactory<UIState, SuperEvent>,
         output: any TerminalOutput = StandardTerminalOutput(),
-        render: @escaping @MainActor (UIState) -> [String]
+        render: @escaping (UIState) -> [String]
     ) {
         self.init(uiStateMachine: UIStateMachine(asyncStateMachineFactory: factory), output: output, render: render)
     }
@@ -55,9 +55,9 @@ public final class StateMachineView<UIState: Equatable, SuperEvent> {
     /// `mapping(superState)`.
     public convenience init<SuperState>(
         factory: AsyncStateMachineFactory<SuperState, SuperEvent>,
-        mapping: @escaping @MainActor (SuperState) -> UIState,
+        mapping: @escaping (SuperState) -> UIState,
         output: any TerminalOutput = StandardTerminalOutput(),
-        render: @escaping @MainActor (UIState) -> [String]
+        render: @escaping (UIState) -> [String]
     ) {
         self.init(
             uiStateMachine: UIStateMachine(asyncStateMachineFactory: factory, mapping: mapping),
@@ -109,14 +109,14 @@ public final class StateMachineView<UIState: Equatable, SuperEvent> {
 private final class FrameWriter<UIState: Equatable, SuperEvent> {
     let uiStateMachine: UIStateMachine<UIState, SuperEvent>
     let output: any TerminalOutput
-    let render: @MainActor (UIState) -> [String]
+    let render: (UIState) -> [String]
     let changes: AsyncStream<Void>.Continuation
     var lastFrame: TerminalFrame?
 
     init(
         uiStateMachine: UIStateMachine<UIState, SuperEvent>,
         output: any TerminalOutput,
-        render: @escaping @MainActor (UIState) -> [String],
+        render: @escaping (UIState) -> [String],
         changes: AsyncStream<Void>.Continuation
     ) {
         self.uiStateMachine = uiStateMachine

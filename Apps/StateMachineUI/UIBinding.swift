@@ -8,11 +8,11 @@
 /// ```
 @MainActor
 public struct UIBinding<Value> {
-    private let get: @MainActor () -> Value
-    private let set: @MainActor (Value) -> Void
+    private let get: () -> Value
+    private let set: (Value) -> Void
 
     /// A binding that reads with `get` and writes with `set`.
-    public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
+    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
         self.get = get
         self.set = set
     }

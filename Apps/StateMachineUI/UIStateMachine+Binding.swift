@@ -5,8 +5,8 @@ extension UIStateMachine {
     /// for the new value (nil sends nothing). The state changes only through the machine:
     /// a write never assigns `state` itself.
     public func binding<Value>(
-        get: @escaping @MainActor (UIState) -> Value,
-        send event: @escaping @MainActor (Value) -> (any Event<SuperEvent>)?
+        get: @escaping (UIState) -> Value,
+        send event: @escaping (Value) -> (any Event<SuperEvent>)?
     ) -> UIBinding<Value> {
         UIBinding(
             get: { get(self.state) },
@@ -20,7 +20,7 @@ extension UIStateMachine {
     /// `send` returns for the new value (nil sends nothing).
     public func binding<Value>(
         _ keyPath: KeyPath<UIState, Value>,
-        send event: @escaping @MainActor (Value) -> (any Event<SuperEvent>)?
+        send event: @escaping (Value) -> (any Event<SuperEvent>)?
     ) -> UIBinding<Value> {
         binding(get: { $0[keyPath: keyPath] }, send: event)
     }

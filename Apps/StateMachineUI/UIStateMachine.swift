@@ -73,7 +73,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     /// The mapping runs on the main actor, once at init and once per observed state.
     public convenience init<SuperState>(
         asyncStateMachine: AsyncStateMachine<SuperState, SuperEvent>,
-        mapping: @escaping @MainActor (SuperState) -> UIState
+        mapping: @escaping (SuperState) -> UIState
     ) {
         self.init(machine: asyncStateMachine, states: AnyStateSequence(asyncStateMachine), mapping: mapping)
     }
@@ -89,7 +89,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     /// `mapping(superState)`.
     public convenience init<SuperState>(
         asyncStateMachineFactory: AsyncStateMachineFactory<SuperState, SuperEvent>,
-        mapping: @escaping @MainActor (SuperState) -> UIState
+        mapping: @escaping (SuperState) -> UIState
     ) {
         let built = asyncStateMachineFactory.build()
         self.init(machine: built.asyncStateMachine, states: built.erasedAsyncStateMachine, mapping: mapping)
@@ -98,7 +98,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     private init<SuperState>(
         machine: AsyncStateMachine<SuperState, SuperEvent>,
         states: AnyStateSequence<SuperState>,
-        mapping: @escaping @MainActor (SuperState) -> UIState
+        mapping: @escaping (SuperState) -> UIState
     ) {
         self.state = mapping(machine.lastKnownState.superState)
         self.stateMachineId = machine.id
