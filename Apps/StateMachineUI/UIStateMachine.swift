@@ -1,10 +1,11 @@
+import Observation
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Observation
-import StateMachineCore
 
 /// The view model of a machine for a user interface: the machine's super state mapped to
 /// a `UIState`, observable with the Observation framework, plus the means to send events.

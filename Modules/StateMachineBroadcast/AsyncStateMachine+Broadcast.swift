@@ -1,9 +1,10 @@
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import StateMachineCore
 
 extension AsyncStateMachine {
     /// Broadcasts this machine's initial state and every transition to every subscriber

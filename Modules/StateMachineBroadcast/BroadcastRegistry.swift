@@ -1,9 +1,10 @@
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import StateMachineCore
 
 /// The subscribers of every broadcasting machine, process wide.
 final class BroadcastRegistry: Sendable {

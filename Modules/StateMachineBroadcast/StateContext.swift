@@ -1,9 +1,10 @@
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import StateMachineCore
 
 /// One step in the life of a broadcasting machine, as subscribers receive it: the initial
 /// state (`event` and `newState` are nil), or a transition.

@@ -9,9 +9,12 @@ extension AsyncStateMachine {
     /// Records are sent from the machine's lifecycle callbacks, in lifecycle order, and
     /// the machine never waits for the dump. Call it once per machine.
     @discardableResult
-    public func activateDump(trackDeinit: Bool = true, dumpMediator: Mediator<DumpEvent> = defaultDumpMediator) -> Self {
+    public func activateDump(trackDeinit: Bool = true, dumpMediator: Mediator<DumpEvent> = defaultDumpMediator) -> Self
+    {
         onInitialState { id, state in
-            dumpMediator.sendToReceivers(event: DidObserveTransition(context: StateContext(stateMachineId: id, state: state)))
+            dumpMediator.sendToReceivers(
+                event: DidObserveTransition(context: StateContext(stateMachineId: id, state: state))
+            )
         }
         onTransition { id, _, _, newState in
             dumpMediator.sendToReceivers(

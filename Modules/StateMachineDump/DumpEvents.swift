@@ -1,9 +1,10 @@
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import StateMachineCore
 
 /// Machine `stateMachineId` is now in `state` (its initial state or a new state).
 struct DidObserveTransition: Event {

@@ -1,9 +1,10 @@
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import StateMachineCore
 
 /// The set of events of the dump machine. Its events are internal: the dump machine is
 /// driven by ``StateMachineCore/AsyncStateMachine/activateDump(trackDeinit:dumpMediator:)``,

@@ -1,9 +1,10 @@
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import StateMachineCore
 
 /// A new dump machine: it records the contexts it receives, forgets released machines
 /// and answers dump requests. Logging is disabled. Most apps use

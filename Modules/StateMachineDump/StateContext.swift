@@ -1,9 +1,10 @@
+import StateMachineCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import StateMachineCore
 
 /// The latest state of one live machine, as the dump records it.
 ///

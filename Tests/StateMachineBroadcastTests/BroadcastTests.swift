@@ -133,10 +133,12 @@ struct BroadcastTests {
         #expect(afterStop == 0)
         // The other subscriber still receives everything, the new transitions included.
         let received = await within { await steps(5, of: machine.id, from: running) } ?? []
-        #expect(received.map(Step.init) == loadingSteps + [
-            Step("DataIsLoaded", "DidRequestLoading", "DataIsLoading"),
-            Step("DataIsLoading", "DidSucceedToLoad", "DataIsLoaded"),
-        ])
+        #expect(
+            received.map(Step.init) == loadingSteps + [
+                Step("DataIsLoaded", "DidRequestLoading", "DataIsLoading"),
+                Step("DataIsLoading", "DidSucceedToLoad", "DataIsLoaded"),
+            ]
+        )
     }
 
     @Test("a machine without activateBroadcast broadcasts nothing")

@@ -62,7 +62,9 @@ struct CollectingTests {
         StateMachineDump.startCollecting(dumpStateMachine: dumpMachine, dumpMediator: mediator)
         #expect(mediator.receiverCount == 1)
         let kept = loadingMachine(load: { _ in nil }).activateDump(dumpMediator: mediator)
-        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(dumpMediator: mediator)
+        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(
+            dumpMediator: mediator
+        )
         let releasedId = released!.id
         await kept.sendAndWait(event: DidRequestLoading(id: "1"))
         await released!.sendAndWait(event: DidRequestLoading(id: "2"))

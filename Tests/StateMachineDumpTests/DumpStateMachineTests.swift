@@ -23,12 +23,14 @@ struct DumpStateMachineTests {
             for await state in dumpMachine { states.append(state as! DumpState) }
             return states
         }
-        #expect(states == [
-            DumpState(),
-            DumpState(stateContexts: [loading]),
-            DumpState(stateContexts: [loading, loaded]),
-            DumpState(stateContexts: [loading]),
-        ])
+        #expect(
+            states == [
+                DumpState(),
+                DumpState(stateContexts: [loading]),
+                DumpState(stateContexts: [loading, loaded]),
+                DumpState(stateContexts: [loading]),
+            ]
+        )
         #expect(states?.map(\.stateMachineIds) == [[], [id1], [id1, id2], [id1]])
         #expect(exported.all == [[loading]])
     }
@@ -59,7 +61,9 @@ struct DumpStateMachineTests {
         let mediator = Mediator<DumpEvent>()
         let dumpMachine = makeDumpStateMachine().connectAsReceiver(to: mediator)
         let kept = loadingMachine(load: { _ in nil }).activateDump(dumpMediator: mediator)
-        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(dumpMediator: mediator)
+        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(
+            dumpMediator: mediator
+        )
         let releasedId = released!.id
         await kept.sendAndWait(event: DidRequestLoading(id: "kept"))
         await released!.sendAndWait(event: DidRequestLoading(id: "released"))
@@ -96,7 +100,9 @@ struct DumpStateMachineTests {
         await machine!.sendAndWait(event: DidRequestLoading(id: "1"))
         // A marker machine released after the untracked one: its release, forgotten by
         // the dump, proves the untracked release had its chance to arrive first.
-        var marker: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(dumpMediator: mediator)
+        var marker: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(
+            dumpMediator: mediator
+        )
         let markerId = marker!.id
         await machine!.finishAndWait()
         await marker!.sendAndWait(event: DidRequestLoading(id: "marker"))

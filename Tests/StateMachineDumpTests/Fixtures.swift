@@ -1,6 +1,7 @@
 import Foundation
-@testable import StateMachineCore
 import Testing
+
+@testable import StateMachineCore
 
 // MARK: The seed's loading feature
 
@@ -24,12 +25,20 @@ struct DataIsLoaded: State, Equatable {
     var superState: FeatureState { FeatureState(isLoaded: true) }
 }
 
-struct DidRequestLoading: Event { typealias SuperEvent = FeatureEvent; let id: String }
-struct DidSucceedToLoad: Event { typealias SuperEvent = FeatureEvent; let data: String }
+struct DidRequestLoading: Event {
+    typealias SuperEvent = FeatureEvent
+    let id: String
+}
+struct DidSucceedToLoad: Event {
+    typealias SuperEvent = FeatureEvent
+    let data: String
+}
 
 /// Idle -> Loading -> Loaded; the load output is `load`.
 func loadingMachine(
-    load: @escaping @Sendable (String) async -> (any Event<FeatureEvent>)? = { id in DidSucceedToLoad(data: "data \(id)") }
+    load: @escaping @Sendable (String) async -> (any Event<FeatureEvent>)? = { id in
+        DidSucceedToLoad(data: "data \(id)")
+    }
 ) -> AsyncStateMachine<FeatureState, FeatureEvent> {
     AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
         When(states: DataIsIdle.self, DataIsLoaded.self) {

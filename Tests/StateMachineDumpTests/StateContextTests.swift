@@ -1,8 +1,8 @@
 import Foundation
+import StateMachineDump
 import Testing
 
 @testable import StateMachineCore
-import StateMachineDump
 
 @Suite("Dump StateContext and its JSON export")
 struct StateContextTests {
@@ -39,7 +39,11 @@ struct StateContextTests {
         let data = try StateMachineDump.jsonData(of: contexts)
         let objects = try #require(JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         #expect(objects.count == 2)
-        #expect(Set(objects[0].keys) == ["stateMachineId", "superStateType", "stateType", "state", "superState", "timeStamp"])
+        #expect(
+            Set(objects[0].keys) == [
+                "stateMachineId", "superStateType", "stateType", "state", "superState", "timeStamp",
+            ]
+        )
         #expect(objects[0]["stateMachineId"] as? String == id1.uuidString)
         #expect(objects[0]["stateType"] as? String == "StateMachineDumpTests.DataIsLoaded")
         #expect(objects[0]["superStateType"] as? String == "StateMachineDumpTests.FeatureState")

@@ -27,8 +27,14 @@ struct DataIsLoaded: State, Equatable {
     var superState: FeatureState { FeatureState(isLoaded: true) }
 }
 
-struct DidRequestLoading: Event { typealias SuperEvent = FeatureEvent; let id: String }
-struct DidSucceedToLoad: Event { typealias SuperEvent = FeatureEvent; let data: String }
+struct DidRequestLoading: Event {
+    typealias SuperEvent = FeatureEvent
+    let id: String
+}
+struct DidSucceedToLoad: Event {
+    typealias SuperEvent = FeatureEvent
+    let data: String
+}
 
 /// Idle -> Loading -> (Loading again on a new request) -> Loaded, with no outputs: the test
 /// drives every step.
@@ -63,7 +69,10 @@ struct Count: State, Equatable {
 }
 
 struct DidRequestIncrease: Event { typealias SuperEvent = CounterEvent }
-struct DidSetValue: Event { typealias SuperEvent = CounterEvent; let value: Int }
+struct DidSetValue: Event {
+    typealias SuperEvent = CounterEvent
+    let value: Int
+}
 
 func counterMachine(initial: Int = 0) -> AsyncStateMachine<CounterState, CounterEvent> {
     AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: initial)) {
@@ -113,7 +122,11 @@ func waitUntil<UIState: Equatable, SuperEvent>(
         while !condition(ui.state) {
             if Task.isCancelled { return false }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                withObservationTracking { _ = ui.state } onChange: { continuation.resume() }
+                withObservationTracking {
+                    _ = ui.state
+                } onChange: {
+                    continuation.resume()
+                }
             }
         }
         return true
@@ -134,7 +147,9 @@ final class ChangeCounter<UIState: Equatable, SuperEvent> {
     var changes: Int { count.withLock { $0 } }
 
     private func track() {
-        withObservationTracking { _ = ui.state } onChange: { [count, weak self] in
+        withObservationTracking {
+            _ = ui.state
+        } onChange: { [count, weak self] in
             count.withLock { $0 += 1 }
             // Observation calls onChange synchronously, on the main actor that assigns.
             MainActor.assumeIsolated { self?.track() }

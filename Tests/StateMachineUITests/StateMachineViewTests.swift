@@ -23,7 +23,8 @@ struct StateMachineViewTests {
     @Test("start writes the first frame at once, then a frame per change of the machine")
     func rendersChanges() async {
         let output = FakeOutput()
-        let view = StateMachineView(uiStateMachine: UIStateMachine(asyncStateMachine: counterMachine()), output: output) {
+        let view = StateMachineView(uiStateMachine: UIStateMachine(asyncStateMachine: counterMachine()), output: output)
+        {
             self.render($0)
         }
         view.start()
@@ -76,7 +77,9 @@ struct StateMachineViewTests {
         #expect(renderedValues == [0, 2])
         #expect(output.written.withLock { $0 } == [TerminalFrame(lines: ["even"])])
         ui.apply(CounterState(value: 3))
-        #expect(await nextFrames(2, of: output.frames) == [TerminalFrame(lines: ["even"]), TerminalFrame(lines: ["odd"])])
+        #expect(
+            await nextFrames(2, of: output.frames) == [TerminalFrame(lines: ["even"]), TerminalFrame(lines: ["odd"])]
+        )
     }
 
     @Test("stop ends rendering; start renders again")
@@ -102,7 +105,8 @@ struct StateMachineViewTests {
         let frames = output!.frames
         let written = output!.written
         let ui = UIStateMachine(asyncStateMachine: counterMachine())
-        var view: StateMachineView<CounterState, CounterEvent>? = StateMachineView(uiStateMachine: ui, output: output!) {
+        var view: StateMachineView<CounterState, CounterEvent>? = StateMachineView(uiStateMachine: ui, output: output!)
+        {
             self.render($0)
         }
         output = nil
@@ -127,9 +131,12 @@ struct StateMachineViewTests {
         let plainOutput = FakeOutput()
         let mappedOutput = FakeOutput()
         let plain = StateMachineView(factory: factory, output: plainOutput) { self.render($0) }
-        let mapped = StateMachineView(factory: factory, mapping: { $0.value * 10 }, output: mappedOutput) {
-            ["x10: \($0)"]
-        }
+        let mapped = StateMachineView(
+            factory: factory,
+            mapping: { $0.value * 10 },
+            output: mappedOutput,
+            render: { ["x10: \($0)"] }
+        )
         plain.start()
         mapped.start()
         await plain.uiStateMachine.sendAndWait(DidSetValue(value: 4))

@@ -26,11 +26,13 @@ struct BroadcastReadmeTests {
         await monitor.value
         broadcaster.stop()  // ends this subscriber's stream only
 
-        #expect(printed.lines == [
-            "[\(asyncStateMachine.id)] DataIsIdle",
-            "[\(asyncStateMachine.id)] DataIsIdle + DidRequestLoading => DataIsLoading",
-            "[\(asyncStateMachine.id)] DataIsLoading + DidSucceedToLoad => DataIsLoaded (2 bytes)",
-        ])
+        #expect(
+            printed.lines == [
+                "[\(asyncStateMachine.id)] DataIsIdle",
+                "[\(asyncStateMachine.id)] DataIsIdle + DidRequestLoading => DataIsLoading",
+                "[\(asyncStateMachine.id)] DataIsLoading + DidSucceedToLoad => DataIsLoaded (2 bytes)",
+            ]
+        )
     }
 }
 

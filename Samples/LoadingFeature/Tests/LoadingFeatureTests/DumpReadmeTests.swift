@@ -9,7 +9,10 @@ import Testing
 struct DumpReadmeTests {
     @Test("collect, dump (printed and as JSON), stop")
     func readmeExample() async throws {
-        let load: Load = { _ in try await Task.sleep(for: .seconds(3600)); return Data() }
+        let load: Load = { _ in
+            try await Task.sleep(for: .seconds(3600))
+            return Data()
+        }
         let printed = PrintedLines()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -19,7 +19,11 @@ struct UIReadmeTests {
     ) async {
         while !condition(ui.state) {
             await withCheckedContinuation { continuation in
-                withObservationTracking { _ = ui.state } onChange: { continuation.resume() }
+                withObservationTracking {
+                    _ = ui.state
+                } onChange: {
+                    continuation.resume()
+                }
             }
         }
     }
@@ -57,7 +61,10 @@ struct UIReadmeTests {
 
         let asyncStateMachine = makeAsyncStateMachine(load: load).disableLog()
         let uiStateMachine = UIStateMachine(asyncStateMachine: asyncStateMachine, mapping: toUIState)
-        let sharedUIStateMachine = UIStateMachine(asyncStateMachineFactory: asyncStateMachineFactory, mapping: toUIState)
+        let sharedUIStateMachine = UIStateMachine(
+            asyncStateMachineFactory: asyncStateMachineFactory,
+            mapping: toUIState
+        )
         #expect(uiStateMachine.state == UIState(description: "false"))
 
         list.start()
@@ -74,7 +81,7 @@ struct UIReadmeTests {
         let loading = list.binding(\.isLoaded) { wantsLoading in
             wantsLoading ? DidRequestLoading(id: "5") : nil  // nil sends nothing
         }
-        let label = list.binding(get: { $0.isLoaded ? "loaded" : "idle" }) { _ in DidRequestReloading() }
+        let label = list.binding(get: { $0.isLoaded ? "loaded" : "idle" }, send: { _ in DidRequestReloading() })
         let readOnly = list.binding(\.isError)  // writes are ignored
         loading.wrappedValue = false
         readOnly.wrappedValue = true
