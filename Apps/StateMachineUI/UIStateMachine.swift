@@ -63,6 +63,9 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     private struct Observing: Sendable {
         var task: Task<Void, Never>?
         var stopped: Task<Void, Never>?
+        /// Identifies the current task, so that a stopped task that ends late does not
+        /// clear its successor.
+        var generation = 0
     }
 
     /// A UI machine over `asyncStateMachine`, whose UI state is its super state.
@@ -129,6 +132,8 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
             guard observing.task == nil else { return }
             let stopped = observing.stopped
             observing.stopped = nil
+            observing.generation += 1
+            let generation = observing.generation
             observing.task = Task { [weak self, observeStates] in
                 await stopped?.value
                 await observeStates { [weak self] value in
@@ -137,7 +142,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
                     self.apply(value)
                     return true
                 }
-                self?.observationEnded()
+                self?.observationEnded(generation: generation)
             }
         }
     }
@@ -158,10 +163,10 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
         if value != state { state = value }
     }
 
-    private func observationEnded() {
+    /// The observation of `generation` ended (the machine finished, or it was stopped).
+    private func observationEnded(generation: Int) {
         observation.withLock { observing in
-            // Only a task that was not stopped clears itself; a stopped one was cleared.
-            if observing.task?.isCancelled == false { observing.task = nil }
+            if observing.generation == generation { observing.task = nil }
         }
     }
 }

@@ -87,6 +87,23 @@ struct UIStateMachineTests {
         await waitUntil(ui) { $0.value == 2 }
         await ui.sendAndWait(DidSetValue(value: 3))
         await waitUntil(ui) { $0.value == 3 }
+        // The stopped observations have ended by now; they did not clear the live one.
+        #expect(ui.isObserving)
+    }
+
+    @Test("observation ends by itself when the machine finishes")
+    func machineFinishes() async {
+        let machine = counterMachine()
+        let ui = UIStateMachine(asyncStateMachine: machine)
+        ui.start()
+        await machine.sendAndWait(event: DidSetValue(value: 1))
+        machine.finish()
+        await waitUntil(ui) { $0.value == 1 }
+        let ended = await within("the observation ends") { @MainActor in
+            while ui.isObserving { await Task.yield() }
+            return true
+        }
+        #expect(ended == true)
     }
 
     @Test("a singleton factory: UI machines stay in sync, a late one starts from the last state")
