@@ -95,16 +95,24 @@ struct UIReadmeTests {
         let asyncStateMachineFactory = AsyncStateMachineFactory(lifecycle: .singleton) {
             makeAsyncStateMachine(load: load).disableLog()
         }
-        let toUIState: (FeatureState) -> String = { "\($0.isLoaded)" }
+        struct UIState: Equatable {
+            let description: String
+        }
+        let toUIState: (FeatureState) -> UIState = { UIState(description: "\($0.isLoaded)") }
         let output = CapturedOutput()
 
-        let view = StateMachineView(factory: asyncStateMachineFactory, mapping: toUIState, output: output) { state in
-            ["Feature", "loaded: \(state)"]
+        func makeFeatureView() -> StateMachineView<UIState, FeatureEvent> {
+            let view = StateMachineView(factory: asyncStateMachineFactory, mapping: toUIState, output: output) { state in
+                ["Feature", "loaded: \(state.description)"]
+            }
+            view.start()  // writes the first frame now, then one per change
+            return view  // keep it: releasing the view stops rendering
         }
-        view.start()  // writes the first frame now, then one per change
+
+        let view = makeFeatureView()
         view.uiStateMachine.send(DidRequestLoading(id: "42"))
 
-        await waitUntil(view.uiStateMachine) { $0 == "true" }
+        await waitUntil(view.uiStateMachine) { $0.description == "true" }
         while output.frames.last?.lines != ["Feature", "loaded: true"] {
             await withCheckedContinuation { output.onWrite = $0.resume }
         }
