@@ -29,6 +29,11 @@ import Foundation
 /// ``StateMachineView``) are notified of real changes only. Releasing the UI machine
 /// cancels its observation; the machine itself keeps running as long as someone else
 /// holds it (a `.singleton` factory does).
+///
+/// A machine's own observation is unicast: give a machine to one started UI machine
+/// only. A second one observing the same machine directly gets no states, and the
+/// machine reports the misuse on standard error. To show one machine in several places,
+/// build the UI machines from an `AsyncStateMachineFactory(lifecycle: .singleton)`.
 @MainActor
 @Observable
 public final class UIStateMachine<UIState: Equatable, SuperEvent> {

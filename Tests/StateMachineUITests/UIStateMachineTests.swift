@@ -106,6 +106,27 @@ struct UIStateMachineTests {
         #expect(ended == true)
     }
 
+    @Test("a second UI machine observing the same machine directly gets no states (observation is unicast)")
+    func secondObserverOfOneMachine() async {
+        let machine = counterMachine()
+        let first = UIStateMachine(asyncStateMachine: machine)
+        let second = UIStateMachine(asyncStateMachine: machine)
+        first.start()
+        await first.sendAndWait(DidSetValue(value: 1))
+        await waitUntil(first) { $0.value == 1 }
+        // The first UI machine holds the machine's only iterator: the second one's ends at
+        // once (the machine reports the misuse on standard error).
+        second.start()
+        let ended = await within("the second observation ends") { @MainActor in
+            while second.isObserving { await Task.yield() }
+            return true
+        }
+        #expect(ended == true)
+        await machine.sendAndWait(event: DidSetValue(value: 2))
+        await waitUntil(first) { $0.value == 2 }
+        #expect(second.state == CounterState(value: 0))
+    }
+
     @Test("a singleton factory: UI machines stay in sync, a late one starts from the last state")
     func singletonFactory() async {
         let factory = AsyncStateMachineFactory(lifecycle: .singleton) { counterMachine() }
