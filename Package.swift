@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "StateMachineTest", targets: ["StateMachineTest"]),
         .library(name: "StateMachineTable", targets: ["StateMachineTable"]),
         .library(name: "StateMachineHierarchy", targets: ["StateMachineHierarchy"]),
+        .library(name: "StateMachineBroadcast", targets: ["StateMachineBroadcast"]),
+        .library(name: "StateMachineDump", targets: ["StateMachineDump"]),
+        .library(name: "StateMachineUI", targets: ["StateMachineUI"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
     ],
@@ -28,8 +31,29 @@ let package = Package(
         .target(name: "StateMachineTable", path: "Modules/StateMachineTable", swiftSettings: swiftSettings),
         .target(name: "StateMachineHierarchy", path: "Modules/StateMachineHierarchy", swiftSettings: swiftSettings),
         .target(
+            name: "StateMachineBroadcast",
+            dependencies: ["StateMachineCore"],
+            path: "Modules/StateMachineBroadcast",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StateMachineDump",
+            dependencies: ["StateMachineCore"],
+            path: "Modules/StateMachineDump",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StateMachineUI",
+            dependencies: ["StateMachineCore"],
+            path: "Apps/StateMachineUI",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SwiftStateMachine",
-            dependencies: ["StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy"],
+            dependencies: [
+                "StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy",
+                "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
+            ],
             path: "Modules/SwiftStateMachine",
             swiftSettings: swiftSettings
         ),
@@ -100,6 +124,24 @@ let package = Package(
             dependencies: ["StateMachineHierarchy"],
             path: "Tests/StateMachineHierarchyTests",
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StateMachineBroadcastTests",
+            dependencies: ["StateMachineCore", "StateMachineBroadcast"],
+            path: "Tests/StateMachineBroadcastTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StateMachineDumpTests",
+            dependencies: ["StateMachineCore", "StateMachineDump"],
+            path: "Tests/StateMachineDumpTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StateMachineUITests",
+            dependencies: ["StateMachineCore", "StateMachineUI"],
+            path: "Tests/StateMachineUITests",
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 // A client of the SwiftStateMachine package, as a user's app would be: it depends on the
-// repository by path and uses only the StateMachineCore and StateMachineTest products.
+// repository by path and uses single products: StateMachineCore and StateMachineTest, and the
+// companions (Broadcast, Dump, UI) in the README example tests.
 import Foundation
 import PackageDescription
 
@@ -33,6 +34,9 @@ let package = Package(
                 "LoadingFeature",
                 .product(name: "StateMachineCore", package: repository),
                 .product(name: "StateMachineTest", package: repository),
+                .product(name: "StateMachineBroadcast", package: repository),
+                .product(name: "StateMachineDump", package: repository),
+                .product(name: "StateMachineUI", package: repository),
             ]
         ),
     ],
