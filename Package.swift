@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "StateMachineUI", targets: ["StateMachineUI"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
+        .executable(name: "CaseStudies", targets: ["CaseStudies"]),
     ],
     targets: [
         // MARK: Libraries
@@ -77,6 +78,23 @@ let package = Package(
             name: "Terminal",
             dependencies: ["CReadline"],
             path: "Apps/Terminal",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Apps
+        .target(
+            name: "CaseStudiesScreens",
+            dependencies: [
+                "Terminal", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore", "StateMachineDump",
+                "StateMachineTable", "StateMachineHierarchy",
+            ],
+            path: "Apps/CaseStudiesScreens",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "CaseStudies",
+            dependencies: ["CaseStudiesScreens", "Terminal", "StateMachineDump"],
+            path: "Apps/CaseStudies",
             swiftSettings: swiftSettings
         ),
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads plain lines from standard input and prints plain text, for scripts, pipes and
-/// end-to-end tests. Each command read is echoed after the prompt (`casestudies> load`),
-/// so that the output reads as a transcript.
+/// end-to-end tests. The app echoes each command after the prompt when it runs it
+/// (`casestudies> load`), so that the output reads as a transcript.
 public final class PlainConsole: Console {
     /// The lines read from standard input.
     public let lines: AsyncStream<String>
@@ -15,11 +15,9 @@ public final class PlainConsole: Console {
     public init() {
         let (lines, continuation) = AsyncStream<String>.makeStream()
         self.lines = lines
-        let output = self.output
         // A thread of its own: `readLine` blocks, and must not hold a cooperative thread.
         let reader = Thread {
             while let line = Swift.readLine(strippingNewline: true) {
-                output.echo(line)
                 continuation.yield(line)
             }
             continuation.finish()
@@ -28,10 +26,8 @@ public final class PlainConsole: Console {
         reader.start()
     }
 
-    /// Remembers the prompt to echo commands after it (no completion without a terminal).
-    public func setPrompt(_ prompt: String, completions: [String]) {
-        output.prompt = prompt
-    }
+    /// No prompt and no completion without a terminal.
+    public func setPrompt(_ prompt: String, completions: [String]) {}
 
     /// Prints `text` on standard output.
     public func write(_ text: String) {
@@ -42,22 +38,9 @@ public final class PlainConsole: Console {
     public func close() {}
 }
 
-/// Serialises writes to standard output from the reader thread and the app.
-final class OutputLock: @unchecked Sendable {
-    // @unchecked Sendable: `storedPrompt` is only read or written under `lock`.
+/// Serialises writes to standard output.
+final class OutputLock: Sendable {
     private let lock = NSLock()
-    private var storedPrompt = "> "
-
-    var prompt: String {
-        get { lock.withLock { storedPrompt } }
-        set { lock.withLock { storedPrompt = newValue } }
-    }
-
-    func echo(_ line: String) {
-        lock.withLock {
-            FileHandle.standardOutput.write(Data("\(storedPrompt)\(line)\n".utf8))
-        }
-    }
 
     func write(_ text: String) {
         lock.withLock {

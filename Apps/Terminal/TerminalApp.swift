@@ -63,6 +63,7 @@ public final class TerminalApp {
         currentScreen.didAppear()
         render()
         for await line in console.lines {
+            if !console.isInteractive { console.write(prompt(isBusy: false) + line) }
             guard let command = ParsedCommand(line) else {
                 render(force: true)
                 continue
@@ -179,9 +180,12 @@ public final class TerminalApp {
         let trail = (stack.map(\.title)).joined(separator: " > ")
         var lines = [style.bold("== \(trail) ==")]
         lines += screen.body(style: style)
-        let commands = screen.commands.map { $0.isEnabled ? $0.usage : style.dim($0.usage) }
+        // Unavailable commands are dimmed on a terminal, parenthesised in plain text.
+        let commands = screen.commands.map { command in
+            command.isEnabled ? command.usage : style.isEnabled ? style.dim(command.usage) : "(\(command.usage))"
+        }
         lines.append("")
-        lines.append("Commands: " + (commands + ["help", "back", "quit"]).joined(separator: ", "))
+        lines.append("Commands: " + (commands + globalCommands.map(\.spec.name) + ["help", "back", "quit"]).joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 

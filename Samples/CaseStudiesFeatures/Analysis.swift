@@ -10,6 +10,8 @@ public struct AnalysisState: Equatable, Sendable {
     public let canMakeNewAnalysis: Bool
     /// Whether "Reset analysis" is enabled.
     public let canResetAnalysis: Bool
+    /// Whether an analysis is running.
+    public var isInProgress: Bool = false
 }
 
 /// The events of the analysis.
@@ -33,7 +35,9 @@ public struct AnalysisIsInProgress: State, Equatable {
     public init(identifier: Int) { self.identifier = identifier }
     /// In progress.
     public var superState: AnalysisState {
-        AnalysisState(message: "Analysis in progress (id = \(identifier))", canMakeNewAnalysis: false, canResetAnalysis: true)
+        AnalysisState(
+            message: "Analysis in progress (id = \(identifier))", canMakeNewAnalysis: false, canResetAnalysis: true,
+            isInProgress: true)
     }
 }
 

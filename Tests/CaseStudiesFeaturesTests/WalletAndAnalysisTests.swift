@@ -61,7 +61,7 @@ struct AnalysisTests {
     @Test("messages and flags")
     func superStates() {
         #expect(AnalysisIsIdle().superState == AnalysisState(message: "Ready to start a new analysis", canMakeNewAnalysis: true, canResetAnalysis: false))
-        #expect(AnalysisIsInProgress(identifier: 3).superState == AnalysisState(message: "Analysis in progress (id = 3)", canMakeNewAnalysis: false, canResetAnalysis: true))
+        #expect(AnalysisIsInProgress(identifier: 3).superState == AnalysisState(message: "Analysis in progress (id = 3)", canMakeNewAnalysis: false, canResetAnalysis: true, isInProgress: true))
         #expect(AnalysisIsDone(identifier: 3).superState == AnalysisState(message: "Analysis is finished (id = 3)", canMakeNewAnalysis: false, canResetAnalysis: true))
     }
 }

@@ -264,7 +264,8 @@ struct CompositeTests {
         #expect(definition.definitionErrors.count == 2)
         #expect(definition.definitionErrors.first?.contains("child #1 (StateMachine<AuthState, AuthEvent>) has no id") == true)
         #expect(definition.definitionErrors.last?.contains("names 1 state types for 2 children") == true)
-        #expect(reports.all == definition.definitionErrors)
+        // Other tests in the process may report too: keep this definition's reports.
+        #expect(reports.all.filter { $0.contains("When(state: RootRunning)") } == definition.definitionErrors)
         #expect(definition.composites.isEmpty)
     }
 }

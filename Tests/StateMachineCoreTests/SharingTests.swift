@@ -140,23 +140,40 @@ struct SharingTests {
     }
 }
 
+// The logger is global: every test process machine that logs reaches it. This test's
+// machine has a super state of its own, and only its lines are checked.
+struct LoggedState: Equatable, Sendable {}
+enum LoggedEvent {}
+struct LogIdle: State { var superState: LoggedState { LoggedState() } }
+struct LogBusy: State { var superState: LoggedState { LoggedState() } }
+struct LogToggle: Event { typealias SuperEvent = LoggedEvent }
+
 @Suite("Logging", .serialized)
 struct LoggingTests {
+    func machine() -> AsyncStateMachine<LoggedState, LoggedEvent> {
+        AsyncStateMachine<LoggedState, LoggedEvent>(initial: LogIdle()) {
+            When(state: LogIdle.self) { On(event: LogToggle.self) { _, _ in Transition(state: LogBusy()) } }
+            When(state: LogBusy.self) { On(event: LogToggle.self) { _, _ in Transition(state: LogIdle()) } }
+        }
+    }
+
     @Test("setLogger receives (title, current, event, new) for each transition; disableLog silences one machine")
     func customLogger() async {
         let lines = Recorder<String>()
         let previous = Logging.logger.withLock { $0 }
         defer { Logging.logger.withLock { $0 = previous } }
         StateMachine.setLogger { title, current, event, new in
+            guard title == "LoggedState" else { return }
             lines.append("[\(title)] \(current) + \(event) -> \(new)")
         }
-        let logged = AsyncStateMachine(stateMachine: loadingMachine())
-        await logged.sendAndWait(event: DidRequestLoading(id: "1"))
-        let silent = AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
-        await silent.sendAndWait(event: DidRequestLoading(id: "2"))
+        let logged = machine()
+        await logged.sendAndWait(event: LogToggle())
+        await logged.sendAndWait(event: LogToggle())
+        let silent = machine().disableLog()
+        await silent.sendAndWait(event: LogToggle())
         #expect(lines.all == [
-            "[FeatureState] DataIsIdle + DidRequestLoading -> DataIsLoading",
-            "[FeatureState] DataIsLoading + DidSucceedToLoad -> DataIsLoaded",
+            "[LoggedState] LogIdle + LogToggle -> LogBusy",
+            "[LoggedState] LogBusy + LogToggle -> LogIdle",
         ])
     }
 

@@ -33,12 +33,12 @@ struct SwiftTestingAssertionsTests {
     @Test("a per-assertion failure function overrides the recorder and receives the line")
     func perAssertionSpy() async {
         let spy = FailureSpy()
-        await expect(asyncStateMachine: makeMachine(), timeout: .milliseconds(50)) { assertions in
+        await expect(asyncStateMachine: makeMachine(), timeout: .milliseconds(500)) { assertions in
             await assertions.assert(state: expectedState1)
             await assertions.assert(state: expectedState2, fail: spy.fail, line: 7)
             await assertions.assertNoTransition(timeout: .milliseconds(10), fail: spy.fail)
         }
-        #expect(spy.messages == ["Expected state DataIsLoading() before any event, but no state arrived within 0.05 seconds."])
+        #expect(spy.messages == ["Expected state DataIsLoading() before any event, but no state arrived within 0.5 seconds."])
         #expect(spy.lines == [7])
     }
 

@@ -1,0 +1,55 @@
+import CaseStudiesFeatures
+import StateMachineUI
+import Terminal
+
+/// Clics: press `load` several times within the load's 5 s. The cancelling variant counts
+/// one load (each new load cancels the previous), the continuing one counts them all.
+@MainActor
+final class ClicsScreen: Screen {
+    private let ui: UIStateMachine<ClicsState, ClicsEvent>
+    private let cancelling: Bool
+    private let seconds: Double
+
+    init(cancelling: Bool, environment: CaseStudiesEnvironment) {
+        self.cancelling = cancelling
+        self.seconds = 5 * environment.delayScale
+        self.ui = UIStateMachine(
+            asyncStateMachineFactory: cancelling ? environment.clicsCancelling : environment.clicsContinuing)
+    }
+
+    var title: String { cancelling ? "Clics (cancel output)" : "Clics (continue output)" }
+
+    func body(style: TerminalStyle) -> [String] {
+        let state = ui.state
+        let hint = "Press load several times in a \(formatSeconds(seconds)) window"
+        return [
+            state.isLoading ? "  " + style.yellow("loading...") : "  " + (state.canLoad ? hint : style.dim(hint)),
+            "  Number of loads: \(state.numberOfLoads)",
+        ]
+    }
+
+    var commands: [CommandSpec] {
+        [
+            CommandSpec("load", "Start a load", isEnabled: ui.state.canLoad),
+            CommandSpec("reset", "Back to no loads", isEnabled: ui.state.canReset),
+        ]
+    }
+
+    var isBusy: Bool { ui.state.isLoading }
+
+    func didAppear() { ui.start() }
+
+    func perform(_ command: ParsedCommand) async -> CommandResult {
+        switch command.name {
+        case "load": ui.send(DidRequestClicsLoading())
+        case "reset": ui.send(DidRequestClicsReset())
+        default: break
+        }
+        return .done
+    }
+}
+
+/// `5s`, `0.05s`.
+func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+}

@@ -1,0 +1,55 @@
+import CaseStudiesFeatures
+import StateMachineCore
+import StateMachineUI
+import Terminal
+
+/// Counter: a units machine linked to a tens machine by a mediator.
+@MainActor
+final class CounterScreen: Screen {
+    private let units: UIStateMachine<UnitsUIState, UnitsEvent>
+    private let tens: UIStateMachine<TensState, TensEvent>
+    /// Kept alive as long as the screen: it links the two machines.
+    private let mediator = Mediator<TensEvent>()
+
+    init(environment: CaseStudiesEnvironment) {
+        let unitsMachine = environment.units.makeAsyncStateMachine()
+        let tensMachine = environment.tens.makeAsyncStateMachine()
+        connectCounter(units: unitsMachine, tens: tensMachine, through: mediator)
+        units = UIStateMachine(asyncStateMachine: unitsMachine, mapping: makeUnitsUIState)
+        tens = UIStateMachine(asyncStateMachine: tensMachine)
+    }
+
+    var title: String { "Counter" }
+
+    func body(style: TerminalStyle) -> [String] {
+        let state = units.state
+        let value = "\(state.unitsState.value)"
+        let colored = switch state.color {
+        case .green: style.green(value)
+        case .red: style.red(value)
+        case .accent: style.cyan(value)
+        }
+        return ["  Units: \(colored)", "    linked to (tens = units / 10)", "  Tens: \(tens.state.value)"]
+    }
+
+    var commands: [CommandSpec] {
+        [
+            CommandSpec("+", "Increase the units"),
+            CommandSpec("-", "Decrease the units", isEnabled: units.state.unitsState.canDecrease),
+        ]
+    }
+
+    func didAppear() {
+        units.start()
+        tens.start()
+    }
+
+    func perform(_ command: ParsedCommand) async -> CommandResult {
+        switch command.name {
+        case "+": units.send(DidRequestIncrease())
+        case "-": units.send(DidRequestDecrease())
+        default: break
+        }
+        return .done
+    }
+}

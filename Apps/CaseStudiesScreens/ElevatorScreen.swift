@@ -1,0 +1,52 @@
+import CaseStudiesFeatures
+import StateMachineUI
+import Terminal
+
+/// Elevator: people enter and leave; the elevator closes only with 5 persons or fewer.
+@MainActor
+final class ElevatorScreen: Screen {
+    private let ui: UIStateMachine<ElevatorState, ElevatorEvent>
+
+    init(environment: CaseStudiesEnvironment) {
+        ui = UIStateMachine(asyncStateMachineFactory: environment.elevator)
+    }
+
+    var title: String { "Elevator" }
+
+    func body(style: TerminalStyle) -> [String] {
+        let state = ui.state
+        let symbol = switch state.symbol {
+        case "lock.open.fill": style.green("[ open ]")
+        case "lock.fill": style.cyan("[ closed ]")
+        default: style.red("[ ! warning ]")
+        }
+        return [
+            "  Rules: make people enter or leave the elevator and try to close it",
+            "  Persons: \(state.numberOfPersons)",
+            "  \(symbol) \(state.message)",
+        ]
+    }
+
+    var commands: [CommandSpec] {
+        let state = ui.state
+        return [
+            CommandSpec("enter", "A person enters", isEnabled: state.canAddPerson),
+            CommandSpec("leave", "A person leaves", isEnabled: state.canRemovePerson),
+            CommandSpec("open", "Open the doors", isEnabled: state.canPressOpen),
+            CommandSpec("close", "Close the doors", isEnabled: state.canPressClose),
+        ]
+    }
+
+    func didAppear() { ui.start() }
+
+    func perform(_ command: ParsedCommand) async -> CommandResult {
+        switch command.name {
+        case "enter": ui.send(DidEnter())
+        case "leave": ui.send(DidLeave())
+        case "open": ui.send(DidRequestToOpen())
+        case "close": ui.send(DidRequestToClose())
+        default: break
+        }
+        return .done
+    }
+}

@@ -1,0 +1,50 @@
+import CaseStudiesFeatures
+import StateMachineCore
+import StateMachineDump
+
+/// What the case studies depend on: the timings of their side effects and the machines'
+/// factories, built once per app (the Wallet factory is a singleton shared by its views).
+public struct CaseStudiesEnvironment: Sendable {
+    /// Multiplies every delay (1 = the originals' 5 s load and 3 s analysis).
+    public let delayScale: Double
+    /// Clics whose new load cancels the running one.
+    let clicsCancelling: AsyncStateMachineFactory<ClicsState, ClicsEvent>
+    /// Clics whose loads all complete.
+    let clicsContinuing: AsyncStateMachineFactory<ClicsState, ClicsEvent>
+    /// Units of the counter.
+    let units: AsyncStateMachineFactory<UnitsState, UnitsEvent>
+    /// Tens of the counter.
+    let tens: AsyncStateMachineFactory<TensState, TensEvent>
+    /// The elevator.
+    let elevator: AsyncStateMachineFactory<ElevatorState, ElevatorEvent>
+    /// The analysis.
+    let analysis: AsyncStateMachineFactory<AnalysisState, AnalysisEvent>
+    /// The wallet, shared by its three views.
+    let wallet: AsyncStateMachineFactory<WalletState, WalletEvent>
+
+    /// The app's environment. Every machine reports to the dump (`dump` command) and logs
+    /// its transitions only when `log` is set.
+    public init(delayScale: Double = 1, log: Bool = false) {
+        self.delayScale = delayScale
+        @Sendable func build<S, E>(_ definition: StateMachine<S, E>) -> AsyncStateMachine<S, E> {
+            let machine = AsyncStateMachine(stateMachine: definition).activateDump(trackDeinit: true)
+            return log ? machine : machine.disableLog()
+        }
+        let seconds: @Sendable (Double) async throws -> Void = { seconds in
+            try await Task.sleep(for: .seconds(seconds * delayScale))
+        }
+        clicsCancelling = AsyncStateMachineFactory {
+            build(makeClicsStateMachine(cancelling: true) { try await seconds(5) })
+        }
+        clicsContinuing = AsyncStateMachineFactory {
+            build(makeClicsStateMachine(cancelling: false) { try await seconds(5) })
+        }
+        units = AsyncStateMachineFactory { build(makeUnitsStateMachine()) }
+        tens = AsyncStateMachineFactory { build(makeTensStateMachine()) }
+        elevator = AsyncStateMachineFactory { build(makeElevatorStateMachine()) }
+        analysis = AsyncStateMachineFactory {
+            build(makeAnalysisStateMachine { try? await seconds(3) })
+        }
+        wallet = AsyncStateMachineFactory(lifecycle: .singleton) { build(makeWalletStateMachine()) }
+    }
+}

@@ -1,0 +1,58 @@
+import Terminal
+
+/// The list of case studies; `open N` or `open name` shows one.
+@MainActor
+public final class HomeScreen: Screen {
+    struct Entry {
+        let name: String
+        let title: String
+        let make: @MainActor (CaseStudiesEnvironment) -> any Screen
+    }
+
+    private let environment: CaseStudiesEnvironment
+    private let entries: [Entry] = [
+        Entry(name: "clics-cancel", title: "Clics sample (cancel output)") { ClicsScreen(cancelling: true, environment: $0) },
+        Entry(name: "clics-continue", title: "Clics sample (continue output)") { ClicsScreen(cancelling: false, environment: $0) },
+        Entry(name: "counter", title: "Counter sample (mediator)") { CounterScreen(environment: $0) },
+        Entry(name: "elevator", title: "Elevator sample (simple transitions)") { ElevatorScreen(environment: $0) },
+        Entry(name: "analysis", title: "Analysis sample (simple output)") { AnalysisScreen(environment: $0) },
+        Entry(name: "wallet", title: "Wallet sample (shared state machine)") { WalletScreen(environment: $0) },
+        Entry(name: "turnstile", title: "Turnstile sample (transition table)") { _ in TurnstileScreen() },
+        Entry(name: "player", title: "Player sample (statechart with a parallel region)") { _ in PlayerScreen() },
+    ]
+
+    /// The home screen.
+    public init(environment: CaseStudiesEnvironment) {
+        self.environment = environment
+    }
+
+    /// "CaseStudies".
+    public var title: String { "CaseStudies" }
+
+    /// The numbered list.
+    public func body(style: TerminalStyle) -> [String] {
+        entries.enumerated().map { index, entry in
+            "  \(index + 1). \(entry.title)  \(style.dim("(\(entry.name))"))"
+        }
+    }
+
+    /// `open`.
+    public var commands: [CommandSpec] {
+        [CommandSpec("open", arguments: "<number|name>", "Open a case study")]
+    }
+
+    /// Opens the chosen case study, or says what would work.
+    public func perform(_ command: ParsedCommand) async -> CommandResult {
+        let choices = "a number from 1 to \(entries.count) or a name (\(entries.map(\.name).joined(separator: ", ")))"
+        guard let argument = command.arguments.first, command.arguments.count == 1 else {
+            return .message("Usage: open <number|name>, with \(choices).")
+        }
+        if let number = Int(argument), entries.indices.contains(number - 1) {
+            return .push(entries[number - 1].make(environment))
+        }
+        if let entry = entries.first(where: { $0.name == argument.lowercased() }) {
+            return .push(entry.make(environment))
+        }
+        return .message("No case study '\(argument)'; choose \(choices).")
+    }
+}
