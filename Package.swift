@@ -125,6 +125,13 @@ let package = Package(
             path: "Tests/CaseStudiesFeaturesTests",
             swiftSettings: swiftSettings
         ),
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        .testTarget(
+            name: "CaseStudiesTests",
+            dependencies: ["CaseStudiesScreens", "Terminal", "CPseudoTerminal"],
+            path: "Tests/CaseStudiesTests",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TerminalTests",
             dependencies: ["Terminal"],

@@ -13,6 +13,13 @@ public enum CaseStudiesApp {
         public var log = false
         /// Prints the usage and exits (`--help`).
         public var help = false
+
+        /// Options; the defaults are the originals' timings, no log.
+        public init(delayScale: Double = 1, log: Bool = false, help: Bool = false) {
+            self.delayScale = delayScale
+            self.log = log
+            self.help = help
+        }
     }
 
     /// The usage text.

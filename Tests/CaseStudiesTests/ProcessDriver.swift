@@ -1,0 +1,116 @@
+import CPseudoTerminal
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs an executable with its standard input and output on pipes, or on a pseudo-terminal,
+/// and lets a test write input and wait for output.
+final class ProcessDriver: @unchecked Sendable {
+    // @unchecked Sendable: `output` and `waiters` are only touched under `lock`; the other
+    // stored properties are immutable after init.
+    private let process = Process()
+    private let lock = NSLock()
+    private var output = ""
+    private var waiters: [(String, CheckedContinuation<Void, Never>)] = []
+    private let input: FileHandle
+    private let reader: FileHandle
+    private var keepAlive: [FileHandle] = []
+
+    /// Starts `executable` with `arguments`; on a pseudo-terminal when `terminal` is set.
+    init(_ executable: URL, arguments: [String], terminal: Bool = false) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm"
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        if terminal {
+            var path = [CChar](repeating: 0, count: 128)
+            let master = pseudo_terminal_open(&path, path.count)
+            guard master >= 0 else { throw POSIXError(.ENODEV) }
+            let slavePath = String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let slave = open(slavePath, O_RDWR | O_NOCTTY)
+            guard slave >= 0 else { throw POSIXError(.ENODEV) }
+            let slaveHandle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
+            process.standardInput = slaveHandle
+            process.standardOutput = slaveHandle
+            process.standardError = slaveHandle
+            let masterHandle = FileHandle(fileDescriptor: master, closeOnDealloc: true)
+            input = masterHandle
+            reader = masterHandle
+            keepAlive = [slaveHandle]
+        } else {
+            let stdin = Pipe()
+            let stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = stdout
+            input = stdin.fileHandleForWriting
+            reader = stdout.fileHandleForReading
+        }
+        reader.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.received(String(decoding: data, as: UTF8.self))
+        }
+        try process.run()
+    }
+
+    /// Everything written so far.
+    var text: String { lock.withLock { output } }
+
+    /// Writes `text` to the process's input.
+    func write(_ text: String) {
+        input.write(Data(text.utf8))
+    }
+
+    /// Closes the input (end of file) when on pipes.
+    func closeInput() {
+        try? input.close()
+    }
+
+    /// Waits until the output contains `expected` (the caller bounds the wait).
+    func waitFor(_ expected: String) async {
+        await withCheckedContinuation { continuation in
+            let done = lock.withLock { () -> Bool in
+                if output.contains(expected) { return true }
+                waiters.append((expected, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Waits for the process to exit and returns its status.
+    func exitStatus() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.process.waitUntilExit()
+                continuation.resume(returning: self.process.terminationStatus)
+            }
+        }
+    }
+
+    /// Kills the process if it still runs.
+    func terminate() {
+        if process.isRunning { process.terminate() }
+        reader.readabilityHandler = nil
+    }
+
+    private func received(_ text: String) {
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            output += text
+            var ready: [CheckedContinuation<Void, Never>] = []
+            waiters.removeAll { expected, continuation in
+                guard output.contains(expected) else { return false }
+                ready.append(continuation)
+                return true
+            }
+            return ready
+        }
+        ready.forEach { $0.resume() }
+    }
+}
