@@ -77,7 +77,8 @@ struct ScriptedTests {
         await app.type("open wallet", expecting: "Wallet Read Only View")
         await app.type("add 10", expecting: "credits: $10.00")
         await app.type("remove 2", expecting: "credits: $8.00")
-        #expect(app.lastFrame.components(separatedBy: "credits: $8.00").count - 1 == 3)
+        // Each view observes the shared machine on its own: all three catch up.
+        await app.waitForFrame("all three views at $8.00") { $0.components(separatedBy: "credits: $8.00").count - 1 == 3 }
         await app.type("add abc", expecting: "'abc' is not an amount; try add 10 or add 2.5.")
         await app.type("remove 20", expecting: "Refused: the wallet has $8.00, less than $20.00.")
         await app.type("slide 150", expecting: "The slider goes from 0 to 100")

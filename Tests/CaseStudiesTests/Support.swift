@@ -51,6 +51,14 @@ final class AppDriver {
         return console.output.dropFirst(start).last { $0.contains(expected) } ?? ""
     }
 
+    /// Waits until a frame satisfies `predicate`.
+    func waitForFrame(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, where predicate: @escaping @Sendable (String) -> Bool) async {
+        let console = self.console
+        await within(what, sourceLocation: sourceLocation) {
+            await console.waitForOutput { output in output.contains { $0.hasPrefix("== ") && predicate($0) } }
+        }
+    }
+
     /// Ends the input and returns the app's exit status.
     func finish() async -> Int32? {
         console.endInput()
