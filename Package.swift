@@ -126,9 +126,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        .target(
+            name: "AppTestSupport",
+            dependencies: ["CPseudoTerminal"],
+            path: "Tests/AppTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "Terminal", "CPseudoTerminal"],
+            dependencies: ["CaseStudiesScreens", "Terminal", "AppTestSupport"],
             path: "Tests/CaseStudiesTests",
             swiftSettings: swiftSettings
         ),

@@ -8,7 +8,7 @@ import Glibc
 
 /// Runs an executable with its standard input and output on pipes, or on a pseudo-terminal,
 /// and lets a test write input and wait for output.
-final class ProcessDriver: @unchecked Sendable {
+public final class ProcessDriver: @unchecked Sendable {
     // @unchecked Sendable: `output` and `waiters` are only touched under `lock`; the other
     // stored properties are immutable after init.
     private let process = Process()
@@ -20,7 +20,7 @@ final class ProcessDriver: @unchecked Sendable {
     private var keepAlive: [FileHandle] = []
 
     /// Starts `executable` with `arguments`; on a pseudo-terminal when `terminal` is set.
-    init(_ executable: URL, arguments: [String], terminal: Bool = false) throws {
+    public init(_ executable: URL, arguments: [String], terminal: Bool = false) throws {
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
@@ -60,20 +60,20 @@ final class ProcessDriver: @unchecked Sendable {
     }
 
     /// Everything written so far.
-    var text: String { lock.withLock { output } }
+    public var text: String { lock.withLock { output } }
 
     /// Writes `text` to the process's input.
-    func write(_ text: String) {
+    public func write(_ text: String) {
         input.write(Data(text.utf8))
     }
 
     /// Closes the input (end of file) when on pipes.
-    func closeInput() {
+    public func closeInput() {
         try? input.close()
     }
 
     /// Waits until the output contains `expected` (the caller bounds the wait).
-    func waitFor(_ expected: String) async {
+    public func waitFor(_ expected: String) async {
         await withCheckedContinuation { continuation in
             let done = lock.withLock { () -> Bool in
                 if output.contains(expected) { return true }
@@ -85,7 +85,7 @@ final class ProcessDriver: @unchecked Sendable {
     }
 
     /// Waits for the process to exit and returns its status.
-    func exitStatus() async -> Int32 {
+    public func exitStatus() async -> Int32 {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 self.process.waitUntilExit()
@@ -95,7 +95,7 @@ final class ProcessDriver: @unchecked Sendable {
     }
 
     /// Kills the process if it still runs.
-    func terminate() {
+    public func terminate() {
         if process.isRunning { process.terminate() }
         reader.readabilityHandler = nil
     }
