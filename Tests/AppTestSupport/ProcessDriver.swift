@@ -94,6 +94,11 @@ public final class ProcessDriver: @unchecked Sendable {
         }
     }
 
+    /// Sends SIGINT, as Ctrl-C on a terminal does.
+    public func interrupt() {
+        process.interrupt()
+    }
+
     /// Kills the process if it still runs.
     public func terminate() {
         if process.isRunning { process.terminate() }

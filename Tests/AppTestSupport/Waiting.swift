@@ -2,23 +2,43 @@ import Foundation
 import Testing
 
 /// Runs `body`, failing the test when it takes longer than `seconds` (a bound on a wait
-/// for a fact, never a sleep).
+/// for a fact, never a sleep). The test goes on at the deadline even when `body` cannot
+/// be cancelled (a wait for output that never comes): `body` is then abandoned.
 public func within<T: Sendable>(
     seconds: Double = 20,
     _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async -> T
 ) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask { await body() }
-        group.addTask {
+    let result: T? = await withCheckedContinuation { continuation in
+        let first = FirstResult(continuation)
+        let work = Task { first.resume(with: await body()) }
+        Task {
             try? await Task.sleep(for: .seconds(seconds))
-            return nil
+            work.cancel()
+            first.resume(with: nil)
         }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        if first == nil { Issue.record("\(what) did not happen within \(seconds) s", sourceLocation: sourceLocation) }
-        return first
+    }
+    if result == nil { Issue.record("\(what) did not happen within \(seconds) s", sourceLocation: sourceLocation) }
+    return result
+}
+
+/// Resumes a continuation with the first result only.
+private final class FirstResult<T: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `continuation` is only read and cleared under `lock`.
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T?, Never>?
+
+    init(_ continuation: CheckedContinuation<T?, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(with value: T?) {
+        let continuation = lock.withLock { () -> CheckedContinuation<T?, Never>? in
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume(returning: value)
     }
 }
 

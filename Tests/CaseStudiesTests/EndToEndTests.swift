@@ -48,4 +48,17 @@ struct EndToEndTests {
         app.write("\u{04}")  // Ctrl-D
         #expect(await within("exit") { await app.exitStatus() } == 0)
     }
+
+    @Test("on a terminal: Ctrl-C leaves cleanly with status 0")
+    func interrupt() async throws {
+        let app = try ProcessDriver(binary, arguments: [], terminal: true)
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open 2\r")
+        await within("the Clics screen") { await app.waitFor("Number of loads: 0") }
+        // Ctrl-C: a terminal turns it into SIGINT for its foreground process; this pseudo-
+        // terminal is not the child's controlling terminal, so send the signal directly.
+        app.interrupt()
+        #expect(await within("exit") { await app.exitStatus() } == 0)
+    }
 }
