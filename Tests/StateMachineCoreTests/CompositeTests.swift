@@ -246,12 +246,7 @@ struct CompositeTests {
 
     @Test("a composite child without an id is reported when the definition is built and never started")
     func childWithoutID() {
-        let reports = Recorder<String>()
-        let previous = Diagnostics.handler.withLock { handler in
-            defer { handler = { reports.append($0) } }
-            return handler
-        }
-        defer { Diagnostics.handler.withLock { $0 = previous } }
+        let reports = diagnostics
         let definition = StateMachine<RootState, RootEvent>(initial: RootIdle()) {
             When(state: RootRunning.self) {
                 Composite {

@@ -147,3 +147,12 @@ extension Array where Element == any State<FeatureState> {
     /// The states' descriptions, for readable expectations.
     var names: [String] { map { String(describing: type(of: $0)) } }
 }
+
+/// Every diagnostic reported in this test process, from the moment a test first asked for
+/// it: tests filter it by what identifies their own machine (the handler is global, and
+/// swapping it per test would race with the tests running alongside).
+let diagnostics: Recorder<String> = {
+    let recorder = Recorder<String>()
+    Diagnostics.handler.withLock { $0 = { recorder.append($0) } }
+    return recorder
+}()

@@ -138,13 +138,7 @@ struct RuntimeTests {
 
     @Test("a second live iterator finishes at once and the misuse is reported; a later iterator carries on")
     func secondIterator() async {
-        let reports = Recorder<String>()
-        let previous = Diagnostics.handler.withLock { handler in
-            defer { handler = { reports.append($0) } }
-            return handler
-        }
-        defer { Diagnostics.handler.withLock { $0 = previous } }
-
+        let reports = diagnostics
         let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
             When(state: Count.self) {
                 On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
