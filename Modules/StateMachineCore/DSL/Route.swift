@@ -62,7 +62,7 @@ extension StateMachine {
 
     /// The hot path of the runtime: like ``transition(state:event:)`` without diagnostics.
     @inlinable
-    func resolve(
+    nonisolated(nonsending) func resolve(
         state: any State<SuperState>,
         event: any Event<SuperEvent>
     ) async -> MealyTransition<SuperState, SuperEvent>? {

@@ -136,7 +136,7 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
         /// The next state, or nil once the machine has finished and every state has been
         /// consumed, or when the observing task is cancelled.
         @inlinable
-        public mutating func next() async -> AnyState? {
+        public nonisolated(nonsending) mutating func next() async -> AnyState? {
             guard let lease else { return nil }
             return await lease.core.nextState(lease: lease.id)
         }

@@ -88,7 +88,7 @@ extension MachineCore {
     /// The next state for the holder of `lease`, or nil when observation is finished and
     /// drained, the lease has ended, or the calling task is cancelled (which ends the lease).
     @inlinable
-    func nextState(lease: Int) async -> AnyState? {
+    nonisolated(nonsending) func nextState(lease: Int) async -> AnyState? {
         if Task.isCancelled {
             releaseLease(lease)
             return nil

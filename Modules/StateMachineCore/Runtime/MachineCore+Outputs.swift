@@ -35,7 +35,7 @@ extension MachineCore {
 
     /// Cancels each output whose policy matches the processed event.
     @inlinable
-    func cancel(_ records: [OutputRecord], matching current: AnyState, _ event: AnyEvent, _ new: AnyState?) async {
+    nonisolated(nonsending) func cancel(_ records: [OutputRecord], matching current: AnyState, _ event: AnyEvent, _ new: AnyState?) async {
         for record in records {
             if let policy = record.cancellationPolicy, await policy.predicate(current, event, new) {
                 record.task.cancel()

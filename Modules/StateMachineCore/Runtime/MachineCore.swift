@@ -272,7 +272,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     }
 
     @inlinable
-    func process(_ command: Command) async {
+    nonisolated(nonsending) func process(_ command: Command) async {
         switch command {
         case .event(let event, let completion, let until):
             await process(event, completion: completion, until: until)
@@ -292,7 +292,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     }
 
     @inlinable
-    func process(_ event: AnyEvent, completion: Latch?, until: SendCompletion) async {
+    nonisolated(nonsending) func process(_ event: AnyEvent, completion: Latch?, until: SendCompletion) async {
         let current = currentState
         let mealyTransition = await definition.resolve(state: current, event: event)
         var newState: AnyState?
