@@ -109,7 +109,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "StateMachineCoreTests",
-            dependencies: ["StateMachineCore"],
+            dependencies: ["StateMachineCore", "TestSupport"],
             path: "Tests/StateMachineCoreTests",
             swiftSettings: swiftSettings
         ),
@@ -127,14 +127,14 @@ let package = Package(
         ),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .target(
-            name: "AppTestSupport",
-            dependencies: ["CPseudoTerminal"],
-            path: "Tests/AppTestSupport",
+            name: "TestSupport",
+            dependencies: ["CPseudoTerminal", "StateMachineCore"],
+            path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "Terminal", "AppTestSupport"],
+            dependencies: ["CaseStudiesScreens", "Terminal", "TestSupport"],
             path: "Tests/CaseStudiesTests",
             swiftSettings: swiftSettings
         ),
@@ -159,19 +159,19 @@ let package = Package(
         ),
         .testTarget(
             name: "StateMachineBroadcastTests",
-            dependencies: ["StateMachineCore", "StateMachineBroadcast"],
+            dependencies: ["StateMachineCore", "StateMachineBroadcast", "TestSupport"],
             path: "Tests/StateMachineBroadcastTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StateMachineDumpTests",
-            dependencies: ["StateMachineCore", "StateMachineDump"],
+            dependencies: ["StateMachineCore", "StateMachineDump", "TestSupport"],
             path: "Tests/StateMachineDumpTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "StateMachineUITests",
-            dependencies: ["StateMachineCore", "StateMachineUI"],
+            dependencies: ["StateMachineCore", "StateMachineUI", "TestSupport"],
             path: "Tests/StateMachineUITests",
             swiftSettings: swiftSettings
         ),

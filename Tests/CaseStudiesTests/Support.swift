@@ -1,7 +1,7 @@
 import CaseStudiesScreens
 import Foundation
 import Terminal
-import AppTestSupport
+import TestSupport
 import Testing
 
 /// Drives the CaseStudies app in-process through a scripted console.

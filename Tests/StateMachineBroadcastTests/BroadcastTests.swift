@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineBroadcast
 import StateMachineCore
+import TestSupport
 import Testing
 
 /// What a test compares: a context without its time stamp.
@@ -55,7 +56,7 @@ struct BroadcastTests {
     func initialStateContext() async {
         let broadcaster = makeStateContextBroadcaster()
         defer { broadcaster.stop() }
-        let machine = loadingMachine().activateBroadcast()
+        let machine = makeLoadingMachine().activateBroadcast()
         let before = Date()
         await machine.sendAndWait(event: DidRequestLoading(id: "1"))
         let received = await within { await steps(3, of: machine.id, from: broadcaster) } ?? []
@@ -81,7 +82,7 @@ struct BroadcastTests {
             first.stop()
             second.stop()
         }
-        let machines = (0..<4).map { _ in loadingMachine().activateBroadcast() }
+        let machines = (0..<4).map { _ in makeLoadingMachine().activateBroadcast() }
         let ids = Set(machines.map(\.id))
         await withTaskGroup(of: Void.self) { group in
             for (index, machine) in machines.enumerated() {
@@ -118,7 +119,7 @@ struct BroadcastTests {
         let stopped = makeStateContextBroadcaster()
         let running = makeStateContextBroadcaster()
         defer { running.stop() }
-        let machine = loadingMachine().activateBroadcast()
+        let machine = makeLoadingMachine().activateBroadcast()
         await machine.sendAndWait(event: DidRequestLoading(id: "1"))
         _ = await within { await steps(3, of: machine.id, from: stopped) }
         stopped.stop()
@@ -144,8 +145,8 @@ struct BroadcastTests {
     @Test("a machine without activateBroadcast broadcasts nothing")
     func notActivated() async {
         let broadcaster = makeStateContextBroadcaster()
-        let silent = loadingMachine()
-        let loud = loadingMachine().activateBroadcast()
+        let silent = makeLoadingMachine()
+        let loud = makeLoadingMachine().activateBroadcast()
         await silent.sendAndWait(event: DidRequestLoading(id: "1"))
         await loud.sendAndWait(event: DidRequestLoading(id: "1"))
         // The loud machine's last transition proves everything before it was delivered.
@@ -174,7 +175,7 @@ struct BroadcastTests {
             marker.stop()
         }
         // Neither `unbounded` nor `bounded` consumes while the machine runs.
-        let machine = loadingMachine().activateBroadcast()
+        let machine = makeLoadingMachine().activateBroadcast()
         for round in 0..<10 { await machine.sendAndWait(event: DidRequestLoading(id: "\(round)")) }
         // The marker subscriber proves all 21 contexts were broadcast before the others read.
         _ = await within { await steps(21, of: machine.id, from: marker) }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import StateMachineCore
@@ -59,28 +60,6 @@ struct Increment: Event {
 
 // MARK: Helpers
 
-/// Runs `body`, failing the test (and returning nil) when it takes longer than `seconds`.
-/// This is a bound on a wait for a fact, not a sleep: a passing test never waits for it.
-func within<T: Sendable>(
-    seconds: Double = 10,
-    _ what: String = "operation",
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () async -> T
-) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask { await body() }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        if first == nil {
-            Issue.record("\(what) did not complete within \(seconds) s", sourceLocation: sourceLocation)
-        }
-        return first
-    }
-}
 
 /// Consumes `count` states from `machine`.
 func take<SuperState, SuperEvent>(
@@ -95,13 +74,6 @@ func take<SuperState, SuperEvent>(
     return states
 }
 
-/// A thread-safe list that tests append to from callbacks.
-final class Recorder<Value: Sendable>: Sendable {
-    private let values = Lock<[Value]>([])
-    func append(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
-    var count: Int { values.withLock { $0.count } }
-}
 
 /// An async signal a test can raise once and await, for side effects the test controls.
 final class Signal: Sendable {

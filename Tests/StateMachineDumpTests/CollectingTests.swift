@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineCore
 import StateMachineDump
+import TestSupport
 import Testing
 
 /// Dumps `dumpStateMachine` until `condition` holds for the exported contexts. The dump
@@ -31,7 +32,7 @@ struct CollectingTests {
         StateMachineDump.startCollecting()
         let collecting = StateMachineDump.isCollecting
         #expect(collecting)
-        let machine = loadingMachine(load: { _ in nil }).activateDump()
+        let machine = makeLoadingMachine(load: { _ in nil }).activateDump()
         await machine.sendAndWait(event: DidRequestLoading(id: "42"))
         let contexts = await eventuallyDump("the machine is dumped as loading") { contexts in
             contexts.contains { $0.stateMachineId == machine.id && $0.state is DataIsLoading }
@@ -61,8 +62,8 @@ struct CollectingTests {
         // Starting again ends the first session (its drain task hands over the iterator).
         StateMachineDump.startCollecting(dumpStateMachine: dumpMachine, dumpMediator: mediator)
         #expect(mediator.receiverCount == 1)
-        let kept = loadingMachine(load: { _ in nil }).activateDump(dumpMediator: mediator)
-        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(
+        let kept = makeLoadingMachine(load: { _ in nil }).activateDump(dumpMediator: mediator)
+        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = makeLoadingMachine().activateDump(
             dumpMediator: mediator
         )
         let releasedId = released!.id

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StateMachineCore
@@ -60,8 +61,8 @@ struct DumpStateMachineTests {
     func machinesReportThroughTheMediator() async {
         let mediator = Mediator<DumpEvent>()
         let dumpMachine = makeDumpStateMachine().connectAsReceiver(to: mediator)
-        let kept = loadingMachine(load: { _ in nil }).activateDump(dumpMediator: mediator)
-        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(
+        let kept = makeLoadingMachine(load: { _ in nil }).activateDump(dumpMediator: mediator)
+        var released: AsyncStateMachine<FeatureState, FeatureEvent>? = makeLoadingMachine().activateDump(
             dumpMediator: mediator
         )
         let releasedId = released!.id
@@ -94,13 +95,13 @@ struct DumpStateMachineTests {
     func untrackedDeinit() async {
         let mediator = Mediator<DumpEvent>()
         let dumpMachine = makeDumpStateMachine().connectAsReceiver(to: mediator)
-        var machine: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine()
+        var machine: AsyncStateMachine<FeatureState, FeatureEvent>? = makeLoadingMachine()
             .activateDump(trackDeinit: false, dumpMediator: mediator)
         let id = machine!.id
         await machine!.sendAndWait(event: DidRequestLoading(id: "1"))
         // A marker machine released after the untracked one: its release, forgotten by
         // the dump, proves the untracked release had its chance to arrive first.
-        var marker: AsyncStateMachine<FeatureState, FeatureEvent>? = loadingMachine().activateDump(
+        var marker: AsyncStateMachine<FeatureState, FeatureEvent>? = makeLoadingMachine().activateDump(
             dumpMediator: mediator
         )
         let markerId = marker!.id

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineDump
+import TestSupport
 import Testing
 
 @testable import StateMachineCore
@@ -23,8 +24,8 @@ struct StateContextTests {
     func description() {
         let context = StateContext(stateMachineId: UUID(), state: DataIsLoading(id: "1"))
         #expect(context.description == "[FeatureState] DataIsLoading at \(context.timeStamp)")
-        #expect(context.stateType == "StateMachineDumpTests.DataIsLoading")
-        #expect(context.superStateType == "StateMachineDumpTests.FeatureState")
+        #expect(context.stateType == "TestSupport.DataIsLoading")
+        #expect(context.superStateType == "TestSupport.FeatureState")
         #expect(context.superState as? FeatureState == FeatureState(isLoaded: false))
     }
 
@@ -45,8 +46,8 @@ struct StateContextTests {
             ]
         )
         #expect(objects[0]["stateMachineId"] as? String == id1.uuidString)
-        #expect(objects[0]["stateType"] as? String == "StateMachineDumpTests.DataIsLoaded")
-        #expect(objects[0]["superStateType"] as? String == "StateMachineDumpTests.FeatureState")
+        #expect(objects[0]["stateType"] as? String == "TestSupport.DataIsLoaded")
+        #expect(objects[0]["superStateType"] as? String == "TestSupport.FeatureState")
         #expect(objects[0]["state"] as? String == "DataIsLoaded")
         #expect((objects[0]["superState"] as? [String: Any])?["isLoaded"] as? Bool == true)
         #expect(objects[0]["timeStamp"] as? String == "2027-01-15T08:00:00Z")

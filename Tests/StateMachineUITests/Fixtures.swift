@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TestSupport
 import Testing
 
 @testable import StateMachineCore
@@ -86,28 +87,6 @@ func counterMachine(initial: Int = 0) -> AsyncStateMachine<CounterState, Counter
 
 // MARK: Helpers
 
-/// Runs `body`, failing the test (and returning nil) when it takes longer than `seconds`.
-/// This is a bound on a wait for a fact, not a sleep: a passing test never waits for it.
-func within<T: Sendable>(
-    seconds: Double = 10,
-    _ what: String = "operation",
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () async -> T
-) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask { await body() }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        if first == nil {
-            Issue.record("\(what) did not complete within \(seconds) s", sourceLocation: sourceLocation)
-        }
-        return first
-    }
-}
 
 /// Waits (bounded) until `condition(ui.state)` holds, woken by Observation on each change.
 @MainActor

@@ -6,7 +6,7 @@ import Testing
 /// be cancelled (a wait for output that never comes): `body` is then abandoned.
 public func within<T: Sendable>(
     seconds: Double = 20,
-    _ what: String,
+    _ what: String = "operation",
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async -> T
 ) async -> T? {
@@ -52,4 +52,23 @@ public func executable(_ name: String) -> URL {
         directory.deleteLastPathComponent()
     }
     return directory.appendingPathComponent(name)
+}
+
+/// A thread-safe list that tests append to from callbacks and read afterwards.
+public final class Recorder<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `values` is only read or written under `lock`.
+    private let lock = NSLock()
+    private var values: [Value] = []
+
+    /// An empty list.
+    public init() {}
+
+    /// Appends `value`.
+    public func append(_ value: Value) { lock.withLock { values.append(value) } }
+
+    /// Everything appended so far, in order.
+    public var all: [Value] { lock.withLock { values } }
+
+    /// How many values were appended.
+    public var count: Int { lock.withLock { values.count } }
 }
