@@ -132,7 +132,7 @@ public struct DidSelectAlbum: Event {
 }
 
 /// The Albums machine. `load` fetches the albums; every load request cancels the running
-/// load; a failure shows an error until the next load.
+/// load (and, while loading, starts a new one); a failure shows an error until the next load.
 public func makeAlbumsStateMachine(
     load: @escaping @Sendable () async throws -> [AlbumSummary]
 ) -> StateMachine<AlbumsState, AlbumsEvent> {
@@ -157,6 +157,11 @@ public func makeAlbumsStateMachine(
         When(state: AlbumsAreLoading.self) {
             On(event: DidSucceedToLoadAlbums.self) { _, event in Transition(state: AlbumsAreLoaded(albums: event.albums)) }
             On(event: DidFailToLoadAlbums.self) { _, _ in Transition(state: AlbumsAreInFailure()) }
+            // The request cancels the running load (the original then stayed loading): load again.
+            On(event: DidRequestAlbumsLoading.self) { state, _ in
+                Transition(state: AlbumsAreLoading(previous: state.previous))
+                loadOutput()
+            }
         }
         When(state: AlbumsAreLoaded.self) {
             On(event: DidRequestAlbumsLoading.self, guard: { _, event in event.isFullLoading }) { state, _ in

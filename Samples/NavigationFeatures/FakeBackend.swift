@@ -10,7 +10,7 @@ import Foundation
 /// seeded with `seed`, so that a run can be repeated.
 public struct FakeBackend: Sendable {
     /// A place as the backend returns it.
-    public struct PlaceRecord: Sendable, Equatable, Codable {
+    public struct PlaceRecord: Sendable, Equatable {
         /// The id ("0" to "9").
         public let id: String
         /// The name.
@@ -21,8 +21,10 @@ public struct FakeBackend: Sendable {
         public let telephone: String
         /// A description.
         public let description: String
+        /// The owner.
+        public let owner: OwnerRecord
         /// The owner's id.
-        public let ownerId: String
+        public var ownerId: String { owner.id }
         /// 1 to 5 stars (drawn on each `fetchPlaces`).
         public let stars: Int
     }
@@ -84,7 +86,7 @@ public struct FakeBackend: Sendable {
     private let latency: Duration
     private let random: SeededRandom
     private let owners: [OwnerRecord]
-    private let ownerOfPlace: [String]
+    private let ownerOfPlace: [Int]
 
     /// A backend answering after `latency`, its random choices drawn from `seed`.
     public init(latency: Duration = .seconds(1), seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
@@ -96,7 +98,7 @@ public struct FakeBackend: Sendable {
                 id: "\(index)", firstName: name.0, lastName: name.1, age: random.next(in: 18...99),
                 address: "Petite Italie")
         }
-        self.ownerOfPlace = Self.placeNames.map { _ in "\(random.next(in: 0...9))" }
+        self.ownerOfPlace = Self.placeNames.map { _ in random.next(in: 0...9) }
     }
 
     /// The ten places, each with 1 to 5 stars drawn now.
@@ -148,7 +150,7 @@ public struct FakeBackend: Sendable {
             id: "\(index)", name: Self.placeNames[index], address: "\(100 + 7 * index) rue Saint-Zotique",
             telephone: "(514) 345 123 5432",
             description: "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.",
-            ownerId: ownerOfPlace[index], stars: random.next(in: 1...5))
+            owner: owners[ownerOfPlace[index]], stars: random.next(in: 1...5))
     }
 
     /// The places' names, by id.

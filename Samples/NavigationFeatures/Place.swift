@@ -183,7 +183,8 @@ public func makePlaceStateMachine(
             .cancellationPolicy(cancel: Cancel(on: DidRequestPlaceLoading.self))
     }
     return StateMachine<PlaceState, PlaceEvent>(initial: PlaceIsIdle()) {
-        When(states: PlaceIsIdle.self, PlaceIsLoaded.self) {
+        // Loading too: the request cancels the running load (the original then stayed loading).
+        When(states: PlaceIsIdle.self, PlaceIsLoading.self, PlaceIsLoaded.self) {
             On(event: DidRequestPlaceLoading.self) { _, event in
                 Transition(state: PlaceIsLoading())
                 loadOutput(event.id)

@@ -130,7 +130,8 @@ public enum PlacesDomain {
 }
 
 /// The Places machine. `load` is the domain's load (``PlacesDomain/makeLoad(getData:saveData:)``);
-/// each new load request cancels the running one. No selection while loading.
+/// each new load request cancels the running one and, unlike the original (which then
+/// stayed loading), a request while loading starts a new load. No selection while loading.
 public func makePlacesStateMachine(
     load: @escaping @Sendable () async -> [PlaceSummary]
 ) -> StateMachine<PlacesState, PlacesEvent> {
@@ -148,6 +149,11 @@ public func makePlacesStateMachine(
         }
         When(state: PlacesAreLoading.self) {
             On(event: DidSucceedToLoadPlaces.self) { _, event in Transition(state: PlacesAreLoaded(places: event.places)) }
+            // The request cancels the running load (the original then stayed loading): load again.
+            On(event: DidRequestPlacesLoading.self) { state, _ in
+                Transition(state: PlacesAreLoading(previous: state.previous))
+                loadOutput()
+            }
         }
         When(state: PlacesAreLoaded.self) {
             On(event: DidRequestPlacesLoading.self, guard: { _, event in event.isFullLoading }) { state, _ in

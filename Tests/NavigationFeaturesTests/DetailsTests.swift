@@ -53,6 +53,26 @@ struct DetailsTests {
         #expect(PlaceIsInFailure(message: "x").superState == PlaceState(isLoading: false, failure: "x", place: nil))
     }
 
+    @Test("Place: a load request while loading cancels the running load and loads the new id")
+    func placeRequestWhileLoading() async {
+        let gate = Gate()
+        let machine = AsyncStateMachine(stateMachine: makePlaceStateMachine { id in
+            await gate.wait()
+            try Task.checkCancellation()
+            return id == "3" ? Self.place : PlaceDetails(id: id, name: "other", address: "", telephone: "", description: "", owner: .init(id: "0", name: ""))
+        }).disableLog()
+        await expect(asyncStateMachine: machine) { assertions in
+            await assertions.assert(state: PlaceIsIdle())
+            assertions.send(DidRequestPlaceLoading(id: "1"))
+            await assertions.assert(state: PlaceIsLoading())
+            assertions.send(DidRequestPlaceLoading(id: "3"))
+            await assertions.assert(state: PlaceIsLoading())
+            await gate.open()
+            await assertions.assert(state: PlaceIsLoaded(place: Self.place))
+            await assertions.assertNoTransition(timeout: .milliseconds(50))
+        }
+    }
+
     @Test("Owner: loads and reloads; an unknown id fails instead of loading forever")
     func owner() async {
         let machine = AsyncStateMachine(stateMachine: makeOwnerStateMachine { id in

@@ -70,6 +70,43 @@ struct ListsTests {
         #expect(await loads.value == 1)
     }
 
+    @Test("a load request while loading cancels the running load and starts a new one (the original stayed loading)")
+    func requestWhileLoading() async {
+        let gate = Gate()
+        let loads = Counter()
+        let places = AsyncStateMachine(stateMachine: makePlacesStateMachine {
+            await loads.increment()
+            await gate.wait()
+            return Self.places
+        }).disableLog()
+        await expect(asyncStateMachine: places) { assertions in
+            await assertions.assert(state: PlacesAreIdle())
+            assertions.send(DidRequestPlacesLoading(isFullLoading: true))
+            await assertions.assert(state: PlacesAreLoading(previous: []))
+            assertions.send(DidRequestPlacesLoading(isFullLoading: true))
+            await assertions.assert(state: PlacesAreLoading(previous: []))
+            await gate.open()
+            await assertions.assert(state: PlacesAreLoaded(places: Self.places))
+            await assertions.assertNoTransition(timeout: .milliseconds(50))
+        }
+        #expect(await loads.value == 2)
+        let albumsGate = Gate()
+        let albums = AsyncStateMachine(stateMachine: makeAlbumsStateMachine {
+            await albumsGate.wait()
+            return Self.albums
+        }).disableLog()
+        await expect(asyncStateMachine: albums) { assertions in
+            await assertions.assert(state: AlbumsAreIdle())
+            assertions.send(DidRequestAlbumsLoading(isFullLoading: true))
+            await assertions.assert(state: AlbumsAreLoading(previous: []))
+            assertions.send(DidRequestAlbumsLoading(isFullLoading: false))
+            await assertions.assert(state: AlbumsAreLoading(previous: []))
+            await albumsGate.open()
+            await assertions.assert(state: AlbumsAreLoaded(albums: Self.albums))
+            await assertions.assertNoTransition(timeout: .milliseconds(50))
+        }
+    }
+
     @Test("Albums: loads, fails, retries from failure, selects, reloads after a selection")
     func albums() async {
         let failing = FailingOnce()
