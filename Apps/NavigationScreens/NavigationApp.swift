@@ -50,7 +50,7 @@ public enum NavigationApp {
         """
 
     /// Parses the arguments (without the program name) and the environment.
-    public static func parse(_ arguments: [String], environment: [String: String]) -> Result<Options, UsageError> {
+    nonisolated public static func parse(_ arguments: [String], environment: [String: String]) -> Result<Options, UsageError> {
         var options = Options()
         if let scale = environment["NAVIGATION_DELAY_SCALE"] {
             guard let value = Double(scale), value >= 0, value.isFinite else {
