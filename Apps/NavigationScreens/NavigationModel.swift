@@ -112,6 +112,18 @@ final class NavigationModel {
         }
     }
 
+    /// The screen of the Checkin route at `index` if it is `route`; nil until the model
+    /// has caught up with the stack (a render can come first).
+    func checkinScreen(at index: Int, showing route: CheckinRoute) -> CheckinScreen? {
+        checkinScreens.indices.contains(index) && checkinScreens[index].route == route ? checkinScreens[index] : nil
+    }
+
+    /// The screen of the Music route at `index` if it is `route`; nil until the model has
+    /// caught up with the stack.
+    func musicScreen(at index: Int, showing route: MusicRoute) -> AlbumScreen? {
+        musicScreens.indices.contains(index) && musicScreens[index].id == route.albumId ? musicScreens[index] : nil
+    }
+
     /// The sheet shown over the Music tab, if it is open and the Music tab is selected.
     var shownSheet: SongSheet? { section == .music ? sheet : nil }
 

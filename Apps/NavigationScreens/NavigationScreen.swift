@@ -82,9 +82,10 @@ final class NavigationScreen: Screen {
             return lines
         case .profile:
             return ["  Profile"]
-        case .checkin(let index, _):
-            let parent = index == 0 ? "Places" : breadcrumb[index]
-            switch model.checkinScreens[index] {
+        case .checkin(let index, let route):
+            let parent = breadcrumb.indices.contains(index) ? breadcrumb[index] : "Places"
+            guard let screen = model.checkinScreen(at: index, showing: route) else { return [loading("\(route)")] }
+            switch screen {
             case .place(let id, let ui):
                 let state = ui.state
                 if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
@@ -99,10 +100,10 @@ final class NavigationScreen: Screen {
                 guard let owner = state.owner else { return [loading("owner \(id)")] }
                 return fields([("Name", owner.name), ("Address", owner.address), ("Age", "\(owner.age)")])
             }
-        case .music(let index, _):
-            let screen = model.musicScreens[index]
+        case .music(let index, let route):
+            guard let screen = model.musicScreen(at: index, showing: route) else { return [loading("\(route)")] }
             let state = screen.ui.state
-            let parent = index == 0 ? "Albums" : breadcrumb[index]
+            let parent = breadcrumb.indices.contains(index) ? breadcrumb[index] : "Albums"
             if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
             guard let album = state.album else { return [loading("album \(screen.id)")] }
             return fields([
@@ -160,13 +161,14 @@ final class NavigationScreen: Screen {
                 let canSelect = !state.isLoading && state.picked == nil && !state.albums.isEmpty
                 commands.append(CommandSpec("select", arguments: "<number>", "Show an album of the list", isEnabled: canSelect))
                 commands.append(CommandSpec("refresh", "Reload the list (waits for the load)", isEnabled: !state.isLoading && !model.isRefreshing))
-            case .checkin(let index, _):
-                if case .place(_, let ui) = model.checkinScreens[index] {
+            case .checkin(let index, let route):
+                if case .place(_, let ui) = model.checkinScreen(at: index, showing: route) {
                     commands.append(CommandSpec("owner", "Show the place's owner", isEnabled: ui.state.place != nil && !ui.state.isLoading))
                 }
-            case .music(let index, _):
-                let state = model.musicScreens[index].ui.state
-                commands.append(CommandSpec("song", arguments: "<number>", "Open a song of the album in a sheet", isEnabled: state.album != nil && !state.isLoading))
+            case .music(let index, let route):
+                let state = model.musicScreen(at: index, showing: route)?.ui.state
+                let canSelect = state.map { $0.album != nil && !$0.isLoading } ?? false
+                commands.append(CommandSpec("song", arguments: "<number>", "Open a song of the album in a sheet", isEnabled: canSelect))
             case .profile:
                 break
             }
@@ -194,13 +196,14 @@ final class NavigationScreen: Screen {
         case "select":
             return await select(argument)
         case "owner":
-            guard case .checkin(let index, _) = model.shownScreen, case .place(_, let ui) = model.checkinScreens[index],
+            guard case .checkin(let index, let route) = model.shownScreen,
+                case .place(_, let ui) = model.checkinScreen(at: index, showing: route),
                 let place = ui.state.place
             else { return .message("'owner' needs a loaded place.") }
             await model.selectOwner(id: place.owner.id, on: ui)
         case "song":
-            guard case .music(let index, _) = model.shownScreen else { return .message("'song' needs an album.") }
-            let ui = model.musicScreens[index].ui
+            guard case .music(let index, let route) = model.shownScreen, let ui = model.musicScreen(at: index, showing: route)?.ui
+            else { return .message("'song' needs an album.") }
             guard let songs = ui.state.album?.songs else { return .message("'song' needs a loaded album.") }
             guard let number = argument.flatMap(Int.init), songs.indices.contains(number - 1) else {
                 return .message("'song' needs a number from 1 to \(songs.count).")
