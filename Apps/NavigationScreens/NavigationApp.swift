@@ -38,7 +38,7 @@ public enum NavigationApp {
 
           DEEPLINK              the screen to start on, for example poc://checkin/place/3/owner/5
                                 (the poc:// prefix is optional); valid links:
-        \(DeepLink.validShapes.map { "                                  " + $0 }.joined(separator: "\n"))
+        \(DeepLink.validShapes.map { "                          " + $0 }.joined(separator: "\n"))
           --delay-scale FACTOR  multiply the fake backend's 1 s latency; 0.01 makes it 100 times
                                 faster (also NAVIGATION_DELAY_SCALE)
           --seed N              seed the backend's random stars, owners and ages
