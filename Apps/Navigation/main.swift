@@ -15,6 +15,9 @@ case .success(let options) where options.help:
 case .success(let options):
     StateMachineDump.startCollecting()
     let status = await NavigationApp.run(
-        options: options, console: makeStandardConsole(), style: .standardOutput(environment: environment))
+        options: options,
+        console: makeStandardConsole(),
+        style: .standardOutput(environment: environment)
+    )
     exit(status)
 }

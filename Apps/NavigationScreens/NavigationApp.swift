@@ -23,7 +23,13 @@ public enum NavigationApp {
 
         /// Options; the defaults are the original's latency, a random seed, no log, the
         /// Checkin tab.
-        public init(delayScale: Double = 1, seed: UInt64? = nil, log: Bool = false, help: Bool = false, link: DeepLink? = nil) {
+        public init(
+            delayScale: Double = 1,
+            seed: UInt64? = nil,
+            log: Bool = false,
+            help: Bool = false,
+            link: DeepLink? = nil
+        ) {
             self.delayScale = delayScale
             self.seed = seed
             self.log = log
@@ -50,7 +56,10 @@ public enum NavigationApp {
         """
 
     /// Parses the arguments (without the program name) and the environment.
-    nonisolated public static func parse(_ arguments: [String], environment: [String: String]) -> Result<Options, UsageError> {
+    nonisolated public static func parse(
+        _ arguments: [String],
+        environment: [String: String]
+    ) -> Result<Options, UsageError> {
         var options = Options()
         if let scale = environment["NAVIGATION_DELAY_SCALE"] {
             guard let value = Double(scale), value >= 0, value.isFinite else {

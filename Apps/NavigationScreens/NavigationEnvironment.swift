@@ -49,47 +49,73 @@ public struct NavigationEnvironment: Sendable {
         }
         let writer = PlacesFileWriter(file: placesFile ?? PlacesFileWriter.defaultFile)
         let load = PlacesDomain.makeLoad(
-            getData: { try await backend.fetchPlaces().map { PlaceSummary(id: $0.id, name: $0.name, stars: $0.stars) } },
-            saveData: { try writer.write($0) })
+            getData: {
+                try await backend.fetchPlaces().map { PlaceSummary(id: $0.id, name: $0.name, stars: $0.stars) }
+            },
+            saveData: { try writer.write($0) }
+        )
         places = AsyncStateMachineFactory(lifecycle: .singleton) {
             build(makePlacesStateMachine(load: load)).pushingPlaces(to: checkinMediator)
         }
         place = AsyncStateMachineFactory(lifecycle: .instance) {
-            build(makePlaceStateMachine { id in
-                let place = try await backend.fetchPlace(id: id)
-                return PlaceDetails(
-                    id: place.id, name: place.name, address: place.address, telephone: place.telephone,
-                    description: place.description,
-                    owner: .init(id: place.owner.id, name: "\(place.owner.firstName) \(place.owner.lastName)"))
-            }).pushingOwners(to: checkinMediator)
+            build(
+                makePlaceStateMachine { id in
+                    let place = try await backend.fetchPlace(id: id)
+                    return PlaceDetails(
+                        id: place.id,
+                        name: place.name,
+                        address: place.address,
+                        telephone: place.telephone,
+                        description: place.description,
+                        owner: .init(id: place.owner.id, name: "\(place.owner.firstName) \(place.owner.lastName)")
+                    )
+                }
+            ).pushingOwners(to: checkinMediator)
         }
         owner = AsyncStateMachineFactory(lifecycle: .instance) {
-            build(makeOwnerStateMachine { id in
-                let owner = try await backend.fetchOwner(id: id)
-                return OwnerDetails(
-                    id: owner.id, name: "\(owner.firstName) \(owner.lastName)", age: owner.age, address: owner.address)
-            })
+            build(
+                makeOwnerStateMachine { id in
+                    let owner = try await backend.fetchOwner(id: id)
+                    return OwnerDetails(
+                        id: owner.id,
+                        name: "\(owner.firstName) \(owner.lastName)",
+                        age: owner.age,
+                        address: owner.address
+                    )
+                }
+            )
         }
         albums = AsyncStateMachineFactory(lifecycle: .singleton) {
-            build(makeAlbumsStateMachine {
-                try await backend.fetchAlbums().map {
-                    AlbumSummary(id: $0.id, title: $0.title, author: $0.author, numberOfSongs: $0.songs.count)
+            build(
+                makeAlbumsStateMachine {
+                    try await backend.fetchAlbums().map {
+                        AlbumSummary(id: $0.id, title: $0.title, author: $0.author, numberOfSongs: $0.songs.count)
+                    }
                 }
-            }).pushingAlbums(to: musicMediator)
+            ).pushingAlbums(to: musicMediator)
         }
         album = AsyncStateMachineFactory(lifecycle: .instance) {
-            build(makeAlbumStateMachine { id in
-                let album = try await backend.fetchAlbum(id: id)
-                return AlbumDetails(
-                    id: album.id, title: album.title, author: album.author, dateOfRelease: album.dateOfRelease,
-                    producer: album.producer, songs: album.songs.map { .init(id: $0.id, title: $0.title) })
-            }).openingSongs(in: musicMediator)
+            build(
+                makeAlbumStateMachine { id in
+                    let album = try await backend.fetchAlbum(id: id)
+                    return AlbumDetails(
+                        id: album.id,
+                        title: album.title,
+                        author: album.author,
+                        dateOfRelease: album.dateOfRelease,
+                        producer: album.producer,
+                        songs: album.songs.map { .init(id: $0.id, title: $0.title) }
+                    )
+                }
+            ).openingSongs(in: musicMediator)
         }
         song = AsyncStateMachineFactory(lifecycle: .instance) {
-            build(makeSongStateMachine { id in
-                let song = try await backend.fetchSong(id: id)
-                return SongDetails(id: song.id, title: song.title, author: song.author, duration: song.duration)
-            })
+            build(
+                makeSongStateMachine { id in
+                    let song = try await backend.fetchSong(id: id)
+                    return SongDetails(id: song.id, title: song.title, author: song.author, duration: song.duration)
+                }
+            )
         }
     }
 }

@@ -172,11 +172,13 @@ final class NavigationModel {
         let albumIds = music.state.routes.map(\.albumId)
         if musicScreens.map(\.id) != albumIds {
             let kept = commonPrefixCount(musicScreens.map(\.id), albumIds)
-            musicScreens = Array(musicScreens.prefix(kept)) + albumIds.dropFirst(kept).map { id in
-                let ui = UIStateMachine(asyncStateMachineFactory: environment.album)
-                ui.start()
-                return AlbumScreen(id: id, ui: ui)
-            }
+            musicScreens =
+                Array(musicScreens.prefix(kept))
+                + albumIds.dropFirst(kept).map { id in
+                    let ui = UIStateMachine(asyncStateMachineFactory: environment.album)
+                    ui.start()
+                    return AlbumScreen(id: id, ui: ui)
+                }
         }
         let songId = music.state.popup?.songId
         if sheet?.id != songId {

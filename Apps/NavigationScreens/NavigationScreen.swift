@@ -40,12 +40,13 @@ final class NavigationScreen: Screen {
     var breadcrumb: [String] {
         switch model.section {
         case .checkin:
-            return ["Places"] + model.checkinScreens.map { screen in
-                switch screen {
-                case .place(let id, let ui): ui.state.place?.name ?? "Place \(id)"
-                case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(id)"
+            return ["Places"]
+                + model.checkinScreens.map { screen in
+                    switch screen {
+                    case .place(let id, let ui): ui.state.place?.name ?? "Place \(id)"
+                    case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(id)"
+                    }
                 }
-            }
         case .music:
             let albums = model.musicScreens.map { $0.ui.state.album?.title ?? "Album \($0.id)" }
             let sheet = model.sheet.map { ["[" + ($0.ui.state.song?.title ?? "Song \($0.id)") + "]"] } ?? []
@@ -64,10 +65,13 @@ final class NavigationScreen: Screen {
             let isAppearing = model.runningAppearances > 0 && state.places.isEmpty
             if state.isLoading || isAppearing { lines.append(loading("places")) }
             lines += state.places.enumerated().map { index, place in
-                let stars = String(repeating: "★", count: place.stars) + String(repeating: "☆", count: max(0, 5 - place.stars))
+                let stars =
+                    String(repeating: "★", count: place.stars) + String(repeating: "☆", count: max(0, 5 - place.stars))
                 return "  \(pad("\(index + 1).", 4))\(pad(place.name, 18)) \(stars)"
             }
-            if !state.isLoading && !isAppearing && state.places.isEmpty { lines.append("  No places with more than two stars; 'refresh' asks again.") }
+            if !state.isLoading && !isAppearing && state.places.isEmpty {
+                lines.append("  No places with more than two stars; 'refresh' asks again.")
+            }
             return lines
         case .albums:
             let state = model.albums.state
@@ -109,7 +113,8 @@ final class NavigationScreen: Screen {
             return fields([
                 ("Title", album.title), ("Author", album.author), ("Producer", album.producer),
                 ("Released", album.dateOfRelease),
-            ]) + ["  Songs:"] + album.songs.enumerated().map { index, song in "    \(pad("\(index + 1).", 4))\(song.title)" }
+            ]) + ["  Songs:"]
+                + album.songs.enumerated().map { index, song in "    \(pad("\(index + 1).", 4))\(song.title)" }
         }
     }
 
@@ -154,21 +159,50 @@ final class NavigationScreen: Screen {
             case .places:
                 let state = model.places.state
                 let canSelect = !state.isLoading && state.picked == nil && !state.places.isEmpty
-                commands.append(CommandSpec("select", arguments: "<number>", "Show a place of the list", isEnabled: canSelect))
-                commands.append(CommandSpec("refresh", "Reload the list (waits for the load)", isEnabled: !state.isLoading && !model.isRefreshing))
+                commands.append(
+                    CommandSpec("select", arguments: "<number>", "Show a place of the list", isEnabled: canSelect)
+                )
+                commands.append(
+                    CommandSpec(
+                        "refresh",
+                        "Reload the list (waits for the load)",
+                        isEnabled: !state.isLoading && !model.isRefreshing
+                    )
+                )
             case .albums:
                 let state = model.albums.state
                 let canSelect = !state.isLoading && state.picked == nil && !state.albums.isEmpty
-                commands.append(CommandSpec("select", arguments: "<number>", "Show an album of the list", isEnabled: canSelect))
-                commands.append(CommandSpec("refresh", "Reload the list (waits for the load)", isEnabled: !state.isLoading && !model.isRefreshing))
+                commands.append(
+                    CommandSpec("select", arguments: "<number>", "Show an album of the list", isEnabled: canSelect)
+                )
+                commands.append(
+                    CommandSpec(
+                        "refresh",
+                        "Reload the list (waits for the load)",
+                        isEnabled: !state.isLoading && !model.isRefreshing
+                    )
+                )
             case .checkin(let index, let route):
                 if case .place(_, let ui) = model.checkinScreen(at: index, showing: route) {
-                    commands.append(CommandSpec("owner", "Show the place's owner", isEnabled: ui.state.place != nil && !ui.state.isLoading))
+                    commands.append(
+                        CommandSpec(
+                            "owner",
+                            "Show the place's owner",
+                            isEnabled: ui.state.place != nil && !ui.state.isLoading
+                        )
+                    )
                 }
             case .music(let index, let route):
                 let state = model.musicScreen(at: index, showing: route)?.ui.state
                 let canSelect = state.map { $0.album != nil && !$0.isLoading } ?? false
-                commands.append(CommandSpec("song", arguments: "<number>", "Open a song of the album in a sheet", isEnabled: canSelect))
+                commands.append(
+                    CommandSpec(
+                        "song",
+                        arguments: "<number>",
+                        "Open a song of the album in a sheet",
+                        isEnabled: canSelect
+                    )
+                )
             case .profile:
                 break
             }
@@ -202,7 +236,8 @@ final class NavigationScreen: Screen {
             else { return .message("'owner' needs a loaded place.") }
             await model.selectOwner(id: place.owner.id, on: ui)
         case "song":
-            guard case .music(let index, let route) = model.shownScreen, let ui = model.musicScreen(at: index, showing: route)?.ui
+            guard case .music(let index, let route) = model.shownScreen,
+                let ui = model.musicScreen(at: index, showing: route)?.ui
             else { return .message("'song' needs an album.") }
             guard let songs = ui.state.album?.songs else { return .message("'song' needs a loaded album.") }
             guard let number = argument.flatMap(Int.init), songs.indices.contains(number - 1) else {

@@ -89,7 +89,9 @@ public struct AlbumIsInFailure: State, Equatable {
     /// The state.
     public init(message: String) { self.message = message }
     /// Failed.
-    public var superState: AlbumState { AlbumState(isLoading: false, failure: message, album: nil, selectedSongId: nil) }
+    public var superState: AlbumState {
+        AlbumState(isLoading: false, failure: message, album: nil, selectedSongId: nil)
+    }
     /// `AlbumIsInFailure (Album 3 not found)`.
     public var description: String { "AlbumIsInFailure (\(message))" }
 }
@@ -106,7 +108,9 @@ public struct SongIsSelected: State, Equatable {
         self.songId = songId
     }
     /// Still showing the album.
-    public var superState: AlbumState { AlbumState(isLoading: false, failure: nil, album: album, selectedSongId: songId) }
+    public var superState: AlbumState {
+        AlbumState(isLoading: false, failure: nil, album: album, selectedSongId: songId)
+    }
     /// `SongIsSelected (songId: 5)`.
     public var description: String { "SongIsSelected (songId: \(songId))" }
 }
@@ -164,18 +168,28 @@ public func makeAlbumStateMachine(
         When(states: AlbumIsIdle.self, AlbumIsLoaded.self, SongIsSelected.self) {
             On(event: DidRequestAlbumLoading.self) { _, event in
                 Transition(state: AlbumIsLoading())
-                loading(event.albumId, load, succeed: { DidSucceedToLoadAlbum(album: $0) }, fail: { DidFailToLoadAlbum(message: $0) })
+                loading(
+                    event.albumId,
+                    load,
+                    succeed: { DidSucceedToLoadAlbum(album: $0) },
+                    fail: { DidFailToLoadAlbum(message: $0) }
+                )
             }
         }
         When(state: AlbumIsLoading.self) {
             On(event: DidSucceedToLoadAlbum.self) { _, event in Transition(state: AlbumIsLoaded(album: event.album)) }
-            On(event: DidFailToLoadAlbum.self) { _, event in Transition(state: AlbumIsInFailure(message: event.message)) }
+            On(event: DidFailToLoadAlbum.self) { _, event in Transition(state: AlbumIsInFailure(message: event.message))
+            }
         }
         When(state: AlbumIsLoaded.self) {
-            On(event: DidSelectSong.self) { state, event in Transition(state: SongIsSelected(album: state.album, songId: event.songId)) }
+            On(event: DidSelectSong.self) { state, event in
+                Transition(state: SongIsSelected(album: state.album, songId: event.songId))
+            }
         }
         When(state: SongIsSelected.self) {
-            On(event: DidSelectSong.self) { state, event in Transition(state: SongIsSelected(album: state.album, songId: event.songId)) }
+            On(event: DidSelectSong.self) { state, event in
+                Transition(state: SongIsSelected(album: state.album, songId: event.songId))
+            }
         }
     }
 }

@@ -86,7 +86,9 @@ public struct AlbumIsSelected: State, Equatable {
         self.albumId = albumId
     }
     /// Picked.
-    public var superState: AlbumsState { AlbumsState(isFailed: false, isLoading: false, albums: albums, picked: albumId) }
+    public var superState: AlbumsState {
+        AlbumsState(isFailed: false, isLoading: false, albums: albums, picked: albumId)
+    }
     /// `AlbumIsSelected (albumId: 1)`.
     public var description: String { "AlbumIsSelected (albumId: \(albumId))" }
 }
@@ -155,7 +157,9 @@ public func makeAlbumsStateMachine(
             }
         }
         When(state: AlbumsAreLoading.self) {
-            On(event: DidSucceedToLoadAlbums.self) { _, event in Transition(state: AlbumsAreLoaded(albums: event.albums)) }
+            On(event: DidSucceedToLoadAlbums.self) { _, event in
+                Transition(state: AlbumsAreLoaded(albums: event.albums))
+            }
             On(event: DidFailToLoadAlbums.self) { _, _ in Transition(state: AlbumsAreInFailure()) }
             // The request cancels the running load (the original then stayed loading): load again.
             On(event: DidRequestAlbumsLoading.self) { state, _ in
@@ -169,7 +173,9 @@ public func makeAlbumsStateMachine(
                 loadOutput()
             }
             On(event: DidRequestAlbumsLoading.self) { _, _ in loadOutput() }
-            On(event: DidSucceedToLoadAlbums.self) { _, event in Transition(state: AlbumsAreLoaded(albums: event.albums)) }
+            On(event: DidSucceedToLoadAlbums.self) { _, event in
+                Transition(state: AlbumsAreLoaded(albums: event.albums))
+            }
             On(event: DidFailToLoadAlbums.self) { _, _ in Transition(state: AlbumsAreInFailure()) }
             On(event: DidSelectAlbum.self) { state, event in
                 Transition(state: AlbumIsSelected(albums: state.albums, albumId: event.albumId))

@@ -83,7 +83,11 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
             return .failure(Invalid(reason: "unknown section '\(link.host)' in '\(text)'"))
         }
         guard link.segments.count.isMultiple(of: 2), expected.contains(words) else {
-            return .failure(Invalid(reason: "unknown path '/\(link.segments.joined(separator: "/"))' for '\(link.host)' in '\(text)'"))
+            return .failure(
+                Invalid(
+                    reason: "unknown path '/\(link.segments.joined(separator: "/"))' for '\(link.host)' in '\(text)'"
+                )
+            )
         }
         return .success(link)
     }

@@ -95,8 +95,12 @@ public struct FakeBackend: Sendable {
         self.random = random
         self.owners = Self.ownerNames.enumerated().map { index, name in
             OwnerRecord(
-                id: "\(index)", firstName: name.0, lastName: name.1, age: random.next(in: 18...99),
-                address: "Petite Italie")
+                id: "\(index)",
+                firstName: name.0,
+                lastName: name.1,
+                age: random.next(in: 18...99),
+                address: "Petite Italie"
+            )
         }
         self.ownerOfPlace = Self.placeNames.map { _ in random.next(in: 0...9) }
     }
@@ -132,7 +136,9 @@ public struct FakeBackend: Sendable {
     /// The album `id`.
     public func fetchAlbum(id: String) async throws -> AlbumRecord {
         try await Task.sleep(for: latency)
-        guard let album = Self.albums.first(where: { $0.id == id }) else { throw BackendError.notFound("album", id: id) }
+        guard let album = Self.albums.first(where: { $0.id == id }) else {
+            throw BackendError.notFound("album", id: id)
+        }
         return album
     }
 
@@ -147,10 +153,14 @@ public struct FakeBackend: Sendable {
 
     private func place(index: Int) -> PlaceRecord {
         PlaceRecord(
-            id: "\(index)", name: Self.placeNames[index], address: "\(100 + 7 * index) rue Saint-Zotique",
+            id: "\(index)",
+            name: Self.placeNames[index],
+            address: "\(100 + 7 * index) rue Saint-Zotique",
             telephone: "(514) 345 123 5432",
             description: "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.",
-            owner: owners[ownerOfPlace[index]], stars: random.next(in: 1...5))
+            owner: owners[ownerOfPlace[index]],
+            stars: random.next(in: 1...5)
+        )
     }
 
     /// The places' names, by id.
@@ -169,21 +179,31 @@ public struct FakeBackend: Sendable {
     /// The albums and their songs (ids 0–11, 12–17, 18–27).
     public static let albums: [AlbumRecord] = {
         let tracks: [(String, String, String, String, String, [(String, String)])] = [
-            ("0", "Scenes from a memory", "Dream Theater", "1999-10-26", "Mike Portnoy, John Petrucci", [
-                ("Regression", "2:06"), ("Overture 1928", "3:37"), ("Strange Déjà Vu", "5:12"),
-                ("Through My Words", "1:02"), ("Fatal Tragedy", "6:49"), ("Beyond This Life", "11:22"),
-                ("Through Her Eyes", "5:29"), ("Home", "12:53"), ("The Dance of Eternity", "6:13"),
-                ("One Last Time", "3:46"), ("The Spirit Carries On", "6:38"), ("Finally Free", "11:59"),
-            ]),
-            ("1", "Nevermind", "Nirvana", "1991-09-24", "Butch Vig", [
-                ("Smells Like Teen Spirit", "5:01"), ("In Bloom", "4:14"), ("Come as You Are", "3:39"),
-                ("Breed", "3:03"), ("Lithium", "4:17"), ("Polly", "2:57"),
-            ]),
-            ("2", "Tron: Legacy", "Daft punk", "2010-12-03", "Daft Punk", [
-                ("Overture", "2:28"), ("The Grid", "1:37"), ("The Son of Flynn", "1:35"), ("Recognizer", "2:38"),
-                ("Armory", "2:03"), ("Arrival", "2:00"), ("Flynn Lives", "3:22"), ("Tron Legacy (End Titles)", "3:18"),
-                ("Derezzed", "1:44"), ("Fall", "1:22"),
-            ]),
+            (
+                "0", "Scenes from a memory", "Dream Theater", "1999-10-26", "Mike Portnoy, John Petrucci",
+                [
+                    ("Regression", "2:06"), ("Overture 1928", "3:37"), ("Strange Déjà Vu", "5:12"),
+                    ("Through My Words", "1:02"), ("Fatal Tragedy", "6:49"), ("Beyond This Life", "11:22"),
+                    ("Through Her Eyes", "5:29"), ("Home", "12:53"), ("The Dance of Eternity", "6:13"),
+                    ("One Last Time", "3:46"), ("The Spirit Carries On", "6:38"), ("Finally Free", "11:59"),
+                ]
+            ),
+            (
+                "1", "Nevermind", "Nirvana", "1991-09-24", "Butch Vig",
+                [
+                    ("Smells Like Teen Spirit", "5:01"), ("In Bloom", "4:14"), ("Come as You Are", "3:39"),
+                    ("Breed", "3:03"), ("Lithium", "4:17"), ("Polly", "2:57"),
+                ]
+            ),
+            (
+                "2", "Tron: Legacy", "Daft punk", "2010-12-03", "Daft Punk",
+                [
+                    ("Overture", "2:28"), ("The Grid", "1:37"), ("The Son of Flynn", "1:35"), ("Recognizer", "2:38"),
+                    ("Armory", "2:03"), ("Arrival", "2:00"), ("Flynn Lives", "3:22"),
+                    ("Tron Legacy (End Titles)", "3:18"),
+                    ("Derezzed", "1:44"), ("Fall", "1:22"),
+                ]
+            ),
         ]
         var nextSongId = 0
         return tracks.map { id, title, author, date, producer, songs in
@@ -191,7 +211,14 @@ public struct FakeBackend: Sendable {
                 defer { nextSongId += 1 }
                 return SongRecord(id: "\(nextSongId)", title: song.0, author: author, duration: song.1)
             }
-            return AlbumRecord(id: id, title: title, author: author, dateOfRelease: date, producer: producer, songs: records)
+            return AlbumRecord(
+                id: id,
+                title: title,
+                author: author,
+                dateOfRelease: date,
+                producer: producer,
+                songs: records
+            )
         }
     }()
 }

@@ -48,8 +48,12 @@ public func makeHomeStateMachine() -> StateMachine<HomeState, HomeEvent> {
     StateMachine<HomeState, HomeEvent>(initial: HomeState(section: .checkin)) {
         When(state: HomeState.self) {
             On(event: DidSelectSection.self) { _, event in Transition(state: HomeState(section: event.section)) }
-            On(event: DidReceiveDeepLink<HomeEvent>.self, guard: { _, event in event.link.scheme == DeepLink.appScheme }) {
-                _, event in
+            On(
+                event: DidReceiveDeepLink<HomeEvent>.self,
+                guard: { _, event in event.link.scheme == DeepLink.appScheme }
+            ) {
+                _,
+                event in
                 Transition(state: HomeState(section: Section(rawValue: event.link.host) ?? .checkin))
             }
         }

@@ -114,12 +114,18 @@ public func makeOwnerStateMachine(
         When(states: OwnerIsIdle.self, OwnerIsLoaded.self) {
             On(event: DidRequestOwnerLoading.self) { _, event in
                 Transition(state: OwnerIsLoading())
-                loading(event.id, load, succeed: { DidSucceedToLoadOwner(owner: $0) }, fail: { DidFailToLoadOwner(message: $0) })
+                loading(
+                    event.id,
+                    load,
+                    succeed: { DidSucceedToLoadOwner(owner: $0) },
+                    fail: { DidFailToLoadOwner(message: $0) }
+                )
             }
         }
         When(state: OwnerIsLoading.self) {
             On(event: DidSucceedToLoadOwner.self) { _, event in Transition(state: OwnerIsLoaded(owner: event.owner)) }
-            On(event: DidFailToLoadOwner.self) { _, event in Transition(state: OwnerIsInFailure(message: event.message)) }
+            On(event: DidFailToLoadOwner.self) { _, event in Transition(state: OwnerIsInFailure(message: event.message))
+            }
         }
     }
 }

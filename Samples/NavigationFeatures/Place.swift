@@ -192,7 +192,8 @@ public func makePlaceStateMachine(
         }
         When(state: PlaceIsLoading.self) {
             On(event: DidSucceedToLoadPlace.self) { _, event in Transition(state: PlaceIsLoaded(place: event.place)) }
-            On(event: DidFailToLoadPlace.self) { _, event in Transition(state: PlaceIsInFailure(message: event.message)) }
+            On(event: DidFailToLoadPlace.self) { _, event in Transition(state: PlaceIsInFailure(message: event.message))
+            }
         }
         When(state: PlaceIsLoaded.self) {
             On(event: DidSelectOwner.self) { state, event in

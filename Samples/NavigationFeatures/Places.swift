@@ -148,7 +148,9 @@ public func makePlacesStateMachine(
             }
         }
         When(state: PlacesAreLoading.self) {
-            On(event: DidSucceedToLoadPlaces.self) { _, event in Transition(state: PlacesAreLoaded(places: event.places)) }
+            On(event: DidSucceedToLoadPlaces.self) { _, event in
+                Transition(state: PlacesAreLoaded(places: event.places))
+            }
             // The request cancels the running load (the original then stayed loading): load again.
             On(event: DidRequestPlacesLoading.self) { state, _ in
                 Transition(state: PlacesAreLoading(previous: state.previous))
@@ -161,7 +163,9 @@ public func makePlacesStateMachine(
                 loadOutput()
             }
             On(event: DidRequestPlacesLoading.self) { _, _ in loadOutput() }
-            On(event: DidSucceedToLoadPlaces.self) { _, event in Transition(state: PlacesAreLoaded(places: event.places)) }
+            On(event: DidSucceedToLoadPlaces.self) { _, event in
+                Transition(state: PlacesAreLoaded(places: event.places))
+            }
             On(event: DidSelectPlace.self) { state, event in
                 Transition(state: PlaceIsSelected(places: state.places, placeId: event.id))
             }

@@ -114,7 +114,12 @@ public func makeSongStateMachine(
         When(states: SongIsIdle.self, SongIsLoaded.self, SongIsInFailure.self) {
             On(event: DidRequestSongLoading.self) { _, event in
                 Transition(state: SongIsLoading())
-                loading(event.songId, load, succeed: { DidSucceedToLoadSong(song: $0) }, fail: { DidFailToLoadSong(message: $0) })
+                loading(
+                    event.songId,
+                    load,
+                    succeed: { DidSucceedToLoadSong(song: $0) },
+                    fail: { DidFailToLoadSong(message: $0) }
+                )
             }
         }
         When(state: SongIsLoading.self) {

@@ -1,27 +1,40 @@
-@testable import NavigationFeatures
 import StateMachineCore
 import StateMachineTest
 import Testing
 
+@testable import NavigationFeatures
+
 @Suite("Navigation: the Place, Owner, Album and Song screens", .timeLimit(.minutes(1)))
 struct DetailsTests {
     static let place = PlaceDetails(
-        id: "3", name: "Le Lab", address: "121 rue", telephone: "(514) 345 123 5432", description: "Lorem",
-        owner: .init(id: "5", name: "George Takei"))
+        id: "3",
+        name: "Le Lab",
+        address: "121 rue",
+        telephone: "(514) 345 123 5432",
+        description: "Lorem",
+        owner: .init(id: "5", name: "George Takei")
+    )
     static let owner = OwnerDetails(id: "5", name: "George Takei", age: 42, address: "Petite Italie")
     static let album = AlbumDetails(
-        id: "1", title: "Nevermind", author: "Nirvana", dateOfRelease: "1991-09-24", producer: "Butch Vig",
-        songs: [.init(id: "12", title: "Smells Like Teen Spirit"), .init(id: "13", title: "In Bloom")])
+        id: "1",
+        title: "Nevermind",
+        author: "Nirvana",
+        dateOfRelease: "1991-09-24",
+        producer: "Butch Vig",
+        songs: [.init(id: "12", title: "Smells Like Teen Spirit"), .init(id: "13", title: "In Bloom")]
+    )
     static let song = SongDetails(id: "16", title: "Lithium", author: "Nirvana", duration: "4:17")
 
     @Test("Place: loads, selects the owner, comes back without reloading, reloads when loaded")
     func place() async {
         let loads = Counter()
-        let machine = AsyncStateMachine(stateMachine: makePlaceStateMachine { id in
-            await loads.increment()
-            #expect(id == "3")
-            return Self.place
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makePlaceStateMachine { id in
+                await loads.increment()
+                #expect(id == "3")
+                return Self.place
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: PlaceIsIdle())
             assertions.send(DidRequestPlaceLoading(id: "3"))
@@ -56,11 +69,22 @@ struct DetailsTests {
     @Test("Place: a load request while loading cancels the running load and loads the new id")
     func placeRequestWhileLoading() async {
         let gate = Gate()
-        let machine = AsyncStateMachine(stateMachine: makePlaceStateMachine { id in
-            await gate.wait()
-            try Task.checkCancellation()
-            return id == "3" ? Self.place : PlaceDetails(id: id, name: "other", address: "", telephone: "", description: "", owner: .init(id: "0", name: ""))
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makePlaceStateMachine { id in
+                await gate.wait()
+                try Task.checkCancellation()
+                return id == "3"
+                    ? Self.place
+                    : PlaceDetails(
+                        id: id,
+                        name: "other",
+                        address: "",
+                        telephone: "",
+                        description: "",
+                        owner: .init(id: "0", name: "")
+                    )
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: PlaceIsIdle())
             assertions.send(DidRequestPlaceLoading(id: "1"))
@@ -75,10 +99,12 @@ struct DetailsTests {
 
     @Test("Owner: loads and reloads; an unknown id fails instead of loading forever")
     func owner() async {
-        let machine = AsyncStateMachine(stateMachine: makeOwnerStateMachine { id in
-            guard id == "5" else { throw NotFound() }
-            return Self.owner
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makeOwnerStateMachine { id in
+                guard id == "5" else { throw NotFound() }
+                return Self.owner
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: OwnerIsIdle())
             assertions.send(DidRequestOwnerLoading(id: "5"))
@@ -92,10 +118,12 @@ struct DetailsTests {
 
     @Test("Album: loads, selects a song, the same song again, reloads from a selection; unknown ids fail")
     func album() async {
-        let machine = AsyncStateMachine(stateMachine: makeAlbumStateMachine { id in
-            guard id == "1" else { throw NotFound() }
-            return Self.album
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makeAlbumStateMachine { id in
+                guard id == "1" else { throw NotFound() }
+                return Self.album
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: AlbumIsIdle())
             assertions.send(DidSelectSong(songId: "12"))  // nothing to select yet
@@ -114,10 +142,12 @@ struct DetailsTests {
 
     @Test("Song: loads and reloads; an unknown id fails, and a later load can still succeed")
     func song() async {
-        let machine = AsyncStateMachine(stateMachine: makeSongStateMachine { id in
-            guard id == "16" else { throw NotFound() }
-            return Self.song
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makeSongStateMachine { id in
+                guard id == "16" else { throw NotFound() }
+                return Self.song
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: SongIsIdle())
             assertions.send(DidRequestSongLoading(songId: "99"))

@@ -32,7 +32,8 @@ struct FakeBackendTests {
 
     @Test(
         "unknown ids throw 'not found' instead of crashing",
-        arguments: [("place", "42"), ("place", "03"), ("owner", "10"), ("album", "3"), ("song", "28")])
+        arguments: [("place", "42"), ("place", "03"), ("owner", "10"), ("album", "3"), ("song", "28")]
+    )
     func notFound(kind: String, id: String) async {
         await #expect(throws: FakeBackend.BackendError.notFound(kind, id: id)) {
             switch kind {

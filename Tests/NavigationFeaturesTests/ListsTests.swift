@@ -1,11 +1,14 @@
-@testable import NavigationFeatures
 import StateMachineCore
 import StateMachineTest
 import Testing
 
+@testable import NavigationFeatures
+
 @Suite("Navigation: the Places and Albums lists", .timeLimit(.minutes(1)))
 struct ListsTests {
-    static let places = [PlaceSummary(id: "3", name: "Le Lab", stars: 4), PlaceSummary(id: "7", name: "Brewsky", stars: 3)]
+    static let places = [
+        PlaceSummary(id: "3", name: "Le Lab", stars: 4), PlaceSummary(id: "7", name: "Brewsky", stars: 3),
+    ]
     static let albums = [AlbumSummary(id: "1", title: "Nevermind", author: "Nirvana", numberOfSongs: 6)]
 
     @Test("the Places domain keeps places with more than two stars, saves them, and gives none on a fetch error")
@@ -13,7 +16,8 @@ struct ListsTests {
         let saved = SavedPlaces()
         let load = PlacesDomain.makeLoad(
             getData: { [PlaceSummary(id: "0", name: "A", stars: 2), PlaceSummary(id: "1", name: "B", stars: 3)] },
-            saveData: { await saved.save($0) })
+            saveData: { await saved.save($0) }
+        )
         #expect(await load() == [PlaceSummary(id: "1", name: "B", stars: 3)])
         #expect(await saved.places == [PlaceSummary(id: "1", name: "B", stars: 3)])
         let failing = PlacesDomain.makeLoad(getData: { throw NotFound() }, saveData: { _ in })
@@ -27,7 +31,9 @@ struct ListsTests {
         func save(_ places: [PlaceSummary]) { self.places = places }
     }
 
-    @Test("Places: idle -> loading -> loaded; full reload shows the previous list; refresh keeps the state; select; reload after a selection")
+    @Test(
+        "Places: idle -> loading -> loaded; full reload shows the previous list; refresh keeps the state; select; reload after a selection"
+    )
     func places() async {
         let machine = AsyncStateMachine(stateMachine: makePlacesStateMachine { Self.places }).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
@@ -53,11 +59,13 @@ struct ListsTests {
     func placesWhileLoading() async {
         let gate = Gate()
         let loads = Counter()
-        let machine = AsyncStateMachine(stateMachine: makePlacesStateMachine {
-            await loads.increment()
-            await gate.wait()
-            return Task.isCancelled ? [] : Self.places
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makePlacesStateMachine {
+                await loads.increment()
+                await gate.wait()
+                return Task.isCancelled ? [] : Self.places
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: PlacesAreIdle())
             assertions.send(DidRequestPlacesLoading(isFullLoading: true))
@@ -74,11 +82,13 @@ struct ListsTests {
     func requestWhileLoading() async {
         let gate = Gate()
         let loads = Counter()
-        let places = AsyncStateMachine(stateMachine: makePlacesStateMachine {
-            await loads.increment()
-            await gate.wait()
-            return Self.places
-        }).disableLog()
+        let places = AsyncStateMachine(
+            stateMachine: makePlacesStateMachine {
+                await loads.increment()
+                await gate.wait()
+                return Self.places
+            }
+        ).disableLog()
         await expect(asyncStateMachine: places) { assertions in
             await assertions.assert(state: PlacesAreIdle())
             assertions.send(DidRequestPlacesLoading(isFullLoading: true))
@@ -91,10 +101,12 @@ struct ListsTests {
         }
         #expect(await loads.value == 2)
         let albumsGate = Gate()
-        let albums = AsyncStateMachine(stateMachine: makeAlbumsStateMachine {
-            await albumsGate.wait()
-            return Self.albums
-        }).disableLog()
+        let albums = AsyncStateMachine(
+            stateMachine: makeAlbumsStateMachine {
+                await albumsGate.wait()
+                return Self.albums
+            }
+        ).disableLog()
         await expect(asyncStateMachine: albums) { assertions in
             await assertions.assert(state: AlbumsAreIdle())
             assertions.send(DidRequestAlbumsLoading(isFullLoading: true))
@@ -110,10 +122,12 @@ struct ListsTests {
     @Test("Albums: loads, fails, retries from failure, selects, reloads after a selection")
     func albums() async {
         let failing = FailingOnce()
-        let machine = AsyncStateMachine(stateMachine: makeAlbumsStateMachine {
-            try await failing.check()
-            return Self.albums
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makeAlbumsStateMachine {
+                try await failing.check()
+                return Self.albums
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: AlbumsAreIdle())
             assertions.send(DidRequestAlbumsLoading(isFullLoading: true))
@@ -145,7 +159,10 @@ struct ListsTests {
 
     @Test("the lists' view states")
     func superStates() {
-        #expect(PlacesAreLoading(previous: Self.places).superState == PlacesState(isLoading: true, places: Self.places, picked: nil))
+        #expect(
+            PlacesAreLoading(previous: Self.places).superState
+                == PlacesState(isLoading: true, places: Self.places, picked: nil)
+        )
         #expect(PlaceIsSelected(places: Self.places, placeId: "3").superState.picked == "3")
         #expect(AlbumsAreInFailure().superState.isFailed)
         #expect(AlbumIsSelected(albums: Self.albums, albumId: "1").superState.picked == "1")

@@ -12,7 +12,8 @@ struct StacksTests {
             ("checkin/place/3", DeepLink(host: "checkin", segments: ["place", "3"])),
             ("POC://Music/", DeepLink(host: "music")),
             ("http://music/album/1", DeepLink(scheme: "http", host: "music", segments: ["album", "1"])),
-        ])
+        ]
+    )
     func parsing(text: String, link: DeepLink) {
         #expect(DeepLink(text) == link)
     }
@@ -27,7 +28,8 @@ struct StacksTests {
         arguments: [
             "poc://checkin", "poc://checkin/place/3", "poc://checkin/place/3/owner/5", "poc://music",
             "poc://music/album/1", "poc://music/album/1/song/5", "poc://profile", "checkin/place/42", "music/album/3",
-        ])
+        ]
+    )
     func validShapes(text: String) throws {
         let link = try DeepLink.validated(text).get()
         #expect(link == DeepLink(text))
@@ -39,8 +41,10 @@ struct StacksTests {
             ("http://music", "unknown scheme 'http'"), ("poc://shop", "unknown section 'shop'"),
             ("poc://checkin/place", "unknown path '/place'"), ("poc://checkin/album/3", "unknown path '/album/3'"),
             ("poc://music/album/1/song", "unknown path"), ("poc://music/album/1/owner/2", "unknown path"),
-            ("poc://profile/3", "unknown path"), ("poc://checkin/place/3/owner/5/x/y", "unknown path"), ("", "is not a link"),
-        ])
+            ("poc://profile/3", "unknown path"), ("poc://checkin/place/3/owner/5/x/y", "unknown path"),
+            ("", "is not a link"),
+        ]
+    )
     func invalidShapes(text: String, reason: String) {
         guard case .failure(let error) = DeepLink.validated(text) else {
             Issue.record("'\(text)' was accepted")
@@ -76,7 +80,8 @@ struct StacksTests {
             ("poc://checkin/x/3/y/5", [.place(id: "3"), .owner(id: "5")]),  // only the counts matter
             ("poc://checkin/place", []), ("poc://checkin/place/3/owner", []), ("poc://checkin/a/b/c/d/e/f", []),
             ("poc://music/place/3", []), ("http://checkin/place/3", []), ("poc://profile", []),
-        ])
+        ]
+    )
     func checkinLinks(text: String, routes: [CheckinRoute]) {
         #expect(checkinRoutes(for: DeepLink(text)!) == routes)
     }
@@ -106,7 +111,8 @@ struct StacksTests {
             ("poc://music/album/1/song/5", MusicState(routes: [.album(id: "1")], popup: .song(id: "5"))),
             ("poc://music/album", MusicState(routes: [])), ("poc://music/album/1/song", MusicState(routes: [])),
             ("poc://checkin/album/1", MusicState(routes: [])), ("ftp://music/album/1", MusicState(routes: [])),
-        ])
+        ]
+    )
     func musicLinks(text: String, state: MusicState) {
         #expect(musicState(for: DeepLink(text)!) == state)
     }

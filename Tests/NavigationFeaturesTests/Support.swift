@@ -10,7 +10,7 @@ actor Gate {
     }
     func open() {
         isOpen = true
-        waiting.forEach { $0.resume() }
+        for continuation in waiting { continuation.resume() }
         waiting = []
     }
 }

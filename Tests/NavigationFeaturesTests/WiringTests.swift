@@ -8,7 +8,9 @@ struct WiringTests {
     @Test("selecting a place pushes the place screen; selecting its owner pushes the owner screen")
     func checkin() async {
         let mediator = Mediator<CheckinEvent>()
-        let checkin = AsyncStateMachine(stateMachine: makeCheckinStateMachine()).disableLog().connectAsReceiver(to: mediator)
+        let checkin = AsyncStateMachine(stateMachine: makeCheckinStateMachine()).disableLog().connectAsReceiver(
+            to: mediator
+        )
         let places = AsyncStateMachine(stateMachine: makePlacesStateMachine { ListsTests.places }).disableLog()
             .pushingPlaces(to: mediator)
         let place = AsyncStateMachine(stateMachine: makePlaceStateMachine { _ in DetailsTests.place }).disableLog()
@@ -30,7 +32,9 @@ struct WiringTests {
     @Test("selecting an album pushes it; selecting a song opens the sheet, and the same song again reopens it")
     func music() async {
         let mediator = Mediator<MusicEvent>()
-        let music = AsyncStateMachine(stateMachine: makeMusicStateMachine()).disableLog().connectAsReceiver(to: mediator)
+        let music = AsyncStateMachine(stateMachine: makeMusicStateMachine()).disableLog().connectAsReceiver(
+            to: mediator
+        )
         let albums = AsyncStateMachine(stateMachine: makeAlbumsStateMachine { ListsTests.albums }).disableLog()
             .pushingAlbums(to: mediator)
         let album = AsyncStateMachine(stateMachine: makeAlbumStateMachine { _ in DetailsTests.album }).disableLog()

@@ -5,7 +5,11 @@ import Testing
 /// Runs the built executable with `input` piped in (then closed) and returns its exit
 /// status and everything it wrote (standard output and error, read to the end); the
 /// process is killed, and the status is then the signal's, after `seconds`.
-func runNavigation(_ arguments: [String], input: String = "quit\n", seconds: Double = 30) async throws -> (status: Int32, text: String) {
+func runNavigation(
+    _ arguments: [String],
+    input: String = "quit\n",
+    seconds: Double = 30
+) async throws -> (status: Int32, text: String) {
     let process = Process()
     process.executableURL = executable("Navigation")
     process.arguments = arguments
@@ -42,16 +46,35 @@ struct EndToEndTests {
         "every documented deep link starts on its screen with its data, then 'quit' exits 0",
         arguments: [
             ("poc://profile", ["Tabs:  Checkin   Music  [Profile]", "Path: Profile", "  Profile"]),
-            ("poc://music", ["Tabs:  Checkin  [Music]  Profile", "Path: Albums\n", "2.  Nevermind (Nirvana - 6 songs)"]),
+            (
+                "poc://music",
+                ["Tabs:  Checkin  [Music]  Profile", "Path: Albums\n", "2.  Nevermind (Nirvana - 6 songs)"]
+            ),
             ("poc://checkin", ["Tabs: [Checkin]  Music   Profile", "Path: Places\n", "  1.  "]),
-            ("poc://checkin/place/3", ["Path: Places > Le Lab\n", "Name:        Le Lab", "Phone:       (514) 345 123 5432"]),
-            ("poc://checkin/place/3/owner/5", ["Path: Places > Place 3 > George Takei\n", "Name:    George Takei", "Age:"]),
-            ("poc://music/album/1", ["Path: Albums > Nevermind\n", "Producer: Butch Vig", "1.  Smells Like Teen Spirit"]),
-            ("poc://music/album/1/song/5", ["Path: Albums > Nevermind > [Beyond This Life]", "Author:   Dream Theater", "Duration: 11:22"]),
+            (
+                "poc://checkin/place/3",
+                ["Path: Places > Le Lab\n", "Name:        Le Lab", "Phone:       (514) 345 123 5432"]
+            ),
+            (
+                "poc://checkin/place/3/owner/5",
+                ["Path: Places > Place 3 > George Takei\n", "Name:    George Takei", "Age:"]
+            ),
+            (
+                "poc://music/album/1",
+                ["Path: Albums > Nevermind\n", "Producer: Butch Vig", "1.  Smells Like Teen Spirit"]
+            ),
+            (
+                "poc://music/album/1/song/5",
+                ["Path: Albums > Nevermind > [Beyond This Life]", "Author:   Dream Theater", "Duration: 11:22"]
+            ),
             ("checkin/place/3", ["Path: Places > Le Lab\n", "Name:        Le Lab"]),
-            ("poc://music/album/3", ["Path: Albums > Album 3\n", "Not found: Album 3 not found.", "'back' returns to Albums."]),
+            (
+                "poc://music/album/3",
+                ["Path: Albums > Album 3\n", "Not found: Album 3 not found.", "'back' returns to Albums."]
+            ),
             ("poc://checkin/place/42", ["Path: Places > Place 42\n", "Not found: Place 42 not found."]),
-        ])
+        ]
+    )
     func deepLink(link: String, expected: [String]) async throws {
         let (status, text) = try await runNavigation(Self.fast + [link])
         #expect(status == 0)
@@ -70,12 +93,17 @@ struct EndToEndTests {
             ("poc://checkin/place", "unknown path '/place' for 'checkin'"),
             ("poc://music/album/1/song", "unknown path '/album/1/song' for 'music'"),
             ("poc://profile/me", "unknown path '/me' for 'profile'"),
-        ])
+        ]
+    )
     func badLink(link: String, reason: String) async throws {
         let (status, text) = try await runNavigation(Self.fast + [link])
         #expect(status == 2)
         #expect(text.hasPrefix("Navigation: bad deep link: \(reason)"))
-        #expect(text.contains("valid links: poc://checkin, poc://checkin/place/<id>, poc://checkin/place/<id>/owner/<id>, poc://music, poc://music/album/<id>, poc://music/album/<id>/song/<id>, poc://profile"))
+        #expect(
+            text.contains(
+                "valid links: poc://checkin, poc://checkin/place/<id>, poc://checkin/place/<id>/owner/<id>, poc://music, poc://music/album/<id>, poc://music/album/<id>/song/<id>, poc://profile"
+            )
+        )
         #expect(text.contains("usage: Navigation"))
         #expect(!text.contains("== Navigation =="))
     }
@@ -90,7 +118,9 @@ struct EndToEndTests {
     @Test("a piped session: commands are echoed, each frame follows its command, exit 0 at the end of input")
     func pipedSession() async throws {
         let (status, text) = try await runNavigation(
-            Self.fast + ["poc://music/album/1"], input: "song 5\nclose\nback\nopen checkin/place/3\nowner\n")
+            Self.fast + ["poc://music/album/1"],
+            input: "song 5\nclose\nback\nopen checkin/place/3\nowner\n"
+        )
         #expect(status == 0)
         let answers = text.components(separatedBy: "navigation> ")
         #expect(answers.count == 6)
@@ -105,7 +135,11 @@ struct EndToEndTests {
 
     @Test("on a terminal: the link's screen, a command, Tab completion, and quit exits cleanly")
     func terminal() async throws {
-        let app = try ProcessDriver(executable("Navigation"), arguments: Self.fast + ["poc://music/album/1"], terminal: true)
+        let app = try ProcessDriver(
+            executable("Navigation"),
+            arguments: Self.fast + ["poc://music/album/1"],
+            terminal: true
+        )
         defer { app.terminate() }
         let killer = Task {
             try? await Task.sleep(for: .seconds(60))

@@ -46,7 +46,11 @@ struct ScriptedTests {
         await app.waitForFrame(containing: ["Path: Places"])
         await app.type("open poc://checkin/place/3/owner/5", expecting: "Path: Places > Place 3 > George Takei", "Age:")
         await app.type("back", expecting: "Path: Places > Le Lab\n", "Name:        Le Lab")
-        await app.type("open poc://music/album/1/song/5", expecting: "Path: Albums > Nevermind > [Beyond This Life]", "Duration: 11:22")
+        await app.type(
+            "open poc://music/album/1/song/5",
+            expecting: "Path: Albums > Nevermind > [Beyond This Life]",
+            "Duration: 11:22"
+        )
         let profile = await app.type("open poc://profile", expecting: "Tabs:  Checkin   Music  [Profile]")
         #expect(profile.contains("  Profile"))
         await app.type("open poc://music/album/1", expecting: "Path: Albums > Nevermind\n", "6.  Polly")
@@ -59,10 +63,20 @@ struct ScriptedTests {
     @Test("unknown ids show a not-found screen with a way back")
     func notFound() async {
         let app = AppDriver(link: "poc://checkin/place/42")
-        await app.waitForFrame(containing: ["Path: Places > Place 42", "Not found: Place 42 not found.", "'back' returns to Places."])
+        await app.waitForFrame(containing: [
+            "Path: Places > Place 42", "Not found: Place 42 not found.", "'back' returns to Places.",
+        ])
         await app.type("back", expecting: "Path: Places\n", "  1.  ")
-        await app.type("open poc://checkin/place/3/owner/77", expecting: "Not found: Owner 77 not found.", "'back' returns to Place 3.")
-        await app.type("open poc://music/album/3", expecting: "Not found: Album 3 not found.", "'back' returns to Albums.")
+        await app.type(
+            "open poc://checkin/place/3/owner/77",
+            expecting: "Not found: Owner 77 not found.",
+            "'back' returns to Place 3."
+        )
+        await app.type(
+            "open poc://music/album/3",
+            expecting: "Not found: Album 3 not found.",
+            "'back' returns to Albums."
+        )
         await app.type("back", expecting: "Path: Albums\n")
         await app.type("open music/album/1/song/99", expecting: "Song 99 not found.")
         await app.type("close", expecting: "Path: Albums > Nevermind\n", "Songs:")
@@ -74,8 +88,15 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.waitForFrame(containing: ["Path: Places", "  1.  "])
         let link = await app.outputOf("open http://music")
-        #expect(link == ["navigation> open http://music", "Bad link: unknown scheme 'http' in 'http://music'; valid links: poc://checkin, poc://checkin/place/<id>, poc://checkin/place/<id>/owner/<id>, poc://music, poc://music/album/<id>, poc://music/album/<id>/song/<id>, poc://profile (the poc:// prefix is optional)"])
-        #expect(await app.outputOf("open poc://music/song/1").contains { $0.contains("unknown path '/song/1' for 'music'") })
+        #expect(
+            link == [
+                "navigation> open http://music",
+                "Bad link: unknown scheme 'http' in 'http://music'; valid links: poc://checkin, poc://checkin/place/<id>, poc://checkin/place/<id>/owner/<id>, poc://music, poc://music/album/<id>, poc://music/album/<id>/song/<id>, poc://profile (the poc:// prefix is optional)",
+            ]
+        )
+        #expect(
+            await app.outputOf("open poc://music/song/1").contains { $0.contains("unknown path '/song/1' for 'music'") }
+        )
         #expect(await app.outputOf("open").contains("'open' needs one link, such as poc://checkin/place/3."))
         #expect(await app.outputOf("tab shop").contains("'tab' needs one of: checkin, music, profile."))
         #expect(await app.outputOf("select 0").contains { $0.hasPrefix("'select' needs a number from 1 to ") })
@@ -127,8 +148,19 @@ struct OptionsTests {
     @Test("the defaults, each option, and a deep link to start on")
     func options() throws {
         #expect(try NavigationApp.parse([], environment: [:]).get() == NavigationApp.Options())
-        let options = try NavigationApp.parse(["--delay-scale", "0.01", "--seed", "7", "--log", "checkin/place/3"], environment: [:]).get()
-        #expect(options == NavigationApp.Options(delayScale: 0.01, seed: 7, log: true, link: DeepLink(host: "checkin", segments: ["place", "3"])))
+        let options = try NavigationApp.parse(
+            ["--delay-scale", "0.01", "--seed", "7", "--log", "checkin/place/3"],
+            environment: [:]
+        ).get()
+        #expect(
+            options
+                == NavigationApp.Options(
+                    delayScale: 0.01,
+                    seed: 7,
+                    log: true,
+                    link: DeepLink(host: "checkin", segments: ["place", "3"])
+                )
+        )
         #expect(try NavigationApp.parse([], environment: ["NAVIGATION_DELAY_SCALE": "0.5"]).get().delayScale == 0.5)
         #expect(try NavigationApp.parse(["--help"], environment: [:]).get().help)
     }
@@ -136,11 +168,13 @@ struct OptionsTests {
     @Test(
         "bad arguments are usage errors naming what is wrong",
         arguments: [
-            (["--delay-scale", "soon"], "--delay-scale needs a number >= 0"), (["--seed", "-1"], "--seed needs a whole number"),
+            (["--delay-scale", "soon"], "--delay-scale needs a number >= 0"),
+            (["--seed", "-1"], "--seed needs a whole number"),
             (["--fast"], "unknown option '--fast'"), (["poc://music", "poc://profile"], "one deep link at most"),
             (["http://music"], "bad deep link: unknown scheme 'http'"), (["poc://shop"], "unknown section 'shop'"),
             (["poc://checkin/place"], "unknown path '/place'"),
-        ])
+        ]
+    )
     func badArguments(arguments: [String], message: String) {
         guard case .failure(let error) = NavigationApp.parse(arguments, environment: [:]) else {
             Issue.record("\(arguments) were accepted")

@@ -15,7 +15,9 @@ final class AppDriver {
     init(link: String? = nil, delayScale: Double = 0.01) {
         let options = NavigationApp.Options(delayScale: delayScale, seed: 7, link: link.flatMap(DeepLink.init))
         let console = self.console
-        run = Task { await NavigationApp.run(options: options, console: console, style: TerminalStyle(isEnabled: false)) }
+        run = Task {
+            await NavigationApp.run(options: options, console: console, style: TerminalStyle(isEnabled: false))
+        }
     }
 
     /// Waits until the output satisfies `predicate`, failing the test after `seconds`.
@@ -24,7 +26,9 @@ final class AppDriver {
     /// hang on a wait that never ends: instead a timer writes a marker that ends the wait
     /// (and every later one), and the test records the failure.
     func wait(
-        seconds: Double = 20, _ what: String, sourceLocation: SourceLocation,
+        seconds: Double = 20,
+        _ what: String,
+        sourceLocation: SourceLocation,
         until predicate: @escaping @Sendable ([String]) -> Bool
     ) async {
         let console = self.console
@@ -46,7 +50,8 @@ final class AppDriver {
 
     /// Waits until a frame contains every one of `expected`; returns it.
     @discardableResult
-    func waitForFrame(containing expected: [String], sourceLocation: SourceLocation = #_sourceLocation) async -> String {
+    func waitForFrame(containing expected: [String], sourceLocation: SourceLocation = #_sourceLocation) async -> String
+    {
         await wait("a frame with \(expected)", sourceLocation: sourceLocation) { output in
             output.contains { $0.hasPrefix("== ") && expected.allSatisfy($0.contains) }
         }
@@ -56,7 +61,11 @@ final class AppDriver {
     /// Types `line`, then waits until something written after it (a frame or a message)
     /// contains every one of `expected`; returns it.
     @discardableResult
-    func type(_ line: String, expecting expected: String..., sourceLocation: SourceLocation = #_sourceLocation) async -> String {
+    func type(
+        _ line: String,
+        expecting expected: String...,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> String {
         let start = console.output.count
         console.type(line)
         await wait("\(expected) after '\(line)'", sourceLocation: sourceLocation) { output in
