@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
+        .executable(name: "Navigation", targets: ["Navigation"]),
     ],
     targets: [
         // MARK: Libraries
@@ -66,6 +67,12 @@ let package = Package(
             path: "Samples/CaseStudiesFeatures",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "NavigationFeatures",
+            dependencies: ["StateMachineCore"],
+            path: "Samples/NavigationFeatures",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Terminal layer shared by the apps
         .systemLibrary(
@@ -97,6 +104,18 @@ let package = Package(
             path: "Apps/CaseStudies",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "NavigationScreens",
+            dependencies: ["Terminal", "StateMachineUI", "NavigationFeatures", "StateMachineCore", "StateMachineDump"],
+            path: "Apps/NavigationScreens",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "Navigation",
+            dependencies: ["NavigationScreens", "Terminal", "StateMachineDump"],
+            path: "Apps/Navigation",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Executables
         .executableTarget(
@@ -125,6 +144,12 @@ let package = Package(
             path: "Tests/CaseStudiesFeaturesTests",
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "NavigationFeaturesTests",
+            dependencies: ["NavigationFeatures", "StateMachineCore", "StateMachineTest"],
+            path: "Tests/NavigationFeaturesTests",
+            swiftSettings: swiftSettings
+        ),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .target(
             name: "TestSupport",
@@ -136,6 +161,12 @@ let package = Package(
             name: "CaseStudiesTests",
             dependencies: ["CaseStudiesScreens", "Terminal", "TestSupport"],
             path: "Tests/CaseStudiesTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "NavigationTests",
+            dependencies: ["NavigationScreens", "NavigationFeatures", "Terminal", "AppTestSupport"],
+            path: "Tests/NavigationTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -17,6 +17,9 @@ public protocol Screen: AnyObject {
     func didAppear()
     /// Runs `command`, which is one of `commands` and enabled.
     func perform(_ command: ParsedCommand) async -> CommandResult
+    /// Handles the built-in `back` for a screen that keeps its own navigation (a stack of
+    /// routes in a state machine); nil leaves `back` to the runner, which pops its stack.
+    func back() async -> CommandResult?
 }
 
 extension Screen {
@@ -24,4 +27,6 @@ extension Screen {
     public var isBusy: Bool { false }
     /// Nothing to start unless the screen says so.
     public func didAppear() {}
+    /// `back` pops the runner's stack unless the screen says otherwise.
+    public func back() async -> CommandResult? { nil }
 }

@@ -87,6 +87,9 @@ public final class TerminalApp {
             show(helpText(for: screen))
             return .proceed
         case "back":
+            if let result = await screen.back() {
+                return apply(result)
+            }
             if stack.count > 1 {
                 stack.removeLast()
                 lastFrame = nil
@@ -111,7 +114,12 @@ public final class TerminalApp {
             show("'\(spec.name)' is not available now (the state does not allow it).")
             return .proceed
         }
-        switch await screen.perform(command) {
+        return apply(await screen.perform(command))
+    }
+
+    /// Carries out what a screen did with a command.
+    private func apply(_ result: CommandResult) -> Flow {
+        switch result {
         case .done:
             break
         case .message(let text):

@@ -1,0 +1,141 @@
+import Foundation
+import NavigationFeatures
+import StateMachineDump
+import Terminal
+
+/// The Navigation app: its options (with the deep link to start on), its screen and its
+/// global commands.
+@MainActor
+public enum NavigationApp {
+    /// The command-line options.
+    public struct Options: Equatable, Sendable {
+        /// Multiplies the backend's one-second latency (`--delay-scale`, or
+        /// `NAVIGATION_DELAY_SCALE`).
+        public var delayScale: Double
+        /// Seeds the backend's random choices (`--seed`), for repeatable runs.
+        public var seed: UInt64?
+        /// Turns the transition logger on (`--log`).
+        public var log: Bool
+        /// Prints the usage and exits (`--help`).
+        public var help: Bool
+        /// The link to start on, if any.
+        public var link: DeepLink?
+
+        /// Options; the defaults are the original's latency, a random seed, no log, the
+        /// Checkin tab.
+        public init(
+            delayScale: Double = 1,
+            seed: UInt64? = nil,
+            log: Bool = false,
+            help: Bool = false,
+            link: DeepLink? = nil
+        ) {
+            self.delayScale = delayScale
+            self.seed = seed
+            self.log = log
+            self.help = help
+            self.link = link
+        }
+    }
+
+    /// The usage text.
+    public static let usage = """
+        usage: Navigation [--delay-scale FACTOR] [--seed N] [--log] [--help] [DEEPLINK]
+
+          DEEPLINK              the screen to start on, for example poc://checkin/place/3/owner/5
+                                (the poc:// prefix is optional); valid links:
+        \(DeepLink.validShapes.map { "                          " + $0 }.joined(separator: "\n"))
+          --delay-scale FACTOR  multiply the fake backend's 1 s latency; 0.01 makes it 100 times
+                                faster (also NAVIGATION_DELAY_SCALE)
+          --seed N              seed the backend's random stars, owners and ages
+          --log                 log every transition on standard error
+          --help                show this help
+
+        Commands are read from the terminal (readline: history, Tab completion) or, when
+        standard input is not a terminal, one per line; type 'help' for the screen's commands.
+        """
+
+    /// Parses the arguments (without the program name) and the environment.
+    nonisolated public static func parse(
+        _ arguments: [String],
+        environment: [String: String]
+    ) -> Result<Options, UsageError> {
+        var options = Options()
+        if let scale = environment["NAVIGATION_DELAY_SCALE"] {
+            guard let value = Double(scale), value >= 0, value.isFinite else {
+                return .failure(UsageError("NAVIGATION_DELAY_SCALE must be a number >= 0, not '\(scale)'"))
+            }
+            options.delayScale = value
+        }
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--log": options.log = true
+            case "--help", "-h": options.help = true
+            case "--delay-scale":
+                guard let text = remaining.popFirst(), let value = Double(text), value >= 0, value.isFinite else {
+                    return .failure(UsageError("--delay-scale needs a number >= 0 (for example --delay-scale 0.01)"))
+                }
+                options.delayScale = value
+            case "--seed":
+                guard let text = remaining.popFirst(), let value = UInt64(text) else {
+                    return .failure(UsageError("--seed needs a whole number >= 0 (for example --seed 7)"))
+                }
+                options.seed = value
+            case let text where text.hasPrefix("-"):
+                return .failure(UsageError("unknown option '\(text)'"))
+            case let text:
+                guard options.link == nil else {
+                    return .failure(UsageError("one deep link at most; '\(text)' is a second one"))
+                }
+                switch DeepLink.validated(text) {
+                case .success(let link): options.link = link
+                case .failure(let invalid): return .failure(UsageError("bad deep link: \(invalid)"))
+                }
+            }
+        }
+        return .success(options)
+    }
+
+    /// A usage error: what was wrong.
+    public struct UsageError: Error, Equatable, Sendable {
+        /// The message.
+        public let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// Runs the app on `console` until the user quits or input ends; returns the exit
+    /// status. It starts on `options.link`; without a terminal it first waits for that
+    /// screen's loads, so that the first frame shows its data.
+    public static func run(options: Options, console: any Console, style: TerminalStyle) async -> Int32 {
+        let environment = NavigationEnvironment(delayScale: options.delayScale, seed: options.seed, log: options.log)
+        let model = NavigationModel(environment: environment, waitsForLoads: !console.isInteractive)
+        model.start()
+        if let link = options.link {
+            await model.open(link)
+        } else {
+            await model.settle()
+        }
+        let app = TerminalApp(
+            name: "navigation",
+            console: console,
+            style: style,
+            home: NavigationScreen(model: model),
+            globalCommands: [dumpCommand]
+        )
+        return await app.run()
+    }
+
+    /// `dump`: the latest state of every live machine, as the original's Dump button prints it.
+    static let dumpCommand = GlobalCommand(CommandSpec("dump", "Print the state of every live machine")) { _ in
+        let dump = DumpLines()
+        await StateMachineDump.dumpAndWait { contexts in await dump.append(contexts.map(\.description)) }
+        return (["----------------- DUMP -----------------"] + (await dump.lines)).joined(separator: "\n")
+    }
+}
+
+/// Collects the dump's lines from its export closure.
+private actor DumpLines {
+    var lines: [String] = []
+    func append(_ more: [String]) { lines += more }
+}

@@ -1,0 +1,163 @@
+import AppTestSupport
+import Foundation
+import Testing
+
+/// Runs the built executable with `input` piped in (then closed) and returns its exit
+/// status and everything it wrote (standard output and error, read to the end); the
+/// process is killed, and the status is then the signal's, after `seconds`.
+func runNavigation(
+    _ arguments: [String],
+    input: String = "quit\n",
+    seconds: Double = 30
+) async throws -> (status: Int32, text: String) {
+    let process = Process()
+    process.executableURL = executable("Navigation")
+    process.arguments = arguments
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stdout
+    try process.run()
+    let killer = Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        if !Task.isCancelled, process.isRunning { process.terminate() }
+    }
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    // Read to the end of the output (the process and its children closed it), off the
+    // cooperative pool: the read blocks.
+    let data = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            let data = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            continuation.resume(returning: data)
+        }
+    }
+    killer.cancel()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("Navigation, end to end", .serialized, .timeLimit(.minutes(3)))
+struct EndToEndTests {
+    static let fast = ["--delay-scale", "0.01", "--seed", "7"]
+
+    @Test(
+        "every documented deep link starts on its screen with its data, then 'quit' exits 0",
+        arguments: [
+            ("poc://profile", ["Tabs:  Checkin   Music  [Profile]", "Path: Profile", "  Profile"]),
+            (
+                "poc://music",
+                ["Tabs:  Checkin  [Music]  Profile", "Path: Albums\n", "2.  Nevermind (Nirvana - 6 songs)"]
+            ),
+            ("poc://checkin", ["Tabs: [Checkin]  Music   Profile", "Path: Places\n", "  1.  "]),
+            (
+                "poc://checkin/place/3",
+                ["Path: Places > Le Lab\n", "Name:        Le Lab", "Phone:       (514) 345 123 5432"]
+            ),
+            (
+                "poc://checkin/place/3/owner/5",
+                ["Path: Places > Place 3 > George Takei\n", "Name:    George Takei", "Age:"]
+            ),
+            (
+                "poc://music/album/1",
+                ["Path: Albums > Nevermind\n", "Producer: Butch Vig", "1.  Smells Like Teen Spirit"]
+            ),
+            (
+                "poc://music/album/1/song/5",
+                ["Path: Albums > Nevermind > [Beyond This Life]", "Author:   Dream Theater", "Duration: 11:22"]
+            ),
+            ("checkin/place/3", ["Path: Places > Le Lab\n", "Name:        Le Lab"]),
+            (
+                "poc://music/album/3",
+                ["Path: Albums > Album 3\n", "Not found: Album 3 not found.", "'back' returns to Albums."]
+            ),
+            ("poc://checkin/place/42", ["Path: Places > Place 42\n", "Not found: Place 42 not found."]),
+        ]
+    )
+    func deepLink(link: String, expected: [String]) async throws {
+        let (status, text) = try await runNavigation(Self.fast + [link])
+        #expect(status == 0)
+        // The first frame is the linked screen, loaded: no loading frame before it.
+        let firstFrame = text.components(separatedBy: "navigation> ").first ?? ""
+        for line in expected { #expect(firstFrame.contains(line), "\(link): no '\(line)' in\n\(firstFrame)") }
+        #expect(!firstFrame.contains("loading"))
+        #expect(text.hasSuffix("navigation> quit\n"))
+        #expect(!text.contains("\u{1B}["), "escape sequences in plain output")
+    }
+
+    @Test(
+        "bad links exit with status 2 and list the valid shapes",
+        arguments: [
+            ("http://music", "unknown scheme 'http'"), ("poc://shop", "unknown section 'shop'"),
+            ("poc://checkin/place", "unknown path '/place' for 'checkin'"),
+            ("poc://music/album/1/song", "unknown path '/album/1/song' for 'music'"),
+            ("poc://profile/me", "unknown path '/me' for 'profile'"),
+        ]
+    )
+    func badLink(link: String, reason: String) async throws {
+        let (status, text) = try await runNavigation(Self.fast + [link])
+        #expect(status == 2)
+        #expect(text.hasPrefix("Navigation: bad deep link: \(reason)"))
+        #expect(
+            text.contains(
+                "valid links: poc://checkin, poc://checkin/place/<id>, poc://checkin/place/<id>/owner/<id>, poc://music, poc://music/album/<id>, poc://music/album/<id>/song/<id>, poc://profile"
+            )
+        )
+        #expect(text.contains("usage: Navigation"))
+        #expect(!text.contains("== Navigation =="))
+    }
+
+    @Test("a bad option exits with status 2 and the usage")
+    func badOption() async throws {
+        let (status, text) = try await runNavigation(["--delay-scale", "soon"])
+        #expect(status == 2)
+        #expect(text.contains("--delay-scale needs a number >= 0"))
+    }
+
+    @Test("a piped session: commands are echoed, each frame follows its command, exit 0 at the end of input")
+    func pipedSession() async throws {
+        let (status, text) = try await runNavigation(
+            Self.fast + ["poc://music/album/1"],
+            input: "song 5\nclose\nback\nopen checkin/place/3\nowner\n"
+        )
+        #expect(status == 0)
+        let answers = text.components(separatedBy: "navigation> ")
+        #expect(answers.count == 6)
+        guard answers.count == 6 else { return }
+        #expect(answers[1].hasPrefix("song 5\n") && answers[1].contains("Duration: 4:17"))
+        #expect(answers[2].hasPrefix("close\n") && answers[2].contains("Path: Albums > Nevermind\n"))
+        #expect(answers[3].hasPrefix("back\n") && answers[3].contains("Path: Albums\n"))
+        #expect(answers[4].hasPrefix("open checkin/place/3\n") && answers[4].contains("Name:        Le Lab"))
+        #expect(answers[5].hasPrefix("owner\n") && answers[5].contains("Path: Places > Le Lab > "))
+        #expect(answers[5].contains("Age:"))
+    }
+
+    @Test("on a terminal: the link's screen, a command, Tab completion, and quit exits cleanly")
+    func terminal() async throws {
+        let app = try ProcessDriver(
+            executable("Navigation"),
+            arguments: Self.fast + ["poc://music/album/1"],
+            terminal: true
+        )
+        defer { app.terminate() }
+        let killer = Task {
+            try? await Task.sleep(for: .seconds(60))
+            if !Task.isCancelled { app.terminate() }
+        }
+        defer { killer.cancel() }
+        await within("the album") { await app.waitFor("Producer: Butch Vig") }
+        await within("the prompt") { await app.waitFor("navigation> ") }
+        app.write("so\t")  // Tab completes the only command starting with "so"
+        await within("completion of 'so'") { await app.waitFor("song ") }
+        app.write("2\r")
+        await within("the sheet") { await app.waitFor("Duration: 4:14") }
+        app.write("close\r")
+        await within("the sheet closed") { await app.waitFor("Path: Albums > Nevermind\r\n") }
+        // `quit` rather than Ctrl-D: an end of file typed while readline is between two
+        // lines (a command still runs) can be lost by the terminal, a line cannot.
+        app.write("quit\r")
+        let status = await within("exit") { await app.exitStatus() }
+        #expect(status == 0, "output:\n\(app.text)")
+    }
+}
