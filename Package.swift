@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NavigationTests",
-            dependencies: ["NavigationScreens", "NavigationFeatures", "Terminal", "AppTestSupport"],
+            dependencies: ["NavigationScreens", "NavigationFeatures", "Terminal", "TestSupport"],
             path: "Tests/NavigationTests",
             swiftSettings: swiftSettings
         ),

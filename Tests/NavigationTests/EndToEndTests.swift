@@ -1,4 +1,4 @@
-import AppTestSupport
+import TestSupport
 import Foundation
 import Testing
 
