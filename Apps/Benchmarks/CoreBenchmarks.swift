@@ -81,42 +81,49 @@ enum CoreBenchmarks {
 
     static func lockStep() async throws {
         let count = 20_000
-        let baseline = await Harness.bestOf {
-            await detached {
-                let (events, eventInput) = AsyncStream<Int>.makeStream()
-                let (states, stateInput) = AsyncStream<Int>.makeStream()
-                let consumer = Task {
-                    var phase = 0
-                    for await event in events {
-                        phase = step(phase, event)
-                        stateInput.yield(phase)
+        let baseline =
+            await Harness.bestOf {
+                await detached {
+                    let (events, eventInput) = AsyncStream<Int>.makeStream()
+                    let (states, stateInput) = AsyncStream<Int>.makeStream()
+                    let consumer = Task {
+                        var phase = 0
+                        for await event in events {
+                            phase = step(phase, event)
+                            stateInput.yield(phase)
+                        }
+                        stateInput.finish()
                     }
-                    stateInput.finish()
+                    var iterator = states.makeAsyncIterator()
+                    for index in 0..<count {
+                        eventInput.yield(index % 3)
+                        _ = await iterator.next()
+                    }
+                    eventInput.finish()
+                    await consumer.value
                 }
-                var iterator = states.makeAsyncIterator()
-                for index in 0..<count {
-                    eventInput.yield(index % 3)
+            } / Double(count)
+        let measured =
+            await Harness.bestOf {
+                await detached {
+                    let machine = AsyncStateMachine(stateMachine: definition).disableLog()
+                    var iterator = machine.makeAsyncIterator()
                     _ = await iterator.next()
+                    for index in 0..<count {
+                        machine.send(event: cycle[index % 3])
+                        _ = await iterator.next()
+                    }
+                    await machine.finishAndWait()
                 }
-                eventInput.finish()
-                await consumer.value
-            }
-        } / Double(count)
-        let measured = await Harness.bestOf {
-            await detached {
-                let machine = AsyncStateMachine(stateMachine: definition).disableLog()
-                var iterator = machine.makeAsyncIterator()
-                _ = await iterator.next()
-                for index in 0..<count {
-                    machine.send(event: cycle[index % 3])
-                    _ = await iterator.next()
-                }
-                await machine.finishAndWait()
-            }
-        } / Double(count)
+            } / Double(count)
         Harness.report(
-            "lock-step (send, await the state)", value: measured, unit: "ns/event", baseline: baseline,
-            target: "<= 1.5x two bare AsyncStreams", pass: measured <= 1.5 * baseline)
+            "lock-step (send, await the state)",
+            value: measured,
+            unit: "ns/event",
+            baseline: baseline,
+            target: "<= 1.5x two bare AsyncStreams",
+            pass: measured <= 1.5 * baseline
+        )
     }
 
     // MARK: Burst
@@ -132,64 +139,78 @@ enum CoreBenchmarks {
 
     static func burst() async throws {
         let count = 100_000
-        let baseline = await Harness.bestOf {
-            await detached {
-                let actor = BareMachine()
-                for index in 0..<count { await actor.handle(index % 3) }
-                _ = await actor.history.count
-            }
-        } / Double(count)
-        let measured = await Harness.bestOf {
-            await detached {
-                let machine = AsyncStateMachine(stateMachine: definition).disableLog()
-                for index in 0..<count { machine.send(event: cycle[index % 3]) }
-                var received = 0
-                for await _ in machine {
-                    received += 1
-                    if received == count + 1 { break }
+        let baseline =
+            await Harness.bestOf {
+                await detached {
+                    let actor = BareMachine()
+                    for index in 0..<count { await actor.handle(index % 3) }
+                    _ = await actor.history.count
                 }
-                await machine.finishAndWait()
-            }
-        } / Double(count)
+            } / Double(count)
+        let measured =
+            await Harness.bestOf {
+                await detached {
+                    let machine = AsyncStateMachine(stateMachine: definition).disableLog()
+                    for index in 0..<count { machine.send(event: cycle[index % 3]) }
+                    var received = 0
+                    for await _ in machine {
+                        received += 1
+                        if received == count + 1 { break }
+                    }
+                    await machine.finishAndWait()
+                }
+            } / Double(count)
         Harness.report(
-            "burst (100,000 sends, then drain)", value: measured, unit: "ns/event", baseline: baseline,
-            target: "<= 500 ns/event (baseline: a bare actor)", pass: measured <= 500)
+            "burst (100,000 sends, then drain)",
+            value: measured,
+            unit: "ns/event",
+            baseline: baseline,
+            target: "<= 500 ns/event (baseline: a bare actor)",
+            pass: measured <= 500
+        )
     }
 
     // MARK: Feedback
 
     static func feedback() async throws {
         let count = 20_000
-        let baseline = await Harness.bestOf {
-            await detached {
-                let (events, input) = AsyncStream<Int>.makeStream()
-                var phase = 0
-                var transitions = 0
-                input.yield(0)
-                for await event in events {
-                    phase = step(phase, event)
-                    transitions += 1
-                    if transitions == count { break }
-                    let next = phase
-                    Task { input.yield(next) }
+        let baseline =
+            await Harness.bestOf {
+                await detached {
+                    let (events, input) = AsyncStream<Int>.makeStream()
+                    var phase = 0
+                    var transitions = 0
+                    input.yield(0)
+                    for await event in events {
+                        phase = step(phase, event)
+                        transitions += 1
+                        if transitions == count { break }
+                        let next = phase
+                        Task { input.yield(next) }
+                    }
                 }
-            }
-        } / Double(count)
-        let measured = await Harness.bestOf {
-            await detached {
-                let machine = AsyncStateMachine(stateMachine: feedbackDefinition).disableLog()
-                machine.send(event: DidRequestLoading())
-                var received = 0
-                for await _ in machine {
-                    received += 1
-                    if received == count + 1 { break }
+            } / Double(count)
+        let measured =
+            await Harness.bestOf {
+                await detached {
+                    let machine = AsyncStateMachine(stateMachine: feedbackDefinition).disableLog()
+                    machine.send(event: DidRequestLoading())
+                    var received = 0
+                    for await _ in machine {
+                        received += 1
+                        if received == count + 1 { break }
+                    }
+                    await machine.finishAndWait()
                 }
-                await machine.finishAndWait()
-            }
-        } / Double(count)
+            } / Double(count)
         Harness.report(
-            "feedback (each output returns the next event)", value: measured, unit: "ns/event", baseline: baseline,
-            target: "<= 2x a Task per side effect", pass: measured <= 2 * baseline)
+            "feedback (each output returns the next event)",
+            value: measured,
+            unit: "ns/event",
+            baseline: baseline,
+            target: "<= 2x a Task per side effect",
+            pass: measured <= 2 * baseline
+        )
     }
 
     // MARK: Memory
@@ -218,8 +239,13 @@ enum CoreBenchmarks {
             return (Double(Harness.residentBytes() - before) / Double(count), machines)
         }
         Harness.report(
-            "memory per idle machine", value: idleBytes, unit: "bytes", baseline: actorBytes,
-            target: "<= 1024 bytes (baseline: a bare actor)", pass: idleBytes <= 1024)
+            "memory per idle machine",
+            value: idleBytes,
+            unit: "bytes",
+            baseline: actorBytes,
+            target: "<= 1024 bytes (baseline: a bare actor)",
+            pass: idleBytes <= 1024
+        )
 
         let observedBytes = await detached {
             let before = Harness.residentBytes()
@@ -241,7 +267,12 @@ enum CoreBenchmarks {
         }
         withExtendedLifetime((actors, idleMachines)) {}
         Harness.report(
-            "memory per observed machine", value: observedBytes, unit: "bytes", baseline: actorBytes,
-            target: "<= 4096 bytes (incl. the observing task)", pass: observedBytes <= 4096)
+            "memory per observed machine",
+            value: observedBytes,
+            unit: "bytes",
+            baseline: actorBytes,
+            target: "<= 4096 bytes (incl. the observing task)",
+            pass: observedBytes <= 4096
+        )
     }
 }

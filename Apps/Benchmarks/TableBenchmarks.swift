@@ -85,10 +85,11 @@ enum TableBenchmarks {
     static func predicates() async throws {
         let asyncBaseline = SwitchTurnstile()
         let turnstileEvents = turnstileEvents()
-        let switchAsync = await Harness.bestOf {
-            asyncBaseline.reset()
-            for event in turnstileEvents { await asyncBaseline.handle(event) }
-        } / Double(eventCount)
+        let switchAsync =
+            await Harness.bestOf {
+                asyncBaseline.reset()
+                for event in turnstileEvents { await asyncBaseline.handle(event) }
+            } / Double(eventCount)
 
         for shape in PredicateShape.allCases {
             let sequence = shape.sequence(count: eventCount / 4)
@@ -144,9 +145,10 @@ enum TableBenchmarks {
         let counters = Counters()
         let table = TurnstileTable(counters: counters)
         let plain = try table.machine()
-        let nonisolated = await Harness.bestOf {
-            for event in events { await plain.handleEvent(event) }
-        } / Double(eventCount)
+        let nonisolated =
+            await Harness.bestOf {
+                for event in events { await plain.handleEvent(event) }
+            } / Double(eventCount)
         let onMain = try await MainActorRun.onMainActor(events) / Double(eventCount)
         // A hop costs microseconds; a tenth of the events is enough to show it.
         let hopEvents = Array(events.prefix(eventCount / 10))
@@ -243,12 +245,12 @@ struct TurnstileTable: SyntaxBuilder {
         try turnstile.buildTable {
             define(.locked) {
                 when(.coin) | then(.unlocked) | unlock
-                when(.pass) | then(.locked)   | alarm
+                when(.pass) | then(.locked) | alarm
             }
 
             define(.unlocked) {
                 when(.coin) | then(.unlocked) | thankyou
-                when(.pass) | then(.locked)   | lock
+                when(.pass) | then(.locked) | lock
             }
         }
         return turnstile
@@ -265,11 +267,11 @@ enum MainActorRun {
         try fsm.buildTable {
             table.define(.locked) {
                 table.when(.coin) | table.then(.unlocked) | table.unlock
-                table.when(.pass) | table.then(.locked)   | table.alarm
+                table.when(.pass) | table.then(.locked) | table.alarm
             }
             table.define(.unlocked) {
                 table.when(.coin) | table.then(.unlocked) | table.thankyou
-                table.when(.pass) | table.then(.locked)   | table.lock
+                table.when(.pass) | table.then(.locked) | table.lock
             }
         }
         return await bestOf {

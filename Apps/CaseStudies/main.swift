@@ -16,7 +16,10 @@ case .success(let options):
     StateMachineDump.startCollecting()
     let console = makeStandardConsole()
     let app = CaseStudiesApp.make(
-        options: options, console: console, style: .standardOutput(environment: environment))
+        options: options,
+        console: console,
+        style: .standardOutput(environment: environment)
+    )
     let status = await app.run()
     exit(status)
 }

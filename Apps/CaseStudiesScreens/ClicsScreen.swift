@@ -14,7 +14,8 @@ final class ClicsScreen: Screen {
         self.cancelling = cancelling
         self.seconds = 5 * environment.delayScale
         self.ui = UIStateMachine(
-            asyncStateMachineFactory: cancelling ? environment.clicsCancelling : environment.clicsContinuing)
+            asyncStateMachineFactory: cancelling ? environment.clicsCancelling : environment.clicsContinuing
+        )
     }
 
     var title: String { cancelling ? "Clics (cancel output)" : "Clics (continue output)" }

@@ -24,11 +24,12 @@ final class CounterScreen: Screen {
     func body(style: TerminalStyle) -> [String] {
         let state = units.state
         let value = "\(state.unitsState.value)"
-        let colored = switch state.color {
-        case .green: style.green(value)
-        case .red: style.red(value)
-        case .accent: style.cyan(value)
-        }
+        let colored =
+            switch state.color {
+            case .green: style.green(value)
+            case .red: style.red(value)
+            case .accent: style.cyan(value)
+            }
         return ["  Units: \(colored)", "    linked to (tens = units / 10)", "  Tens: \(tens.state.value)"]
     }
 

@@ -15,11 +15,12 @@ final class ElevatorScreen: Screen {
 
     func body(style: TerminalStyle) -> [String] {
         let state = ui.state
-        let symbol = switch state.symbol {
-        case "lock.open.fill": style.green("[ open ]")
-        case "lock.fill": style.cyan("[ closed ]")
-        default: style.red("[ ! warning ]")
-        }
+        let symbol =
+            switch state.symbol {
+            case "lock.open.fill": style.green("[ open ]")
+            case "lock.fill": style.cyan("[ closed ]")
+            default: style.red("[ ! warning ]")
+            }
         return [
             "  Rules: make people enter or leave the elevator and try to close it",
             "  Persons: \(state.numberOfPersons)",

@@ -11,8 +11,12 @@ public final class HomeScreen: Screen {
 
     private let environment: CaseStudiesEnvironment
     private let entries: [Entry] = [
-        Entry(name: "clics-cancel", title: "Clics sample (cancel output)") { ClicsScreen(cancelling: true, environment: $0) },
-        Entry(name: "clics-continue", title: "Clics sample (continue output)") { ClicsScreen(cancelling: false, environment: $0) },
+        Entry(name: "clics-cancel", title: "Clics sample (cancel output)") {
+            ClicsScreen(cancelling: true, environment: $0)
+        },
+        Entry(name: "clics-continue", title: "Clics sample (continue output)") {
+            ClicsScreen(cancelling: false, environment: $0)
+        },
         Entry(name: "counter", title: "Counter sample (mediator)") { CounterScreen(environment: $0) },
         Entry(name: "elevator", title: "Elevator sample (simple transitions)") { ElevatorScreen(environment: $0) },
         Entry(name: "analysis", title: "Analysis sample (simple output)") { AnalysisScreen(environment: $0) },

@@ -31,7 +31,8 @@ final class WalletScreen: Screen {
         ]
         let width = 26
         return (0..<3).map { row in
-            "  " + columns.map { ($0.count > row ? $0[row] : "").padding(toLength: width, withPad: " ", startingAt: 0) }
+            "  "
+                + columns.map { ($0.count > row ? $0[row] : "").padding(toLength: width, withPad: " ", startingAt: 0) }
                 .joined(separator: "| ")
         }
     }
@@ -56,7 +57,9 @@ final class WalletScreen: Screen {
         case "add", "remove":
             guard command.arguments.count == 1, let amount = Double(command.arguments[0]), amount.isFinite, amount >= 0
             else {
-                return .message("'\(command.arguments.joined(separator: " "))' is not an amount; try \(command.name) 10 or \(command.name) 2.5.")
+                return .message(
+                    "'\(command.arguments.joined(separator: " "))' is not an amount; try \(command.name) 10 or \(command.name) 2.5."
+                )
             }
             if command.name == "add" {
                 await full.sendAndWait(DidRequestToAddCredits(credits: amount))
@@ -69,7 +72,8 @@ final class WalletScreen: Screen {
             await full.sendAndWait(DidRequestToRemoveCredits(credits: amount))
             return .done
         case "slide":
-            guard command.arguments.count == 1, let value = Double(command.arguments[0]), (0...100).contains(value) else {
+            guard command.arguments.count == 1, let value = Double(command.arguments[0]), (0...100).contains(value)
+            else {
                 return .message("The slider goes from 0 to 100; try slide 25.")
             }
             slider = value

@@ -88,7 +88,10 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
                 pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, 2, 250)
-            if ready < 0 { shouldStop = errno != EINTR ? true : interrupted.load(ordering: .relaxed); continue }
+            if ready < 0 {
+                shouldStop = errno != EINTR ? true : interrupted.load(ordering: .relaxed)
+                continue
+            }
             if descriptors[1].revents & Int16(POLLIN) != 0 {
                 var buffer = [UInt8](repeating: 0, count: 64)
                 _ = read(wakeUp.read, &buffer, buffer.count)
@@ -170,16 +173,22 @@ private let readlineLineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -
 }
 
 /// Completes the first word from the current screen's commands; nothing else.
-private let readlineComplete: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, start, _ in
-    cr_set_attempted_completion_over(1)
-    guard start == 0, let text else { return nil }
-    let prefix = String(cString: text)
-    ReadlineGlobals.completionCandidates = ReadlineGlobals.completions.filter { $0.hasPrefix(prefix) }
-    return rl_completion_matches(text, readlineCandidate)
-}
+private let readlineComplete:
+    @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
+        text,
+        start,
+        _ in
+        cr_set_attempted_completion_over(1)
+        guard start == 0, let text else { return nil }
+        let prefix = String(cString: text)
+        ReadlineGlobals.completionCandidates = ReadlineGlobals.completions.filter { $0.hasPrefix(prefix) }
+        return rl_completion_matches(text, readlineCandidate)
+    }
 
 /// Hands readline the candidates one by one (state 0 starts over).
-private let readlineCandidate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { _, state in
+private let readlineCandidate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = {
+    _,
+    state in
     let index = Int(state)
     guard index < ReadlineGlobals.completionCandidates.count else { return nil }
     return strdup(ReadlineGlobals.completionCandidates[index])

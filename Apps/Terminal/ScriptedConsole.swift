@@ -12,7 +12,8 @@ public final class ScriptedConsole: Console {
     private let state = NSLock()
     private nonisolated(unsafe) var written: [String] = []
     private nonisolated(unsafe) var prompts: [(prompt: String, completions: [String])] = []
-    private nonisolated(unsafe) var waiters: [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private nonisolated(unsafe) var waiters:
+        [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     // nonisolated(unsafe): `written`, `prompts` and `waiters` are only touched under `state`.
 
     /// A console with no input yet.
@@ -57,13 +58,18 @@ public final class ScriptedConsole: Console {
     public func write(_ text: String) {
         let ready = state.withLock { () -> [CheckedContinuation<Void, Never>] in
             written.append(text)
-            let (ready, waiting) = waiters.reduce(into: ([CheckedContinuation<Void, Never>](), [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)]())) { result, waiter in
+            let (ready, waiting) = waiters.reduce(
+                into: (
+                    [CheckedContinuation<Void, Never>](),
+                    [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)]()
+                )
+            ) { result, waiter in
                 if waiter.predicate(written) { result.0.append(waiter.continuation) } else { result.1.append(waiter) }
             }
             waiters = waiting
             return ready
         }
-        ready.forEach { $0.resume() }
+        for continuation in ready { continuation.resume() }
     }
 
     /// Ends the input.

@@ -193,7 +193,10 @@ public final class TerminalApp {
             command.isEnabled ? command.usage : style.isEnabled ? style.dim(command.usage) : "(\(command.usage))"
         }
         lines.append("")
-        lines.append("Commands: " + (commands + globalCommands.map(\.spec.name) + ["help", "back", "quit"]).joined(separator: ", "))
+        lines.append(
+            "Commands: "
+                + (commands + globalCommands.map(\.spec.name) + ["help", "back", "quit"]).joined(separator: ", ")
+        )
         return lines.joined(separator: "\n")
     }
 

@@ -19,7 +19,9 @@ extension Statechart {
     /// Keep the returned subscription; cancelling or releasing it stops the callbacks.
     /// - Throws: ``StatechartError/invalidPath(path:component:reason:)``.
     public func observe(
-        _ kind: Notification.Kind, at path: String, _ callback: @escaping @Sendable (Notification) -> Void
+        _ kind: Notification.Kind,
+        at path: String,
+        _ callback: @escaping @Sendable (Notification) -> Void
     ) throws -> StatechartSubscription {
         let state = try resolve(path)
         let observers = hooks.observers

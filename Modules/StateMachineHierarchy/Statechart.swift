@@ -79,7 +79,10 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     public func handle(_ event: Event) throws -> StatechartStepOutcome {
         let request = try hooks.request(for: event)
         let payload: (any Sendable)? = event.payload
-        guard let result = engine.submit({ QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil) }) else {
+        guard
+            let result = engine.submit({ QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil) }
+            )
+        else {
             return .queued
         }
         return try result.get()
@@ -103,7 +106,9 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         let request = try hooks.request(for: event)
         let payload: (any Sendable)? = event.payload
         return try await withCheckedThrowingContinuation { continuation in
-            if let result = engine.submit({ _ in QueueItem(request: request, payload: payload, completion: .continuation(continuation)) }) {
+            if let result = engine.submit({ _ in
+                QueueItem(request: request, payload: payload, completion: .continuation(continuation))
+            }) {
                 continuation.resume(with: result.mapError { $0 as any Error })
             }
         }
@@ -119,7 +124,8 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// idle a new task drains it. `completion`, if given, runs right after the event's step,
     /// on the thread that ran it, with the outcome or the step's error.
     public func schedule(
-        _ event: Event, completion: (@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)? = nil
+        _ event: Event,
+        completion: (@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)? = nil
     ) {
         let request: StepRequest
         do {
@@ -128,12 +134,15 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             completion?(.failure(error))
             return
         }
-        engine.enqueue(QueueItem(request: request, payload: event.payload, completion: completion.map { .callback($0) }))
+        engine.enqueue(
+            QueueItem(request: request, payload: event.payload, completion: completion.map { .callback($0) })
+        )
     }
 
     /// Queues the event `name` with `payload`; see ``schedule(_:completion:)``.
     public func schedule(
-        _ name: EventID, payload: Payload? = nil,
+        _ name: EventID,
+        payload: Payload? = nil,
         completion: (@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)? = nil
     ) {
         schedule(Event(name, payload: payload), completion: completion)
@@ -173,7 +182,10 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         let regions = topology.states[Int(index)].regions
         guard region >= 0, region < regions.count else {
             throw StatechartError.invalidPath(
-                path: path, component: "@\(region)", reason: "'\(topology.states[Int(index)].name)' has \(regions.count) regions")
+                path: path,
+                component: "@\(region)",
+                reason: "'\(topology.states[Int(index)].name)' has \(regions.count) regions"
+            )
         }
         let active = engine.pump.withLock { $0.snapshot[Int(regions[region])] }
         return active >= 0 ? model.ids[Int(active)] : nil
@@ -197,10 +209,16 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         var region: Int32 = 0
         var found: Int32 = -1
         for (position, component) in path.components.enumerated() {
-            guard let index = model.regions[Int(region)].states.first(where: { model.states[Int($0)].name == component.name }) else {
+            guard
+                let index = model.regions[Int(region)].states.first(where: {
+                    model.states[Int($0)].name == component.name
+                })
+            else {
                 throw StatechartError.invalidPath(
-                    path: text, component: component.name,
-                    reason: "region '\(model.regions[Int(region)].name)' has no state named '\(component.name)'")
+                    path: text,
+                    component: component.name,
+                    reason: "region '\(model.regions[Int(region)].name)' has no state named '\(component.name)'"
+                )
             }
             found = index
             guard position < path.components.count - 1 else { break }
@@ -208,24 +226,34 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             switch state.kind {
             case .simple:
                 throw StatechartError.invalidPath(
-                    path: text, component: component.name, reason: "'\(component.name)' is a simple state and has no sub states")
+                    path: text,
+                    component: component.name,
+                    reason: "'\(component.name)' is a simple state and has no sub states"
+                )
             case .composite:
                 if component.region != nil {
                     throw StatechartError.invalidPath(
-                        path: text, component: component.name,
-                        reason: "'\(component.name)' is not a parallel state, so it takes no region index")
+                        path: text,
+                        component: component.name,
+                        reason: "'\(component.name)' is not a parallel state, so it takes no region index"
+                    )
                 }
                 region = state.regions[0]
             case .parallel:
                 guard let chosen = component.region else {
                     throw StatechartError.invalidPath(
-                        path: text, component: component.name,
-                        reason: "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(state.regions.count))")
+                        path: text,
+                        component: component.name,
+                        reason:
+                            "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(state.regions.count))"
+                    )
                 }
                 guard chosen < state.regions.count else {
                     throw StatechartError.invalidPath(
-                        path: text, component: "\(component.name)@\(chosen)",
-                        reason: "'\(component.name)' has \(state.regions.count) regions")
+                        path: text,
+                        component: "\(component.name)@\(chosen)",
+                        reason: "'\(component.name)' has \(state.regions.count) regions"
+                    )
                 }
                 region = state.regions[chosen]
             }

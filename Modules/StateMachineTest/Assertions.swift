@@ -78,7 +78,10 @@ public final class Assertions<SuperState, SuperEvent> {
             return
         }
         guard let actual = received as? S, actual == expected else {
-            reporter.record("Expected state \(describe(expected)) \(afterLastEvent), but received \(describe(received)).", location)
+            reporter.record(
+                "Expected state \(describe(expected)) \(afterLastEvent), but received \(describe(received)).",
+                location
+            )
             return
         }
     }
@@ -150,10 +153,12 @@ extension Assertions {
     ) -> ((any State<SuperState>)?) -> String? where S.SuperState == SuperState {
         { newState in
             guard let newState else {
-                return "Expected \(describe(state)) on \(describe(event)) to transition to \(describe(expected)), but there is no transition."
+                return
+                    "Expected \(describe(state)) on \(describe(event)) to transition to \(describe(expected)), but there is no transition."
             }
             if (newState as? S) == expected { return nil }
-            return "Expected \(describe(state)) on \(describe(event)) to transition to \(describe(expected)), but it transitions to \(describe(newState))."
+            return
+                "Expected \(describe(state)) on \(describe(event)) to transition to \(describe(expected)), but it transitions to \(describe(newState))."
         }
     }
 
@@ -162,7 +167,9 @@ extension Assertions {
         on event: any Event<SuperEvent>
     ) -> ((any State<SuperState>)?) -> String? {
         { newState in
-            newState.map { "Expected no transition when \(describe(state)) on \(describe(event)), but it transitions to \(describe($0))." }
+            newState.map {
+                "Expected no transition when \(describe(state)) on \(describe(event)), but it transitions to \(describe($0))."
+            }
         }
     }
 }

@@ -36,8 +36,11 @@ public struct AnalysisIsInProgress: State, Equatable {
     /// In progress.
     public var superState: AnalysisState {
         AnalysisState(
-            message: "Analysis in progress (id = \(identifier))", canMakeNewAnalysis: false, canResetAnalysis: true,
-            isInProgress: true)
+            message: "Analysis in progress (id = \(identifier))",
+            canMakeNewAnalysis: false,
+            canResetAnalysis: true,
+            isInProgress: true
+        )
     }
 }
 
@@ -49,7 +52,11 @@ public struct AnalysisIsDone: State, Equatable {
     public init(identifier: Int) { self.identifier = identifier }
     /// Done.
     public var superState: AnalysisState {
-        AnalysisState(message: "Analysis is finished (id = \(identifier))", canMakeNewAnalysis: false, canResetAnalysis: true)
+        AnalysisState(
+            message: "Analysis is finished (id = \(identifier))",
+            canMakeNewAnalysis: false,
+            canResetAnalysis: true
+        )
     }
 }
 
@@ -96,7 +103,9 @@ public func makeAnalysisStateMachine(
             }
         }
         When(state: AnalysisIsInProgress.self) {
-            On(event: DidCompleteAnalysis.self) { state, _ in Transition(state: AnalysisIsDone(identifier: state.identifier)) }
+            On(event: DidCompleteAnalysis.self) { state, _ in
+                Transition(state: AnalysisIsDone(identifier: state.identifier))
+            }
         }
         When(states: AnalysisIsInProgress.self, AnalysisIsDone.self) {
             On(event: DidRequestAnalysisReset.self) { _, _ in Transition(state: AnalysisIsIdle()) }

@@ -24,7 +24,9 @@ public struct ValueIsFixed: State, Equatable {
     /// A fixed value.
     public init(value: UInt) { self.value = value }
     /// Fixed: can decrease above zero.
-    public var superState: UnitsState { UnitsState(value: value, canDecrease: value > 0, isIncreasing: false, isDecreasing: false) }
+    public var superState: UnitsState {
+        UnitsState(value: value, canDecrease: value > 0, isIncreasing: false, isDecreasing: false)
+    }
     /// `ValueIsFixed (value: n)`.
     public var description: String { "ValueIsFixed (value: \(value))" }
 }
@@ -36,7 +38,9 @@ public struct ValueIsIncreasing: State, Equatable {
     /// An increased value.
     public init(value: UInt) { self.value = value }
     /// Increasing: decreasing is always possible.
-    public var superState: UnitsState { UnitsState(value: value, canDecrease: true, isIncreasing: true, isDecreasing: false) }
+    public var superState: UnitsState {
+        UnitsState(value: value, canDecrease: true, isIncreasing: true, isDecreasing: false)
+    }
     /// `ValueIsIncreasing (value: n)`.
     public var description: String { "ValueIsIncreasing (value: \(value))" }
 }
@@ -48,7 +52,9 @@ public struct ValueIsDecreasing: State, Equatable {
     /// A decreased value.
     public init(value: UInt) { self.value = value }
     /// Decreasing: can decrease above zero.
-    public var superState: UnitsState { UnitsState(value: value, canDecrease: value > 0, isIncreasing: false, isDecreasing: true) }
+    public var superState: UnitsState {
+        UnitsState(value: value, canDecrease: value > 0, isIncreasing: false, isDecreasing: true)
+    }
     /// `ValueIsDecreasing (value: n)`.
     public var description: String { "ValueIsDecreasing (value: \(value))" }
 }
@@ -77,7 +83,9 @@ public func makeUnitsStateMachine() -> StateMachine<UnitsState, UnitsEvent> {
             On(event: DidRequestIncrease.self) { state, _ in
                 Transition(state: ValueIsIncreasing(value: state.superState.value + 1))
             }
-            On(event: DidRequestDecrease.self) { state, _ in state.superState.value > 0 } transition: { state, _ in
+            On(event: DidRequestDecrease.self) { state, _ in
+                state.superState.value > 0
+            } transition: { state, _ in
                 Transition(state: ValueIsDecreasing(value: state.superState.value - 1))
             }
         }

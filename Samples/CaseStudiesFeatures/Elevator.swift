@@ -35,8 +35,14 @@ public struct ElevatorIsOpen: State, Equatable {
     /// Open: add, remove when not empty, close.
     public var superState: ElevatorState {
         ElevatorState(
-            numberOfPersons: "\(persons)", canAddPerson: true, canRemovePerson: persons > 0, canPressOpen: false,
-            canPressClose: true, symbol: "lock.open.fill", message: "More people can enter, or you can close the elevator")
+            numberOfPersons: "\(persons)",
+            canAddPerson: true,
+            canRemovePerson: persons > 0,
+            canPressOpen: false,
+            canPressClose: true,
+            symbol: "lock.open.fill",
+            message: "More people can enter, or you can close the elevator"
+        )
     }
     /// `ElevatorIsOpen (persons: n)`.
     public var description: String { "ElevatorIsOpen (persons: \(persons))" }
@@ -51,8 +57,14 @@ public struct ElevatorIsClosed: State, Equatable {
     /// Closed: only open.
     public var superState: ElevatorState {
         ElevatorState(
-            numberOfPersons: "\(persons)", canAddPerson: false, canRemovePerson: false, canPressOpen: true,
-            canPressClose: false, symbol: "lock.fill", message: "You can open the elevator")
+            numberOfPersons: "\(persons)",
+            canAddPerson: false,
+            canRemovePerson: false,
+            canPressOpen: true,
+            canPressClose: false,
+            symbol: "lock.fill",
+            message: "You can open the elevator"
+        )
     }
     /// `ElevatorIsClosed (persons: n)` (the original's "ElevatorIsClose" typo is fixed).
     public var description: String { "ElevatorIsClosed (persons: \(persons))" }
@@ -67,8 +79,14 @@ public struct ElevatorIsInWarning: State, Equatable {
     /// Warning: add and remove only.
     public var superState: ElevatorState {
         ElevatorState(
-            numberOfPersons: "\(persons)", canAddPerson: true, canRemovePerson: true, canPressOpen: false,
-            canPressClose: false, symbol: "exclamationmark.triangle.fill", message: "Too many people, some should leave")
+            numberOfPersons: "\(persons)",
+            canAddPerson: true,
+            canRemovePerson: true,
+            canPressOpen: false,
+            canPressClose: false,
+            symbol: "exclamationmark.triangle.fill",
+            message: "Too many people, some should leave"
+        )
     }
     /// `ElevatorIsInWarning (persons: n)`.
     public var description: String { "ElevatorIsInWarning (persons: \(persons))" }
@@ -113,10 +131,13 @@ public func makeElevatorStateMachine() -> StateMachine<ElevatorState, ElevatorEv
             On(event: DidEnter.self) { state, _ in
                 Transition { afterEntering(persons: state.persons + 1) }
             }
-            On(event: DidLeave.self) { state, _ in state.persons - 1 >= 0 } transition: { state, _ in
+            On(event: DidLeave.self) { state, _ in
+                state.persons - 1 >= 0
+            } transition: { state, _ in
                 Transition(state: ElevatorIsOpen(persons: state.persons - 1))
             }
-            On(event: DidRequestToClose.self) { state, _ in Transition(state: ElevatorIsClosed(persons: state.persons)) }
+            On(event: DidRequestToClose.self) { state, _ in Transition(state: ElevatorIsClosed(persons: state.persons))
+            }
         }
         When(state: ElevatorIsClosed.self) {
             On(event: DidRequestToOpen.self) { state, _ in Transition(state: ElevatorIsOpen(persons: state.persons)) }

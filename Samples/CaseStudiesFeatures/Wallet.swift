@@ -44,8 +44,11 @@ public func makeWalletStateMachine() -> StateMachine<WalletState, WalletEvent> {
             On(event: DidRequestToAddCredits.self) { state, event in
                 Transition(state: WalletState(credits: state.credits + event.credits))
             }
-            On(event: DidRequestToRemoveCredits.self) { state, event in state.credits >= event.credits } transition: {
-                state, event in
+            On(event: DidRequestToRemoveCredits.self) { state, event in
+                state.credits >= event.credits
+            } transition: {
+                state,
+                event in
                 Transition(state: WalletState(credits: state.credits - event.credits))
             }
         }

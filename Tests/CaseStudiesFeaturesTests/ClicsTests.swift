@@ -1,7 +1,8 @@
-@testable import CaseStudiesFeatures
 import StateMachineCore
 import StateMachineTest
 import Testing
+
+@testable import CaseStudiesFeatures
 
 struct LoadFailed: Error {}
 
@@ -9,8 +10,10 @@ struct LoadFailed: Error {}
 struct ClicsTests {
     @Test("a failing load stays loading, and a second request emits loading again", arguments: [true, false])
     func failingLoad(cancelling: Bool) async {
-        let machine = AsyncStateMachine(stateMachine: makeClicsStateMachine(cancelling: cancelling) { throw LoadFailed() })
-            .disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makeClicsStateMachine(cancelling: cancelling) { throw LoadFailed() }
+        )
+        .disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: ClicsIsIdle())
             await assertions.sendAndWait(DidRequestClicsLoading())
@@ -46,7 +49,7 @@ struct ClicsTests {
         }
         func open() {
             isOpen = true
-            waiting.forEach { $0.resume() }
+            for continuation in waiting { continuation.resume() }
             waiting = []
         }
     }
@@ -55,10 +58,12 @@ struct ClicsTests {
     func cancelVersusContinue() async {
         for cancelling in [true, false] {
             let gate = Gate()
-            let machine = AsyncStateMachine(stateMachine: makeClicsStateMachine(cancelling: cancelling) {
-                await gate.wait()
-                try Task.checkCancellation()
-            }).disableLog()
+            let machine = AsyncStateMachine(
+                stateMachine: makeClicsStateMachine(cancelling: cancelling) {
+                    await gate.wait()
+                    try Task.checkCancellation()
+                }
+            ).disableLog()
             await expect(asyncStateMachine: machine) { assertions in
                 await assertions.assert(state: ClicsIsIdle())
                 for _ in 0..<3 {
@@ -78,8 +83,15 @@ struct ClicsTests {
 
     @Test("the view flags of each state")
     func superStates() {
-        #expect(ClicsIsIdle().superState == ClicsState(numberOfLoads: 0, isLoading: false, canLoad: true, canReset: false))
-        #expect(ClicsIsLoading().superState == ClicsState(numberOfLoads: 0, isLoading: true, canLoad: true, canReset: false))
-        #expect(ClicsIsLoaded(numberOfLoads: 4).superState == ClicsState(numberOfLoads: 4, isLoading: false, canLoad: false, canReset: true))
+        #expect(
+            ClicsIsIdle().superState == ClicsState(numberOfLoads: 0, isLoading: false, canLoad: true, canReset: false)
+        )
+        #expect(
+            ClicsIsLoading().superState == ClicsState(numberOfLoads: 0, isLoading: true, canLoad: true, canReset: false)
+        )
+        #expect(
+            ClicsIsLoaded(numberOfLoads: 4).superState
+                == ClicsState(numberOfLoads: 4, isLoading: false, canLoad: false, canReset: true)
+        )
     }
 }

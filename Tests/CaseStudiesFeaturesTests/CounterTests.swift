@@ -1,7 +1,8 @@
-@testable import CaseStudiesFeatures
 import StateMachineCore
 import StateMachineTest
 import Testing
+
+@testable import CaseStudiesFeatures
 
 @Suite("Counter", .timeLimit(.minutes(1)))
 struct CounterTests {
@@ -28,7 +29,12 @@ struct CounterTests {
     @Test("tens takes each event's value")
     func tens() async {
         let machine = AsyncStateMachine(stateMachine: makeTensStateMachine()).disableLog()
-        await expectTransition(asyncStateMachine: machine, when: TensState(value: 5), on: TensEvent(value: 10), transitionsTo: TensState(value: 10))
+        await expectTransition(
+            asyncStateMachine: machine,
+            when: TensState(value: 5),
+            on: TensEvent(value: 10),
+            transitionsTo: TensState(value: 10)
+        )
     }
 
     @Test("the mediator keeps tens in step with units: 12 increases give tens 1")
@@ -48,11 +54,17 @@ struct CounterTests {
 
     @Test("super states and colours")
     func superStates() {
-        #expect(ValueIsFixed(value: 0).superState == UnitsState(value: 0, canDecrease: false, isIncreasing: false, isDecreasing: false))
+        #expect(
+            ValueIsFixed(value: 0).superState
+                == UnitsState(value: 0, canDecrease: false, isIncreasing: false, isDecreasing: false)
+        )
         #expect(ValueIsFixed(value: 3).superState.canDecrease)
         #expect(ValueIsIncreasing(value: 0).superState.canDecrease)
         #expect(!ValueIsDecreasing(value: 0).superState.canDecrease)
-        #expect(ValueIsDecreasing(value: 2).superState == UnitsState(value: 2, canDecrease: true, isIncreasing: false, isDecreasing: true))
+        #expect(
+            ValueIsDecreasing(value: 2).superState
+                == UnitsState(value: 2, canDecrease: true, isIncreasing: false, isDecreasing: true)
+        )
         #expect(makeUnitsUIState(ValueIsIncreasing(value: 1).superState).color == .green)
         #expect(makeUnitsUIState(ValueIsDecreasing(value: 1).superState).color == .red)
         #expect(makeUnitsUIState(ValueIsFixed(value: 1).superState).color == .accent)

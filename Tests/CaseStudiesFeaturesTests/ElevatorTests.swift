@@ -1,7 +1,8 @@
-@testable import CaseStudiesFeatures
 import StateMachineCore
 import StateMachineTest
 import Testing
+
+@testable import CaseStudiesFeatures
 
 @Suite("Elevator", .timeLimit(.minutes(1)))
 struct ElevatorTests {
@@ -30,7 +31,12 @@ struct ElevatorTests {
     @Test("nobody can leave an empty elevator")
     func emptyLeave() async {
         await expectNoTransition(asyncStateMachine: machine(), when: ElevatorIsOpen(persons: 0), on: DidLeave())
-        await expectTransition(asyncStateMachine: machine(), when: ElevatorIsOpen(persons: 0), on: DidRequestToClose(), transitionsTo: ElevatorIsClosed(persons: 0))
+        await expectTransition(
+            asyncStateMachine: machine(),
+            when: ElevatorIsOpen(persons: 0),
+            on: DidRequestToClose(),
+            transitionsTo: ElevatorIsClosed(persons: 0)
+        )
     }
 
     @Test("over capacity: warning, close refused, back to open at capacity")
@@ -54,9 +60,17 @@ struct ElevatorTests {
             assertions.send(DidRequestToClose())
             await assertions.assert(state: ElevatorIsClosed(persons: 5))
         }
-        await expectNoTransition(asyncStateMachine: machine(), when: ElevatorIsInWarning(persons: 6), on: DidRequestToOpen())
+        await expectNoTransition(
+            asyncStateMachine: machine(),
+            when: ElevatorIsInWarning(persons: 6),
+            on: DidRequestToOpen()
+        )
         await expectNoTransition(asyncStateMachine: machine(), when: ElevatorIsClosed(persons: 1), on: DidLeave())
-        await expectNoTransition(asyncStateMachine: machine(), when: ElevatorIsClosed(persons: 1), on: DidRequestToClose())
+        await expectNoTransition(
+            asyncStateMachine: machine(),
+            when: ElevatorIsClosed(persons: 1),
+            on: DidRequestToClose()
+        )
     }
 
     @Test("the flags and messages of each state")

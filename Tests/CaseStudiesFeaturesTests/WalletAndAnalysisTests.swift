@@ -1,7 +1,8 @@
-@testable import CaseStudiesFeatures
 import StateMachineCore
 import StateMachineTest
 import Testing
+
+@testable import CaseStudiesFeatures
 
 @Suite("Wallet", .timeLimit(.minutes(1)))
 struct WalletTests {
@@ -17,8 +18,17 @@ struct WalletTests {
             assertions.send(DidRequestToRemoveCredits(credits: 20))
             await assertions.assertNoTransition(timeout: .milliseconds(50))
         }
-        await expectNoTransition(asyncStateMachine: machine, when: WalletState(credits: 8), on: DidRequestToRemoveCredits(credits: 20))
-        await expectTransition(asyncStateMachine: machine, when: WalletState(credits: 8), on: DidRequestToRemoveCredits(credits: 8), transitionsTo: WalletState(credits: 0))
+        await expectNoTransition(
+            asyncStateMachine: machine,
+            when: WalletState(credits: 8),
+            on: DidRequestToRemoveCredits(credits: 20)
+        )
+        await expectTransition(
+            asyncStateMachine: machine,
+            when: WalletState(credits: 8),
+            on: DidRequestToRemoveCredits(credits: 8),
+            transitionsTo: WalletState(credits: 0)
+        )
     }
 }
 
@@ -40,10 +50,12 @@ struct AnalysisTests {
     @Test("a reset does not cancel the running analysis: its completion finishes a new one")
     func noCancellation() async {
         let release = AsyncStream<Void>.makeStream()
-        let machine = AsyncStateMachine(stateMachine: makeAnalysisStateMachine {
-            var iterator = release.stream.makeAsyncIterator()
-            _ = await iterator.next()
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: makeAnalysisStateMachine {
+                var iterator = release.stream.makeAsyncIterator()
+                _ = await iterator.next()
+            }
+        ).disableLog()
         await expect(asyncStateMachine: machine) { assertions in
             await assertions.assert(state: AnalysisIsIdle())
             assertions.send(DidRequestAnalysis(identifier: 1))
@@ -60,8 +72,30 @@ struct AnalysisTests {
 
     @Test("messages and flags")
     func superStates() {
-        #expect(AnalysisIsIdle().superState == AnalysisState(message: "Ready to start a new analysis", canMakeNewAnalysis: true, canResetAnalysis: false))
-        #expect(AnalysisIsInProgress(identifier: 3).superState == AnalysisState(message: "Analysis in progress (id = 3)", canMakeNewAnalysis: false, canResetAnalysis: true, isInProgress: true))
-        #expect(AnalysisIsDone(identifier: 3).superState == AnalysisState(message: "Analysis is finished (id = 3)", canMakeNewAnalysis: false, canResetAnalysis: true))
+        #expect(
+            AnalysisIsIdle().superState
+                == AnalysisState(
+                    message: "Ready to start a new analysis",
+                    canMakeNewAnalysis: true,
+                    canResetAnalysis: false
+                )
+        )
+        #expect(
+            AnalysisIsInProgress(identifier: 3).superState
+                == AnalysisState(
+                    message: "Analysis in progress (id = 3)",
+                    canMakeNewAnalysis: false,
+                    canResetAnalysis: true,
+                    isInProgress: true
+                )
+        )
+        #expect(
+            AnalysisIsDone(identifier: 3).superState
+                == AnalysisState(
+                    message: "Analysis is finished (id = 3)",
+                    canMakeNewAnalysis: false,
+                    canResetAnalysis: true
+                )
+        )
     }
 }

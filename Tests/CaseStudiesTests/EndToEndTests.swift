@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("CaseStudies, end to end", .serialized, .timeLimit(.minutes(2)))

@@ -18,7 +18,10 @@ struct ScriptedTests {
         #expect(await app.finish() == 0)
     }
 
-    @Test("Clics: three loads count once when cancelling, three times when continuing", arguments: [("1", 1), ("clics-continue", 3)])
+    @Test(
+        "Clics: three loads count once when cancelling, three times when continuing",
+        arguments: [("1", 1), ("clics-continue", 3)]
+    )
     func clics(screen: String, expected: Int) async {
         // A 2 s load: the three loads must all be typed within its window (as a user
         // clicking three times within 5 s), also on a slow, sanitized build.
@@ -81,7 +84,9 @@ struct ScriptedTests {
         await app.type("add 10", expecting: "credits: $10.00")
         await app.type("remove 2", expecting: "credits: $8.00")
         // Each view observes the shared machine on its own: all three catch up.
-        await app.waitForFrame("all three views at $8.00") { $0.components(separatedBy: "credits: $8.00").count - 1 == 3 }
+        await app.waitForFrame("all three views at $8.00") {
+            $0.components(separatedBy: "credits: $8.00").count - 1 == 3
+        }
         await app.type("add abc", expecting: "'abc' is not an amount; try add 10 or add 2.5.")
         await app.type("remove 20", expecting: "Refused: the wallet has $8.00, less than $20.00.")
         await app.type("slide 150", expecting: "The slider goes from 0 to 100")
@@ -118,10 +123,17 @@ struct ScriptedTests {
 
     @Test("options: delay scale, log, help, and errors")
     func options() throws {
-        #expect(try CaseStudiesApp.parse(["--delay-scale", "0.5", "--log"], environment: [:]).get() == .init(delayScale: 0.5, log: true))
+        #expect(
+            try CaseStudiesApp.parse(["--delay-scale", "0.5", "--log"], environment: [:]).get()
+                == .init(delayScale: 0.5, log: true)
+        )
         #expect(try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "0.1"]).get().delayScale == 0.1)
-        #expect(throws: CaseStudiesApp.UsageError.self) { try CaseStudiesApp.parse(["--delay-scale", "fast"], environment: [:]).get() }
+        #expect(throws: CaseStudiesApp.UsageError.self) {
+            try CaseStudiesApp.parse(["--delay-scale", "fast"], environment: [:]).get()
+        }
         #expect(throws: CaseStudiesApp.UsageError.self) { try CaseStudiesApp.parse(["--nope"], environment: [:]).get() }
-        #expect(throws: CaseStudiesApp.UsageError.self) { try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "-1"]).get() }
+        #expect(throws: CaseStudiesApp.UsageError.self) {
+            try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "-1"]).get()
+        }
     }
 }

@@ -12,7 +12,10 @@ final class AppDriver {
 
     init(delayScale: Double = 0.01) {
         let app = CaseStudiesApp.make(
-            options: .init(delayScale: delayScale), console: console, style: TerminalStyle(isEnabled: false))
+            options: .init(delayScale: delayScale),
+            console: console,
+            style: TerminalStyle(isEnabled: false)
+        )
         run = Task { await app.run() }
     }
 
@@ -21,7 +24,11 @@ final class AppDriver {
 
     /// Types `line`, then waits until some output written after it contains `expected`.
     @discardableResult
-    func type(_ line: String, expecting expected: String, sourceLocation: SourceLocation = #_sourceLocation) async -> String {
+    func type(
+        _ line: String,
+        expecting expected: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> String {
         let start = console.output.count
         console.type(line)
         let console = self.console
@@ -32,7 +39,11 @@ final class AppDriver {
     }
 
     /// Waits until a frame satisfies `predicate`.
-    func waitForFrame(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, where predicate: @escaping @Sendable (String) -> Bool) async {
+    func waitForFrame(
+        _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        where predicate: @escaping @Sendable (String) -> Bool
+    ) async {
         let console = self.console
         await within(what, sourceLocation: sourceLocation) {
             await console.waitForOutput { output in output.contains { $0.hasPrefix("== ") && predicate($0) } }
@@ -46,4 +57,3 @@ final class AppDriver {
         return await within("the app's exit") { await run.value }
     }
 }
-

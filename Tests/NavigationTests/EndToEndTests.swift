@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built executable with `input` piped in (then closed) and returns its exit

@@ -1,7 +1,7 @@
-import TestSupport
 import NavigationFeatures
 import NavigationScreens
 import Terminal
+import TestSupport
 import Testing
 
 @Suite("Navigation, scripted in-process sessions", .timeLimit(.minutes(2)))

@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
 import NavigationFeatures
 import NavigationScreens
 import Terminal
+import TestSupport
 import Testing
 
 /// Drives the Navigation app in-process through a scripted console (not a terminal, so

@@ -4,4 +4,3 @@ import TestSupport
 import Testing
 
 // MARK: Helpers
-

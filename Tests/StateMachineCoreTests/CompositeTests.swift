@@ -57,12 +57,16 @@ struct CompositeTests {
     static func auth() -> StateMachine<AuthState, AuthEvent> {
         StateMachine(id: AuthMachine.self, initial: AuthIdle()) {
             When(state: AuthIdle.self) { On(event: AuthStart.self) { _, _ in Transition(state: AuthFinished()) } }
-            When(states: AuthIdle.self, AuthFinished.self) { On(event: AuthPing.self) { state, _ in Transition(state: state) } }
+            When(states: AuthIdle.self, AuthFinished.self) {
+                On(event: AuthPing.self) { state, _ in Transition(state: state) }
+            }
         }
     }
 
     /// SyncStart -> working; SyncComplete -> finished. `slowOutput`, when given, runs while working.
-    static func sync(slowOutput: (@Sendable () async -> (any Event<SyncEvent>)?)? = nil) -> StateMachine<SyncState, SyncEvent> {
+    static func sync(
+        slowOutput: (@Sendable () async -> (any Event<SyncEvent>)?)? = nil
+    ) -> StateMachine<SyncState, SyncEvent> {
         let working = StateMachine<SyncState, SyncEvent>(id: SyncMachine.self, initial: SyncIdle()) {
             When(state: SyncWorking.self) { On(event: SyncComplete.self) { _, _ in Transition(state: SyncFinished()) } }
             When(states: SyncIdle.self, SyncWorking.self, SyncFinished.self) {
@@ -82,7 +86,9 @@ struct CompositeTests {
     static func audit() -> StateMachine<AuditState, AuditEvent> {
         StateMachine(id: AuditMachine.self, initial: AuditIdle()) {
             When(state: AuditIdle.self) { On(event: AuditStart.self) { _, _ in Transition(state: AuditDone()) } }
-            When(states: AuditIdle.self, AuditDone.self) { On(event: AuditPing.self) { state, _ in Transition(state: state) } }
+            When(states: AuditIdle.self, AuditDone.self) {
+                On(event: AuditPing.self) { state, _ in Transition(state: state) }
+            }
         }
     }
 
@@ -228,15 +234,17 @@ struct CompositeTests {
     func deactivationCancelsChildOutputs() async {
         let started = Signal()
         let sawCancellation = Signal()
-        let machine = Self.parent(sync: Self.sync {
-            started.raise()
-            await withTaskCancellationHandler {
-                await Signal().wait()
-            } onCancel: {
-                sawCancellation.raise()
+        let machine = Self.parent(
+            sync: Self.sync {
+                started.raise()
+                await withTaskCancellationHandler {
+                    await Signal().wait()
+                } onCancel: {
+                    sawCancellation.raise()
+                }
+                return SyncComplete()
             }
-            return SyncComplete()
-        })
+        )
         await machine.sendAndWait(event: RootStart())
         machine.send(event: RootStartChildren())
         await within { await started.wait() }
@@ -258,7 +266,10 @@ struct CompositeTests {
             }
         }
         #expect(definition.definitionErrors.count == 2)
-        #expect(definition.definitionErrors.first?.contains("child #1 (StateMachine<AuthState, AuthEvent>) has no id") == true)
+        #expect(
+            definition.definitionErrors.first?.contains("child #1 (StateMachine<AuthState, AuthEvent>) has no id")
+                == true
+        )
         #expect(definition.definitionErrors.last?.contains("names 1 state types for 2 children") == true)
         // Other tests in the process may report too: keep this definition's reports.
         #expect(reports.all.filter { $0.contains("When(state: RootRunning)") } == definition.definitionErrors)

@@ -34,10 +34,19 @@ struct DataIsInFailure: State {
     var superState: FeatureState { FeatureState(isLoaded: false, isError: true) }
 }
 
-struct DidRequestLoading: Event { typealias SuperEvent = FeatureEvent; let id: String }
+struct DidRequestLoading: Event {
+    typealias SuperEvent = FeatureEvent
+    let id: String
+}
 struct DidRequestReloading: Event { typealias SuperEvent = FeatureEvent }
-struct DidSucceedToLoad: Event { typealias SuperEvent = FeatureEvent; let data: String }
-struct DidFailToLoad: Event { typealias SuperEvent = FeatureEvent; let error: any Error }
+struct DidSucceedToLoad: Event {
+    typealias SuperEvent = FeatureEvent
+    let data: String
+}
+struct DidFailToLoad: Event {
+    typealias SuperEvent = FeatureEvent
+    let error: any Error
+}
 struct DidTick: Event { typealias SuperEvent = FeatureEvent }
 
 struct LoadingFailed: Error, Equatable {}
@@ -60,7 +69,6 @@ struct Increment: Event {
 
 // MARK: Helpers
 
-
 /// Consumes `count` states from `machine`.
 func take<SuperState, SuperEvent>(
     _ count: Int,
@@ -73,7 +81,6 @@ func take<SuperState, SuperEvent>(
     }
     return states
 }
-
 
 /// An async signal a test can raise once and await, for side effects the test controls.
 final class Signal: Sendable {

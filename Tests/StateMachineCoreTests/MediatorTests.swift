@@ -50,7 +50,10 @@ struct MediatorTests {
                 sent.append("idle + request \(event.id)")
                 return nil
             }
-            .connectAsSender(to: mediator, whenCurrentState: DataIsLoading.self, on: DidSucceedToLoad.self) { state, _, _ in
+            .connectAsSender(to: mediator, whenCurrentState: DataIsLoading.self, on: DidSucceedToLoad.self) {
+                state,
+                _,
+                _ in
                 sent.append("loading \(state.id) + success")
                 return nil
             }
@@ -65,10 +68,12 @@ struct MediatorTests {
         #expect(firstStates.compactMap { ($0 as? LoadsCounted)?.count } == [0, 1, 2])
         #expect(secondStates.compactMap { ($0 as? LoadsCounted)?.count } == [0, 1, 2])
         await source.finishAndWait()
-        #expect(Set(sent.all) == [
-            "any -> DataIsLoading", "any -> DataIsLoaded", "from idle", "on success data",
-            "idle + request 7", "loading 7 + success", "into loaded data",
-        ])
+        #expect(
+            Set(sent.all) == [
+                "any -> DataIsLoading", "any -> DataIsLoaded", "from idle", "on success data",
+                "idle + request 7", "loading 7 + success", "into loaded data",
+            ]
+        )
         #expect(sent.count == 7)
     }
 

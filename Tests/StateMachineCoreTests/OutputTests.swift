@@ -38,7 +38,8 @@ struct OutputTests {
         policy: Cancel<FeatureState, FeatureEvent>,
         asModifier: Bool = false
     ) -> AsyncStateMachine<FeatureState, FeatureEvent> {
-        let output = asModifier
+        let output =
+            asModifier
             ? Output(sideEffect: effect.run).cancellationPolicy(cancel: policy)
             : Output(sideEffect: effect.run, cancellationPolicy: policy)
         return AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
@@ -62,16 +63,24 @@ struct OutputTests {
 
     static let policies: [(String, Cancel<FeatureState, FeatureEvent>, any Event<FeatureEvent>)] = [
         ("Cancel(on:)", Cancel(on: DidRequestReloading.self), DidRequestReloading()),
-        ("Cancel(on:) on an event with no route", Cancel(on: DidFailToLoad.self), DidFailToLoad(error: LoadingFailed())),
+        (
+            "Cancel(on:) on an event with no route", Cancel(on: DidFailToLoad.self),
+            DidFailToLoad(error: LoadingFailed())
+        ),
         ("Cancel(whenCurrentState:on:)", Cancel(whenCurrentState: DataIsLoading.self, on: DidTick.self), DidTick()),
         ("Cancel(whencurrentState:on:)", Cancel(whencurrentState: DataIsLoading.self, on: DidTick.self), DidTick()),
         ("Cancel(whenNewState:)", Cancel(whenNewState: DataIsLoaded.self), DidRequestReloading()),
-        ("Cancel(predicate:)", Cancel { current, event, new in current is DataIsLoading && event is DidTick && new != nil }, DidTick()),
+        (
+            "Cancel(predicate:)",
+            Cancel { current, event, new in current is DataIsLoading && event is DidTick && new != nil }, DidTick()
+        ),
         ("cancellationPolicy(cancel:) modifier", Cancel(on: DidTick.self), DidTick()),
     ]
 
-    @Test("each Cancel form cancels the running output, which observes it, and its result never reaches the machine",
-          arguments: 0..<policies.count)
+    @Test(
+        "each Cancel form cancels the running output, which observes it, and its result never reaches the machine",
+        arguments: 0..<policies.count
+    )
     func cancelForms(index: Int) async {
         let (name, policy, trigger) = Self.policies[index]
         let effect = ControlledSideEffect()
@@ -114,7 +123,10 @@ struct OutputTests {
                             throw LoadingFailed()
                         },
                         lifecyclePolicy: .restartOnFailure(maxRestarts: 3),
-                        onFailure: { _ in failures.append("failure"); return nil }
+                        onFailure: { _ in
+                            failures.append("failure")
+                            return nil
+                        }
                     )
                 }
             }
@@ -147,11 +159,14 @@ struct OutputTests {
         #expect(delays.all == [1, 2])
     }
 
-    @Test("restartAlways with maxRestarts stops at the limit; none never restarts", arguments: [
-        (LifecyclePolicy.restartAlways(maxRestarts: 2), 3),
-        (LifecyclePolicy.none, 1),
-        (LifecyclePolicy.restartOnFailure(), 1),
-    ])
+    @Test(
+        "restartAlways with maxRestarts stops at the limit; none never restarts",
+        arguments: [
+            (LifecyclePolicy.restartAlways(maxRestarts: 2), 3),
+            (LifecyclePolicy.none, 1),
+            (LifecyclePolicy.restartOnFailure(), 1),
+        ]
+    )
     func restartLimits(policy: LifecyclePolicy, expectedRuns: Int) async {
         let runs = Atomic(0)
         let machine = AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
@@ -188,13 +203,18 @@ struct OutputTests {
                 }
             }
             When(state: DataIsLoading.self) {
-                On(event: DidFailToLoad.self) { state, event in Transition(state: DataIsInFailure(id: state.id, error: event.error)) }
+                On(event: DidFailToLoad.self) { state, event in
+                    Transition(state: DataIsInFailure(id: state.id, error: event.error))
+                }
             }
             When(state: DataIsInFailure.self) {
                 On(event: DidRequestLoading.self) { _, event in
                     Transition(state: DataIsLoading(id: event.id))
                     Output(sideEffect: { () async throws -> (any Event<FeatureEvent>)? in throw CancellationError() })
-                        .onFailure { error in mapped.append("cancellation mapped"); return nil }
+                        .onFailure { error in
+                            mapped.append("cancellation mapped")
+                            return nil
+                        }
                 }
             }
         }.disableLog()
@@ -222,18 +242,21 @@ struct OutputTests {
                 }
             }
         }.disableLog()
-        let erased = Output<CounterState, CounterEvent>(sideEffect: { () async -> AsyncStream<any Event<CounterEvent>> in
+        let erased = Output<CounterState, CounterEvent>(sideEffect: {
+            () async -> AsyncStream<any Event<CounterEvent>> in
             AsyncStream { continuation in
                 continuation.yield(Increment(sender: 2, sequence: 0))
                 continuation.finish()
             }
         })
-        let erasedMachine = AsyncStateMachine(stateMachine: StateMachine<CounterState, CounterEvent>(initial: Count(value: 0))
-            .when(state: Count.self, on: Increment.self) { state, event in
-                event.sender == 0
-                    ? MealyTransition(transition: Transition(state: Count(value: state.value + 1)), output: erased)
-                    : MealyTransition(transition: Transition(state: Count(value: state.value + 10)))
-            }).disableLog()
+        let erasedMachine = AsyncStateMachine(
+            stateMachine: StateMachine<CounterState, CounterEvent>(initial: Count(value: 0))
+                .when(state: Count.self, on: Increment.self) { state, event in
+                    event.sender == 0
+                        ? MealyTransition(transition: Transition(state: Count(value: state.value + 1)), output: erased)
+                        : MealyTransition(transition: Transition(state: Count(value: state.value + 10)))
+                }
+        ).disableLog()
         machine.send(event: Increment(sender: 0, sequence: 0))
         erasedMachine.send(event: Increment(sender: 0, sequence: 0))
         let states = await within { await take(5, from: machine) } ?? []
@@ -248,10 +271,13 @@ struct OutputTests {
         let machine = AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
             When(state: DataIsIdle.self) {
                 On(event: DidRequestLoading.self) { _, _ in
-                    Output(priority: .high, sideEffect: { () async -> (any Event<FeatureEvent>)? in
-                        observed.append(Task.currentPriority)
-                        return nil
-                    })
+                    Output(
+                        priority: .high,
+                        sideEffect: { () async -> (any Event<FeatureEvent>)? in
+                            observed.append(Task.currentPriority)
+                            return nil
+                        }
+                    )
                 }
             }
         }.disableLog()

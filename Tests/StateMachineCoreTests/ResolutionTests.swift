@@ -34,7 +34,9 @@ struct ResolutionTests {
             }
         }
         #expect(machine.routedPairCount == 4)
-        let resolved = try #require(await machine.resolveTransition(state: DataIsLoaded(data: ""), event: DidRequestLoading(id: "")))
+        let resolved = try #require(
+            await machine.resolveTransition(state: DataIsLoaded(data: ""), event: DidRequestLoading(id: ""))
+        )
         #expect(resolved.diagnostic.declarationOrder == 2)
         #expect(resolved.diagnostic.stateTypeName.hasSuffix("DataIsLoaded"))
         #expect(resolved.diagnostic.eventTypeName.hasSuffix("DidRequestLoading"))
@@ -52,7 +54,9 @@ struct ResolutionTests {
         let evaluated = Recorder<String>()
         let machine = StateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
             When(state: DataIsIdle.self) {
-                On(event: DidRequestLoading.self) { _, event in event.id == "a" } transition: { _, _ in
+                On(event: DidRequestLoading.self) { _, event in
+                    event.id == "a"
+                } transition: { _, _ in
                     let _ = evaluated.append("first")
                     Transition(state: DataIsLoading(id: "first"))
                 }
@@ -108,10 +112,25 @@ struct ResolutionTests {
             }
         }
         #expect(machine.routedPairCount == 1 + 2 + 4)
-        #expect(await machine.transition(state: DataIsIdle(), event: DidRequestLoading(id: "7"))?.transition?.state() as? DataIsLoading == DataIsLoading(id: "7"))
-        #expect(await machine.transition(state: DataIsLoaded(data: ""), event: DidRequestReloading())?.transition?.state() as? DataIsLoading == DataIsLoading(id: "reload"))
-        #expect(await machine.transition(state: DataIsInFailure(id: "", error: LoadingFailed()), event: DidTick())?.transition?.state() is DataIsIdle)
-        #expect(OneOfStates<FeatureState>(DataIsIdle.self, DataIsLoaded.self, DataIsIdle.self) == OneOfStates { DataIsLoaded.self; DataIsIdle.self })
+        #expect(
+            await machine.transition(state: DataIsIdle(), event: DidRequestLoading(id: "7"))?.transition?.state()
+                as? DataIsLoading == DataIsLoading(id: "7")
+        )
+        #expect(
+            await machine.transition(state: DataIsLoaded(data: ""), event: DidRequestReloading())?.transition?.state()
+                as? DataIsLoading == DataIsLoading(id: "reload")
+        )
+        #expect(
+            await machine.transition(state: DataIsInFailure(id: "", error: LoadingFailed()), event: DidTick())?
+                .transition?.state() is DataIsIdle
+        )
+        #expect(
+            OneOfStates<FeatureState>(DataIsIdle.self, DataIsLoaded.self, DataIsIdle.self)
+                == OneOfStates {
+                    DataIsLoaded.self
+                    DataIsIdle.self
+                }
+        )
         #expect(OneOfStates<FeatureState>(DataIsIdle.self, DataIsIdle.self).keys.count == 1)
         #expect(OneOfEvents<FeatureEvent>(DidTick.self) != OneOfEvents<FeatureEvent>(DidRequestReloading.self))
     }
@@ -119,8 +138,11 @@ struct ResolutionTests {
     @Test("imperative registration returns a new machine and keeps declaration order")
     func imperativeRegistration() async throws {
         let base = StateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle())
-        let machine = base
-            .when(state: DataIsIdle.self, on: DidTick.self) { _, _ in false } mealyTransition: { _, _ in
+        let machine =
+            base
+            .when(state: DataIsIdle.self, on: DidTick.self) { _, _ in
+                false
+            } mealyTransition: { _, _ in
                 MealyTransition(transition: Transition(state: DataIsLoaded(data: "guarded")))
             }
             .when(state: DataIsIdle.self, on: DidTick.self, synchronously: nil) { _, _ in

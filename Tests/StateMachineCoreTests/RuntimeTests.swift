@@ -103,10 +103,12 @@ struct RuntimeTests {
     @Test("sendAndWait(until: .transitionCommitted) returns while the output is still running")
     func sendAndWaitTransitionCommitted() async {
         let release = Signal()
-        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
-            await release.wait()
-            return DidSucceedToLoad(data: "late")
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: loadingMachine { _ in
+                await release.wait()
+                return DidSucceedToLoad(data: "late")
+            }
+        ).disableLog()
         let returned: Void? = await within {
             await machine.sendAndWait(event: DidRequestLoading(id: "1"), until: .transitionCommitted)
         }
@@ -121,11 +123,13 @@ struct RuntimeTests {
     func cancellingSendAndWait() async {
         let outputStarted = Signal()
         let release = Signal()
-        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
-            outputStarted.raise()
-            await release.wait()
-            return DidSucceedToLoad(data: "after cancel")
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: loadingMachine { _ in
+                outputStarted.raise()
+                await release.wait()
+                return DidSucceedToLoad(data: "after cancel")
+            }
+        ).disableLog()
         let caller = Task { await machine.sendAndWait(event: DidRequestLoading(id: "1")) }
         await within { await outputStarted.wait() }
         caller.cancel()
@@ -164,10 +168,12 @@ struct RuntimeTests {
     @Test("cancelling the observing task ends observation only; the machine and its outputs go on")
     func cancellingObservation() async {
         let release = Signal()
-        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
-            await release.wait()
-            return DidSucceedToLoad(data: "done")
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: loadingMachine { _ in
+                await release.wait()
+                return DidSucceedToLoad(data: "done")
+            }
+        ).disableLog()
         let observed = Signal()
         let observer = Task {
             var count = 0

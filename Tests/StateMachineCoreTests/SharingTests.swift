@@ -60,11 +60,14 @@ struct SharingTests {
         #expect(calls.value.load(ordering: .relaxed) == 5)
     }
 
-    @Test("a late client gets the replay, then the end", arguments: [
-        (ReplayCount.unbounded, [1, 2, 3]),
-        (ReplayCount.max(count: 1), [3]),
-        (ReplayCount.max(count: 0), []),
-    ])
+    @Test(
+        "a late client gets the replay, then the end",
+        arguments: [
+            (ReplayCount.unbounded, [1, 2, 3]),
+            (ReplayCount.max(count: 1), [3]),
+            (ReplayCount.max(count: 0), []),
+        ]
+    )
     func replay(count: ReplayCount, expected: [Int]) async {
         let shared = CountingSequence(elements: [1, 2, 3], nextCalls: Counter()).share(replayCount: count)
         var early = shared.makeAsyncIterator()
@@ -121,7 +124,10 @@ struct SharingTests {
             AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
         }
         #expect(factory.makeAsyncStateMachine().id != factory.makeAsyncStateMachine().id)
-        #expect(AsyncStateMachineFactory<FeatureState, FeatureEvent>.default(initial: DataIsIdle()).makeAsyncStateMachine().lastKnownState is DataIsIdle)
+        #expect(
+            AsyncStateMachineFactory<FeatureState, FeatureEvent>.default(initial: DataIsIdle()).makeAsyncStateMachine()
+                .lastKnownState is DataIsIdle
+        )
     }
 
     @Test("singleton views share the machine and a late view starts from the last state")
@@ -172,10 +178,12 @@ struct LoggingTests {
         await logged.sendAndWait(event: LogToggle())
         let silent = machine().disableLog()
         await silent.sendAndWait(event: LogToggle())
-        #expect(lines.all == [
-            "[LoggedState] LogIdle + LogToggle -> LogBusy",
-            "[LoggedState] LogBusy + LogToggle -> LogIdle",
-        ])
+        #expect(
+            lines.all == [
+                "[LoggedState] LogIdle + LogToggle -> LogBusy",
+                "[LoggedState] LogBusy + LogToggle -> LogIdle",
+            ]
+        )
     }
 
     @Test("the default logger is quiet in test processes")

@@ -31,10 +31,16 @@ struct ShutdownTests {
     @Test("events an output feeds after finish are rejected")
     func outputEventsAfterFinish() async {
         let release = Signal()
-        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
-            await withTaskCancellationHandler { await release.wait() } onCancel: { release.raise() }
-            return DidSucceedToLoad(data: "too late")
-        }).disableLog()
+        let machine = AsyncStateMachine(
+            stateMachine: loadingMachine { _ in
+                await withTaskCancellationHandler {
+                    await release.wait()
+                } onCancel: {
+                    release.raise()
+                }
+                return DidSucceedToLoad(data: "too late")
+            }
+        ).disableLog()
         await machine.sendAndWait(event: DidRequestLoading(id: "1"), until: .transitionCommitted)
         await within { await machine.finishAndWait() }
         #expect(machine.lastKnownState is DataIsLoading)
@@ -46,16 +52,18 @@ struct ShutdownTests {
         let sawCancellation = Signal()
         let release = Signal()
         let exited = Signal()
-        let machine = AsyncStateMachine(stateMachine: loadingMachine { _ in
-            started.raise()
-            await withTaskCancellationHandler {
-                await release.waitIgnoringCancellation()
-            } onCancel: {
-                sawCancellation.raise()
+        let machine = AsyncStateMachine(
+            stateMachine: loadingMachine { _ in
+                started.raise()
+                await withTaskCancellationHandler {
+                    await release.waitIgnoringCancellation()
+                } onCancel: {
+                    sawCancellation.raise()
+                }
+                exited.raise()
+                return nil
             }
-            exited.raise()
-            return nil
-        }).disableLog()
+        ).disableLog()
         machine.send(event: DidRequestLoading(id: "1"))
         await within { await started.wait() }
         let finished = Signal()
@@ -130,11 +138,13 @@ struct LifecycleTests {
             }
         await machine.sendAndWait(event: DidRequestLoading(id: "1"))
         await machine.finishAndWait()
-        #expect(events.all == [
-            "initial DataIsIdle",
-            "DataIsIdle + DidRequestLoading -> DataIsLoading",
-            "DataIsLoading + DidSucceedToLoad -> DataIsLoaded",
-        ])
+        #expect(
+            events.all == [
+                "initial DataIsIdle",
+                "DataIsIdle + DidRequestLoading -> DataIsLoading",
+                "DataIsLoading + DidSucceedToLoad -> DataIsLoaded",
+            ]
+        )
     }
 
     @Test("events are serialized while the handlers of one event run concurrently; the machine does not wait")

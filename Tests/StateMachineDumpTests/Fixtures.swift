@@ -6,8 +6,6 @@ import Testing
 
 // MARK: Helpers
 
-
-
 /// A state whose super state is not Encodable, and which is not Equatable.
 struct Opaque: Sendable { let value: Int }
 enum OpaqueEvent {}

@@ -116,39 +116,98 @@ struct JSONValidationTests {
             """
         let found = issues(json)
         let expected: [StatechartJSONError.Issue] = [
-            .init(path: "$.states[1].name", message: "duplicate state name 'a1' (first declared at $.states[0].states[0].name)"),
-            .init(path: "$.states[2].regions[1]", message: "a region needs at least one state (its first state is the initial state)"),
-            .init(path: "$.states[3].type", message: "unknown state type 'compound' (expected 'state', 'sub' or 'parallel')"),
+            .init(
+                path: "$.states[1].name",
+                message: "duplicate state name 'a1' (first declared at $.states[0].states[0].name)"
+            ),
+            .init(
+                path: "$.states[2].regions[1]",
+                message: "a region needs at least one state (its first state is the initial state)"
+            ),
+            .init(
+                path: "$.states[3].type",
+                message: "unknown state type 'compound' (expected 'state', 'sub' or 'parallel')"
+            ),
             .init(path: "$.states[4]", message: "missing required string 'name'"),
-            .init(path: "$.states[5].name", message: "state name 'd/e' must not contain '/' or '@', which paths use as separators"),
-            .init(path: "$.transitions[0].target", message: "Invalid path 'zz' at component 'zz': region 'main' has no state named 'zz'."),
-            .init(path: "$.transitions[1].kind", message: "unknown transition kind 'sideways' (expected 'external', 'local' or 'internal')"),
-            .init(path: "$.transitions[2].source", message: "Invalid path 'b/b1' at component 'b': 'b' is a parallel state; add '@<region index>' (0..<2)."),
-            .init(path: "$.transitions[3].target", message: "an internal transition must target its source 'a', not 'a1'"),
-            .init(path: "$.transitions[4].type", message: "unknown transition type 'teleport' (expected 'simple' or 'compound')"),
+            .init(
+                path: "$.states[5].name",
+                message: "state name 'd/e' must not contain '/' or '@', which paths use as separators"
+            ),
+            .init(
+                path: "$.transitions[0].target",
+                message: "Invalid path 'zz' at component 'zz': region 'main' has no state named 'zz'."
+            ),
+            .init(
+                path: "$.transitions[1].kind",
+                message: "unknown transition kind 'sideways' (expected 'external', 'local' or 'internal')"
+            ),
+            .init(
+                path: "$.transitions[2].source",
+                message: "Invalid path 'b/b1' at component 'b': 'b' is a parallel state; add '@<region index>' (0..<2)."
+            ),
+            .init(
+                path: "$.transitions[3].target",
+                message: "an internal transition must target its source 'a', not 'a1'"
+            ),
+            .init(
+                path: "$.transitions[4].type",
+                message: "unknown transition type 'teleport' (expected 'simple' or 'compound')"
+            ),
             .init(path: "$.transitions[5].pseudo_state.region", message: "'a' is not a parallel state"),
-            .init(path: "$.transitions[5].vertices.outgoing[0].target", message: "'a/a1' is not inside the fork's region 'a'"),
-            .init(path: "$.transitions[6].pseudo_state.name", message: "duplicate pseudo state name 'fork_1' (first declared at $.transitions[5].pseudo_state.name)"),
+            .init(
+                path: "$.transitions[5].vertices.outgoing[0].target",
+                message: "'a/a1' is not inside the fork's region 'a'"
+            ),
+            .init(
+                path: "$.transitions[6].pseudo_state.name",
+                message: "duplicate pseudo state name 'fork_1' (first declared at $.transitions[5].pseudo_state.name)"
+            ),
             .init(path: "$.transitions[6].pseudo_state", message: "missing required string 'region'"),
             .init(path: "$.transitions[6].vertices.incoming", message: "needs at least one vertex"),
-            .init(path: "$.transitions[6].pseudo_state.type", message: "unknown pseudo state type 'spoon' (expected 'fork' or 'join'; junctions cannot be declared in JSON)"),
+            .init(
+                path: "$.transitions[6].pseudo_state.type",
+                message:
+                    "unknown pseudo state type 'spoon' (expected 'fork' or 'join'; junctions cannot be declared in JSON)"
+            ),
         ]
         #expect(found == expected)
     }
 
-    @Test("required fields of the schema", arguments: [
-        (#"{"states": [{"name": "a", "type": "state"}]}"#, "$", "missing required string 'name'"),
-        (#"{"name": "main"}"#, "$.states", "missing required array of states"),
-        (#"{"name": "", "states": [{"name": "a", "type": "state"}]}"#, "$.name", "the statechart needs a non-empty name"),
-        (#"{"name": "m", "states": [{"name": "a", "type": "sub"}]}"#, "$.states[0].states", "missing required array of states"),
-        (#"{"name": "m", "states": [{"name": "a", "type": "parallel"}]}"#, "$.states[0].regions", "missing required array of regions"),
-        (#"{"name": "m", "states": [{"name": "a", "type": "state"}], "transitions": [{"type": "simple", "name": "e", "source": "a", "target": "a"}]}"#,
-         "$.transitions[0]", "missing required string 'kind'"),
-        (#"{"name": "m", "states": [{"name": "a", "type": "state"}], "transitions": [{"type": "compound", "name": "e", "pseudo_state": {"type": "fork", "name": "f", "region": "a"}}]}"#,
-         "$.transitions[0]", "missing required object 'vertices'"),
-        (#"{"name": "m", "states": [{"name": "a", "type": 3}]}"#, "$.states[0].type", "expected a string, found a number"),
-        (#"{"name": "m", "states": [{"name": "a", "type": "state"}], "transitions": {}}"#, "$.transitions", "expected an array, found an object"),
-    ])
+    @Test(
+        "required fields of the schema",
+        arguments: [
+            (#"{"states": [{"name": "a", "type": "state"}]}"#, "$", "missing required string 'name'"),
+            (#"{"name": "main"}"#, "$.states", "missing required array of states"),
+            (
+                #"{"name": "", "states": [{"name": "a", "type": "state"}]}"#, "$.name",
+                "the statechart needs a non-empty name"
+            ),
+            (
+                #"{"name": "m", "states": [{"name": "a", "type": "sub"}]}"#, "$.states[0].states",
+                "missing required array of states"
+            ),
+            (
+                #"{"name": "m", "states": [{"name": "a", "type": "parallel"}]}"#, "$.states[0].regions",
+                "missing required array of regions"
+            ),
+            (
+                #"{"name": "m", "states": [{"name": "a", "type": "state"}], "transitions": [{"type": "simple", "name": "e", "source": "a", "target": "a"}]}"#,
+                "$.transitions[0]", "missing required string 'kind'"
+            ),
+            (
+                #"{"name": "m", "states": [{"name": "a", "type": "state"}], "transitions": [{"type": "compound", "name": "e", "pseudo_state": {"type": "fork", "name": "f", "region": "a"}}]}"#,
+                "$.transitions[0]", "missing required object 'vertices'"
+            ),
+            (
+                #"{"name": "m", "states": [{"name": "a", "type": 3}]}"#, "$.states[0].type",
+                "expected a string, found a number"
+            ),
+            (
+                #"{"name": "m", "states": [{"name": "a", "type": "state"}], "transitions": {}}"#, "$.transitions",
+                "expected an array, found an object"
+            ),
+        ]
+    )
     func requiredFields(json: String, path: String, message: String) {
         #expect(issues(json).contains(.init(path: path, message: message)))
     }
@@ -166,12 +225,26 @@ struct JSONValidationTests {
                "outgoing": [{"target": "x"}, {"target": "x"}]}, "pseudo_state": {"type": "join", "name": "j1", "region": "p"}}
              ]}
             """
-        #expect(issues(json) == [
-            .init(path: "$.transitions[0].vertices.incoming", message: "a fork takes exactly one incoming vertex, found 2"),
-            .init(path: "$.transitions[0].vertices.outgoing[1].target", message: "'p@0/p2' lies in the same region as 'p@0/p1'"),
-            .init(path: "$.transitions[1].vertices.outgoing", message: "a join takes exactly one outgoing vertex, found 2"),
-            .init(path: "$.transitions[1].vertices.incoming[0].source", message: "'x' is not inside the join's region 'p'"),
-        ])
+        #expect(
+            issues(json) == [
+                .init(
+                    path: "$.transitions[0].vertices.incoming",
+                    message: "a fork takes exactly one incoming vertex, found 2"
+                ),
+                .init(
+                    path: "$.transitions[0].vertices.outgoing[1].target",
+                    message: "'p@0/p2' lies in the same region as 'p@0/p1'"
+                ),
+                .init(
+                    path: "$.transitions[1].vertices.outgoing",
+                    message: "a join takes exactly one outgoing vertex, found 2"
+                ),
+                .init(
+                    path: "$.transitions[1].vertices.incoming[0].source",
+                    message: "'x' is not inside the join's region 'p'"
+                ),
+            ]
+        )
     }
 
     @Test("guards and actions attach to JSON transitions by name")

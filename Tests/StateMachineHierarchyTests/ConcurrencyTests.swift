@@ -103,7 +103,10 @@ struct ConcurrencyTests {
         #expect(result == .failure(.noOutgoingJunctionPath(junction: "j", event: "go")))
     }
 
-    @Test("an event raised in an action runs after the current step, and handle() inside a step queues", .timeLimit(.minutes(1)))
+    @Test(
+        "an event raised in an action runs after the current step, and handle() inside a step queues",
+        .timeLimit(.minutes(1))
+    )
     func raisedEventsRunAfterStep() throws {
         let log = Recorder()
         let chartBox = Box<Chart?>(nil)
@@ -122,7 +125,12 @@ struct ConcurrencyTests {
         chartBox.value = chart
         chart.start()
         try chart.handle("go")
-        #expect(log.entries == ["a_exit", "handle inside: Optional(StateMachineHierarchy.StatechartStepOutcome.queued)", "b_enter", "next", "also"])
+        #expect(
+            log.entries == [
+                "a_exit", "handle inside: Optional(StateMachineHierarchy.StatechartStepOutcome.queued)", "b_enter",
+                "next", "also",
+            ]
+        )
         chartBox.value = nil
     }
 }
@@ -149,7 +157,9 @@ struct SubscriptionTests {
     func cancel() throws {
         let fixture = try NestedFixture()
         let count = Box(0)
-        let subscription = try fixture.chart.observe(.internalTransition("a1_internal"), at: "a/a1") { _ in count.value += 1 }
+        let subscription = try fixture.chart.observe(.internalTransition("a1_internal"), at: "a/a1") { _ in
+            count.value += 1
+        }
         try fixture.chart.handle("a1_internal")
         subscription.cancel()
         subscription.cancel()

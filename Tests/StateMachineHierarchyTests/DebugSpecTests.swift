@@ -35,7 +35,8 @@ struct DebugSpecTests {
         chart.attachDebugger(StatechartDebugSink { _ in })
         #expect(
             chart.activeStateConfiguration
-                == "main\n\ts\n\t\tsSubMachine\n\t\t\tp\n\t\t\t\tpSubMachine-0\n\t\t\t\t\tb\n\t\t\t\tpSubMachine-1\n\t\t\t\t\tc\n")
+                == "main\n\ts\n\t\tsSubMachine\n\t\t\tp\n\t\t\t\tpSubMachine-0\n\t\t\t\t\tb\n\t\t\t\tpSubMachine-1\n\t\t\t\t\tc\n"
+        )
     }
 }
 
@@ -50,17 +51,19 @@ struct DebuggerOutputTests {
         try fixture.chart.handle("a3_b2", payload: ["k": "v"])
         let lines = fixture.debugLines.entries
         let data = "[\"k\": \"v\"]"
-        #expect(Array(lines.dropLast(3)) == [
-            "[main]: attempt to handle event 'a3_b2' data: \(data)",
-            "[a3] will handle event 'a3_b2' data: \(data)",
-            "[main] performing transition: a3 --> b2 data: \(data)",
-            "[aSubMachine] teardown data: \(data)",
-            "\tExit 'a3' data: \(data)",
-            "\tExit 'a' data: \(data)",
-            "\tEnter 'b' data: \(data)",
-            "\tEnter 'b2' data: \(data)",
-            "\tEnter 'b21' data: \(data)",
-        ])
+        #expect(
+            Array(lines.dropLast(3)) == [
+                "[main]: attempt to handle event 'a3_b2' data: \(data)",
+                "[a3] will handle event 'a3_b2' data: \(data)",
+                "[main] performing transition: a3 --> b2 data: \(data)",
+                "[aSubMachine] teardown data: \(data)",
+                "\tExit 'a3' data: \(data)",
+                "\tExit 'a' data: \(data)",
+                "\tEnter 'b' data: \(data)",
+                "\tEnter 'b2' data: \(data)",
+                "\tEnter 'b21' data: \(data)",
+            ]
+        )
         let duration = lines[lines.count - 3]
         #expect(duration.hasPrefix("[main]: run-to-completion step took "))
         #expect(duration.hasSuffix(" milliseconds"))
@@ -104,15 +107,17 @@ struct DebuggerOutputTests {
         chart.attachDebugger(StatechartDebugSink { lines.append($0) })
         chart.start()
         chart.stop()
-        #expect(lines.entries == [
-            "[main] setup data: nil",
-            "\tEnter 's' data: nil", "\tEnter 'p' data: nil",
-            "[pSubMachine-0] setup data: nil", "\tEnter 'b' data: nil",
-            "[pSubMachine-1] setup data: nil", "\tEnter 'c' data: nil",
-            "[main] teardown data: nil", "[sSubMachine] teardown data: nil",
-            "[pSubMachine-0] teardown data: nil", "\tExit 'b' data: nil",
-            "[pSubMachine-1] teardown data: nil", "\tExit 'c' data: nil",
-            "\tExit 'p' data: nil", "\tExit 's' data: nil",
-        ])
+        #expect(
+            lines.entries == [
+                "[main] setup data: nil",
+                "\tEnter 's' data: nil", "\tEnter 'p' data: nil",
+                "[pSubMachine-0] setup data: nil", "\tEnter 'b' data: nil",
+                "[pSubMachine-1] setup data: nil", "\tEnter 'c' data: nil",
+                "[main] teardown data: nil", "[sSubMachine] teardown data: nil",
+                "[pSubMachine-0] teardown data: nil", "\tExit 'b' data: nil",
+                "[pSubMachine-1] teardown data: nil", "\tExit 'c' data: nil",
+                "\tExit 'p' data: nil", "\tExit 's' data: nil",
+            ]
+        )
     }
 }

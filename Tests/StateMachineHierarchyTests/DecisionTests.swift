@@ -7,7 +7,9 @@ import Testing
 @Suite("Our decisions on the original's hazards")
 struct DecisionTests {
     /// The nested fixture plus the extra handlers these tests need.
-    static func fixture(_ extra: (inout NestedChart.Definition, Recorder) throws -> Void) throws -> (NestedChart, Recorder) {
+    static func fixture(
+        _ extra: (inout NestedChart.Definition, Recorder) throws -> Void
+    ) throws -> (NestedChart, Recorder) {
         let log = Recorder()
         var definition = try NestedChart.definition(fromFile: try Fixtures.path("statemachine"))
         for path in nestedStatePaths {
@@ -49,12 +51,14 @@ struct DecisionTests {
         #expect(chart.activeStates == ["b", "b3", "b311", "b321"])
     }
 
-    @Test("local self-transitions keep the state: composite and parallel restart their children, simple behaves as external",
-          arguments: [
+    @Test(
+        "local self-transitions keep the state: composite and parallel restart their children, simple behaves as external",
+        arguments: [
             ("a", "a/a1", ["a", "a1"], ["a1_exit", "a1_enter"]),
             ("b/b3", "b/b3", ["b", "b3"], ["b311_exit", "b321_exit", "b311_enter", "b321_enter"]),
             ("a/a1", "a/a1", ["a", "a1"], ["a1_exit", "a1_enter"]),
-          ])
+        ]
+    )
     func localSelfTransitions(state: String, _ unused: String, setup: [String], expected: [String]) throws {
         let (chart, log) = try Self.fixture { definition, _ in
             try definition.addTransition(from: state, on: "self", to: state, kind: .local)
@@ -91,13 +95,21 @@ struct DecisionTests {
     func queueSurvivesExits() throws {
         let (chart, log) = try Self.fixture { definition, log in
             try definition.setAction(forTransition: "b311_a1") { context in context.raise("a1_internal") }
-            try definition.addTransition(from: "a/a1", on: "a1_internal", to: "a/a1", kind: .internal, action: log.record("a1_internal_action"))
+            try definition.addTransition(
+                from: "a/a1",
+                on: "a1_internal",
+                to: "a/a1",
+                kind: .internal,
+                action: log.record("a1_internal_action")
+            )
         }
         try chart.handle("a_guard")
         try chart.handle("b_b3")
         log.clear()
         try chart.handle("b311_a1")
-        #expect(log.entries == ["b311_exit", "b321_exit", "b3_exit", "b_exit", "a_enter", "a1_enter", "a1_internal_action"])
+        #expect(
+            log.entries == ["b311_exit", "b321_exit", "b3_exit", "b_exit", "a_enter", "a1_enter", "a1_internal_action"]
+        )
     }
 
     @Test("only an explicit stop drops queued events, and their waiters learn it")
@@ -178,7 +190,12 @@ struct BuildErrorTests {
 
     @Test("a fork's or join's region must be a parallel state")
     func regionNotParallel() {
-        #expect(throws: StatechartError.invalidCompoundTransition(pseudoState: "f", reason: "its region 'a' is not a parallel state")) {
+        #expect(
+            throws: StatechartError.invalidCompoundTransition(
+                pseudoState: "f",
+                reason: "its region 'a' is not a parallel state"
+            )
+        ) {
             try Chart(name: "main") {
                 Chart.State("a") { Chart.State("a1") }
                 Chart.Fork("f", region: "a", targets: ["a1"])
@@ -188,11 +205,18 @@ struct BuildErrorTests {
 
     @Test("two fork targets may not share a region")
     func forkTargetsSameRegion() {
-        #expect(throws: StatechartError.invalidCompoundTransition(
-            pseudoState: "f", reason: "targets 'p@0/a1' and 'p@0/a2' lie in the same region 'pSubMachine-0'")) {
+        #expect(
+            throws: StatechartError.invalidCompoundTransition(
+                pseudoState: "f",
+                reason: "targets 'p@0/a1' and 'p@0/a2' lie in the same region 'pSubMachine-0'"
+            )
+        ) {
             try Chart(name: "main") {
                 Chart.State(parallel: "p") {
-                    Chart.Region { Chart.State("a1"); Chart.State("a2") }
+                    Chart.Region {
+                        Chart.State("a1")
+                        Chart.State("a2")
+                    }
                     Chart.Region { Chart.State("b1") }
                 }
                 Chart.Fork("f", region: "p", targets: ["a1", "a2"])
@@ -202,7 +226,12 @@ struct BuildErrorTests {
 
     @Test("fork targets must lie inside the region")
     func forkTargetOutside() {
-        #expect(throws: StatechartError.invalidCompoundTransition(pseudoState: "f", reason: "'x' is not inside its region 'p'")) {
+        #expect(
+            throws: StatechartError.invalidCompoundTransition(
+                pseudoState: "f",
+                reason: "'x' is not inside its region 'p'"
+            )
+        ) {
             try Chart(name: "main") {
                 Chart.State("x")
                 Chart.State(parallel: "p") { Chart.Region { Chart.State("a1") } }
@@ -227,13 +256,27 @@ struct BuildErrorTests {
         var definition = Chart.Definition(name: "main") {
             Chart.State(parallel: "p") { Chart.Region { Chart.State("a1") } }
         }
-        #expect(throws: StatechartError.invalidPath(path: "p/a1", component: "p", reason: "'p' is a parallel state; add '@<region index>' (0..<1)")) {
+        #expect(
+            throws: StatechartError.invalidPath(
+                path: "p/a1",
+                component: "p",
+                reason: "'p' is a parallel state; add '@<region index>' (0..<1)"
+            )
+        ) {
             try definition.onEnter(at: "p/a1") { _ in }
         }
-        #expect(throws: StatechartError.invalidPath(path: "p@0", component: "p@0", reason: "a region index must be followed by a state in that region")) {
+        #expect(
+            throws: StatechartError.invalidPath(
+                path: "p@0",
+                component: "p@0",
+                reason: "a region index must be followed by a state in that region"
+            )
+        ) {
             try definition.onExit(at: "p@0") { _ in }
         }
-        #expect(throws: StatechartError.invalidPath(path: "p@0//x", component: "", reason: "a component has no state name")) {
+        #expect(
+            throws: StatechartError.invalidPath(path: "p@0//x", component: "", reason: "a component has no state name")
+        ) {
             try definition.addTransition(from: "p@0//x", on: "e", to: "p")
         }
     }
@@ -241,10 +284,16 @@ struct BuildErrorTests {
     @Test("every error reads as a sentence naming its subject")
     func descriptions() {
         let errors: [(StatechartError, String)] = [
-            (.noOutgoingJunctionPath(junction: "j", event: "e"), "No outgoing path of junction 'j' has a passing guard for event 'e'."),
+            (
+                .noOutgoingJunctionPath(junction: "j", event: "e"),
+                "No outgoing path of junction 'j' has a passing guard for event 'e'."
+            ),
             (.unknownState(name: "x", referencedBy: "fork 'f'"), "Unknown state 'x' referenced by fork 'f'."),
             (.invalidPath(path: "a/b", component: "b", reason: "r"), "Invalid path 'a/b' at component 'b': r."),
-            (.duplicateState(name: "x", firstPath: "a/x", secondPath: "x"), "State name 'x' is used twice: at 'a/x' and at 'x'."),
+            (
+                .duplicateState(name: "x", firstPath: "a/x", secondPath: "x"),
+                "State name 'x' is used twice: at 'a/x' and at 'x'."
+            ),
         ]
         for (error, text) in errors { #expect(error.description == text) }
         let json = StatechartError.invalidJSON(.init(issues: [.init(path: "$.name", message: "m")]))

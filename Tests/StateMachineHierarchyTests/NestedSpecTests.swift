@@ -35,10 +35,17 @@ struct NestedFixture {
         // superstates / substates guards (the spec compares interned constants by pointer;
         // plain string equality is the intended meaning, see hierarchy.md §8)
         try definition.addTransition(
-            from: "a/a1", on: "a_guard", to: "a/a2", guard: { $0.payload?[eventDataKey] == eventDataValue })
+            from: "a/a1",
+            on: "a_guard",
+            to: "a/a2",
+            guard: { $0.payload?[eventDataKey] == eventDataValue }
+        )
         try definition.addTransition(
-            from: "a/a1", on: "a_guard", to: "a/a3",
-            guard: { context in context.payload.map { $0[eventDataKey] != eventDataValue } ?? false })
+            from: "a/a1",
+            on: "a_guard",
+            to: "a/a3",
+            guard: { context in context.payload.map { $0[eventDataKey] != eventDataValue } ?? false }
+        )
         // run to completion test / queuing
         try definition.addTransition(from: "a/a2", on: "a2_a3", to: "a/a3") { context in
             log.append("a2_to_a3_action")
@@ -48,10 +55,12 @@ struct NestedFixture {
         try definition.addTransition(from: "a/a1", on: "a1_internal", to: "a/a1", kind: .internal) { _ in
             log.append("a1_internal_action")
         }
-        try definition.addTransition(from: "b/b3@0/b311", on: "b3xx_internal", to: "b/b3@0/b311", kind: .internal) { _ in
+        try definition.addTransition(from: "b/b3@0/b311", on: "b3xx_internal", to: "b/b3@0/b311", kind: .internal) {
+            _ in
             log.append("b311_internal_action")
         }
-        try definition.addTransition(from: "b/b3@1/b321", on: "b3xx_internal", to: "b/b3@1/b321", kind: .internal) { _ in
+        try definition.addTransition(from: "b/b3@1/b321", on: "b3xx_internal", to: "b/b3@1/b321", kind: .internal) {
+            _ in
             log.append("b321_internal_action")
         }
         // junction between b1 and c2
@@ -61,9 +70,13 @@ struct NestedFixture {
                 paths: [
                     .init(to: "b1", guard: { $0.payload?["junction_b1"] != nil }),
                     .init(
-                        to: "c2", guard: { $0.payload?["junction_c2"] != nil },
-                        action: { _ in log.append("junction_to_c2_outgoing_path_action") }),
-                ]))
+                        to: "c2",
+                        guard: { $0.payload?["junction_c2"] != nil },
+                        action: { _ in log.append("junction_to_c2_outgoing_path_action") }
+                    ),
+                ]
+            )
+        )
         try definition.addTransition(from: "a", on: "a_junction", to: .junction("junction")) { _ in
             log.append("a_to_junction_ingoing_path_action")
         }
@@ -113,87 +126,107 @@ let nestedScenarios: [NestedScenario] = [
     NestedScenario(
         name: "evaluates the guards and chooses the transition defined on super state",
         steps: [.event("a_guard")],
-        sequence: ["a1_exit", "a_exit", "b_enter", "b1_enter"]),
+        sequence: ["a1_exit", "a_exit", "b_enter", "b1_enter"]
+    ),
     NestedScenario(
         name: "evaluates the guards and chooses the first transition defined on sub state",
         steps: [.event("a_guard", matchingData)],
-        sequence: ["a1_exit", "a2_enter"]),
+        sequence: ["a1_exit", "a2_enter"]
+    ),
     NestedScenario(
         name: "evaluates the guards and chooses the second transition defined on sub state",
         steps: [.event("a_guard", otherData)],
-        sequence: ["a1_exit", "a3_enter"]),
+        sequence: ["a1_exit", "a3_enter"]
+    ),
     NestedScenario(
         name: "handles events scheduled in the middle of a transition after the current step (run to completion)",
         steps: [.event("a_guard", matchingData, clearAfter: true), .event("a2_a3")],
-        sequence: ["a2_exit", "a2_to_a3_action", "a3_enter", "a3_exit", "a1_enter"]),
+        sequence: ["a2_exit", "a2_to_a3_action", "a3_enter", "a3_exit", "a1_enter"]
+    ),
     NestedScenario(
         name: "switches deep from and into a sub state which enters initial state",
         steps: [.event("a_guard", otherData, clearAfter: true), .event("a3_b2")],
-        sequence: ["a3_exit", "a_exit", "b_enter", "b2_enter", "b21_enter"]),
+        sequence: ["a3_exit", "a_exit", "b_enter", "b2_enter", "b21_enter"]
+    ),
     NestedScenario(
         name: "switches even deeper from and into a specified sub state",
         steps: [.event("a_guard", otherData, clearAfter: true), .event("a3_b22")],
-        sequence: ["a3_exit", "a_exit", "b_enter", "b2_enter", "b22_enter"]),
+        sequence: ["a3_exit", "a_exit", "b_enter", "b2_enter", "b22_enter"]
+    ),
     NestedScenario(
         name: "performs an external transition from containing source state to contained target state",
         steps: [.event("a_a2")],
-        sequence: ["a1_exit", "a_exit", "a_enter", "a2_enter"]),
+        sequence: ["a1_exit", "a_exit", "a_enter", "a2_enter"]
+    ),
     NestedScenario(
         name: "performs an external transition from contained source state to containing target state",
         steps: [.event("a_guard", matchingData, clearAfter: true), .event("a2_a")],
-        sequence: ["a2_exit", "a_exit", "a_enter", "a1_enter"]),
+        sequence: ["a2_exit", "a_exit", "a_enter", "a1_enter"]
+    ),
     NestedScenario(
         name: "performs a local transition from containing source state to contained target state",
         steps: [.event("a_guard", clearAfter: true), .event("b_b22")],
-        sequence: ["b1_exit", "b2_enter", "b22_enter"]),
+        sequence: ["b1_exit", "b2_enter", "b22_enter"]
+    ),
     NestedScenario(
         name: "performs a local transition from contained source state to containing target state",
         steps: [.event("a_guard", otherData), .event("a3_b22", clearAfter: true), .event("b22_b")],
-        sequence: ["b22_exit", "b2_exit", "b1_enter"]),
+        sequence: ["b22_exit", "b2_exit", "b1_enter"]
+    ),
     NestedScenario(
         name: "defaults to an external transition when source and target of a local transition are no ancestors",
         steps: [.event("a_guard"), .event("b_a3")],
         // The spec asserts the configuration; the sequence is the derived one of hierarchy.md §2.
         sequence: ["a1_exit", "a_exit", "b_enter", "b1_enter", "b1_exit", "b_exit", "a_enter", "a3_enter"],
-        active: ["a", "a3"]),
+        active: ["a", "a3"]
+    ),
     NestedScenario(
         name: "performs an internal transition",
         steps: [.event("a1_internal"), .event("a1_internal"), .event("a1_internal")],
-        sequence: ["a1_internal_action", "a1_internal_action", "a1_internal_action"]),
+        sequence: ["a1_internal_action", "a1_internal_action", "a1_internal_action"]
+    ),
     NestedScenario(
         name: "performs parallel internal transitions",
         steps: [.event("a_guard"), .event("b_b3", clearAfter: true), .event("b3xx_internal"), .event("b3xx_internal")],
-        sequence: ["b311_internal_action", "b321_internal_action", "b311_internal_action", "b321_internal_action"]),
+        sequence: ["b311_internal_action", "b321_internal_action", "b311_internal_action", "b321_internal_action"]
+    ),
     NestedScenario(
         name: "performs a transition out of a parallel sub state into a top level state",
         steps: [.event("a_guard"), .event("b_b3", clearAfter: true), .event("b311_a1")],
-        sequence: ["b311_exit", "b321_exit", "b3_exit", "b_exit", "a_enter", "a1_enter"]),
+        sequence: ["b311_exit", "b321_exit", "b3_exit", "b_exit", "a_enter", "a1_enter"]
+    ),
     NestedScenario(
         name: "performs a transition into a parallel state and enters default sub states",
         steps: [.event("a_guard", clearAfter: true), .event("b_b3")],
         // Sequence derived (hierarchy.md §2); the spec asserts the configuration.
         sequence: ["b1_exit", "b_exit", "b_enter", "b3_enter", "b311_enter", "b321_enter"],
-        active: ["b", "b3", "b311", "b321"]),
+        active: ["b", "b3", "b311", "b321"]
+    ),
     NestedScenario(
-        name: "performs a transition into a parallel state and enters specified sub state while entering all other parallel machines with default state",
+        name:
+            "performs a transition into a parallel state and enters specified sub state while entering all other parallel machines with default state",
         steps: [.event("a_guard", otherData, clearAfter: true), .event("a3_b322")],
         sequence: ["a3_exit", "a_exit", "b_enter", "b3_enter", "b311_enter", "b322_enter"],
-        active: ["b", "b3", "b311", "b322"]),
+        active: ["b", "b3", "b311", "b322"]
+    ),
     NestedScenario(
         name: "performs a fork compound transition into the specified region",
         steps: [.event("a_fork")],
         sequence: ["a1_exit", "a_exit", "c_enter", "c2_enter", "c212_enter", "c222_enter"],
-        active: ["c", "c2", "c212", "c222"]),
+        active: ["c", "c2", "c212", "c222"]
+    ),
     NestedScenario(
         name: "performs a join compound transition into the join target state",
         steps: [.event("a_fork", clearAfter: true), .event("c212_join"), .event("c212_join"), .event("c222_join")],
         sequence: ["c212_exit", "c222_exit", "c2_exit", "c_exit", "b_enter", "b1_enter"],
-        active: ["b", "b1"]),
+        active: ["b", "b1"]
+    ),
     NestedScenario(
         name: "performs a junction compound transition into the first target state",
         steps: [.event("a_junction", ["junction_b1": ""])],
         sequence: ["a1_exit", "a_exit", "a_to_junction_ingoing_path_action", "b_enter", "b1_enter"],
-        active: ["b", "b1"]),
+        active: ["b", "b1"]
+    ),
     NestedScenario(
         name: "performs a junction compound transition into the second target state",
         steps: [.event("a_junction", ["junction_c2": ""])],
@@ -201,7 +234,8 @@ let nestedScenarios: [NestedScenario] = [
             "a1_exit", "a_exit", "a_to_junction_ingoing_path_action", "junction_to_c2_outgoing_path_action",
             "c_enter", "c2_enter", "c211_enter", "c221_enter",
         ],
-        active: ["c", "c2", "c211", "c221"]),
+        active: ["c", "c2", "c211", "c221"]
+    ),
 ]
 
 @Suite("Nested spec (TBSMStateMachineNestedTests)")
@@ -236,7 +270,8 @@ struct NestedSpecTests {
             ("c/c1/c222", "c1", "is a simple state"),
             ("c/c1/c222/cFoobar", "c1", "is a simple state"),
             ("", "", "the path is empty"),
-        ])
+        ]
+    )
     func failsToResolvePath(path: String, component: String, reason: String) throws {
         let fixture = try NestedFixture()
         try fixture.run([.event("a_fork")])

@@ -18,9 +18,14 @@ struct ForkSpecTests {
 
     @Test("throws when the target states are empty")
     func emptyTargets() {
-        #expect(throws: StatechartError.invalidCompoundTransition(pseudoState: "Fork", reason: "it has no target states")) {
+        #expect(
+            throws: StatechartError.invalidCompoundTransition(pseudoState: "Fork", reason: "it has no target states")
+        ) {
             try Chart(name: "main") {
-                Chart.State(parallel: "parallel") { Chart.Region { Chart.State("a") }; Chart.Region { Chart.State("b") } }
+                Chart.State(parallel: "parallel") {
+                    Chart.Region { Chart.State("a") }
+                    Chart.Region { Chart.State("b") }
+                }
                 Chart.Fork("Fork", region: "parallel", targets: [])
             }
         }
@@ -30,7 +35,10 @@ struct ForkSpecTests {
     func name() throws {
         let chart = try Chart(name: "main") {
             Chart.State("c").on("go", to: .fork("Fork"))
-            Chart.State(parallel: "parallel") { Chart.Region { Chart.State("a") }; Chart.Region { Chart.State("b") } }
+            Chart.State(parallel: "parallel") {
+                Chart.Region { Chart.State("a") }
+                Chart.Region { Chart.State("b") }
+            }
             Chart.Fork("Fork", region: "parallel", targets: ["a", "b"])
         }
         chart.start()
@@ -54,9 +62,14 @@ struct JoinSpecTests {
 
     @Test("throws when the source states are empty")
     func emptySources() {
-        #expect(throws: StatechartError.invalidCompoundTransition(pseudoState: "Join", reason: "it has no source states")) {
+        #expect(
+            throws: StatechartError.invalidCompoundTransition(pseudoState: "Join", reason: "it has no source states")
+        ) {
             try Chart(name: "main") {
-                Chart.State(parallel: "parallel") { Chart.Region { Chart.State("a") }; Chart.Region { Chart.State("b") } }
+                Chart.State(parallel: "parallel") {
+                    Chart.Region { Chart.State("a") }
+                    Chart.Region { Chart.State("b") }
+                }
                 Chart.State("c")
                 Chart.Join("Join", region: "parallel", sources: [], target: "c")
             }

@@ -37,28 +37,32 @@ struct ReadmeExampleTests {
         try player.handle("shuffle")
         #expect(player.activeStates == ["active", "playing", "shuffled"])
         #expect(log.entries == ["volume 7"])
-        #expect(player.activeStateConfiguration == """
-            player
-            \tactive
-            \t\tactiveSubMachine-0
-            \t\t\tplaying
-            \t\tactiveSubMachine-1
-            \t\t\tshuffled
+        #expect(
+            player.activeStateConfiguration == """
+                player
+                \tactive
+                \t\tactiveSubMachine-0
+                \t\t\tplaying
+                \t\tactiveSubMachine-1
+                \t\t\tshuffled
 
-            """)
+                """
+        )
         lines.clear()
         try player.handle("stop", payload: 3)
-        #expect(Array(lines.entries.prefix(9)) == [
-            "[player]: attempt to handle event 'stop' data: 3",
-            "[active] will handle event 'stop' data: 3",
-            "[player] performing transition: active --> stopped data: 3",
-            "[activeSubMachine-0] teardown data: 3",
-            "\tExit 'playing' data: 3",
-            "[activeSubMachine-1] teardown data: 3",
-            "\tExit 'shuffled' data: 3",
-            "\tExit 'active' data: 3",
-            "\tEnter 'stopped' data: 3",
-        ])
+        #expect(
+            Array(lines.entries.prefix(9)) == [
+                "[player]: attempt to handle event 'stop' data: 3",
+                "[active] will handle event 'stop' data: 3",
+                "[player] performing transition: active --> stopped data: 3",
+                "[activeSubMachine-0] teardown data: 3",
+                "\tExit 'playing' data: 3",
+                "[activeSubMachine-1] teardown data: 3",
+                "\tExit 'shuffled' data: 3",
+                "\tExit 'active' data: 3",
+                "\tEnter 'stopped' data: 3",
+            ]
+        )
     }
 
     @Test("the JSON example")
@@ -86,16 +90,19 @@ struct ReadmeExampleTests {
         #expect(try door.handle("open", payload: "key") == .handled)
         #expect(door.activeStates == ["open"])
 
-        let broken = #"{"name": "door", "states": [{"name": "closed", "type": "state"}], "transitions": [{"type": "simple", "kind": "sideways", "name": "open", "source": "closed", "target": "opne"}]}"#
+        let broken =
+            #"{"name": "door", "states": [{"name": "closed", "type": "state"}], "transitions": [{"type": "simple", "kind": "sideways", "name": "open", "source": "closed", "target": "opne"}]}"#
         #expect(throws: StatechartError.self) { try Door.definition(fromJSON: broken) }
         do {
             _ = try Door.definition(fromJSON: broken)
         } catch {
-            #expect("\(error)" == """
-                Invalid statechart JSON (2 problems):
-                  $.transitions[0].kind: unknown transition kind 'sideways' (expected 'external', 'local' or 'internal')
-                  $.transitions[0].target: Invalid path 'opne' at component 'opne': region 'door' has no state named 'opne'.
-                """)
+            #expect(
+                "\(error)" == """
+                    Invalid statechart JSON (2 problems):
+                      $.transitions[0].kind: unknown transition kind 'sideways' (expected 'external', 'local' or 'internal')
+                      $.transitions[0].target: Invalid path 'opne' at component 'opne': region 'door' has no state named 'opne'.
+                    """
+            )
         }
     }
 }

@@ -26,7 +26,11 @@ struct SimpleSpecTests {
     @Test("throws when a state object is not a state")
     func stateNotOfTypeState() {
         let json = #"{"name": "StateMachine", "states": [{"name": "a", "type": "state"}, 42]}"#
-        #expect(throws: StatechartError.invalidJSON(.init(issues: [.init(path: "$.states[1]", message: "expected a state object, found a number")]))) {
+        #expect(
+            throws: StatechartError.invalidJSON(
+                .init(issues: [.init(path: "$.states[1]", message: "expected a state object, found a number")])
+            )
+        ) {
             try SimpleChart.definition(fromJSON: json)
         }
     }
@@ -197,11 +201,14 @@ struct SimpleSpecTests {
                 .onEnter(log.record("enterA"))
                 .onExit(log.record("-exitA"))
                 .on(
-                    eventA, to: "b", action: log.record("-actionA"),
+                    eventA,
+                    to: "b",
+                    action: log.record("-actionA"),
                     guard: { _ in
                         log.append("-guardA")
                         return true
-                    })
+                    }
+                )
             SimpleChart.State("b").onEnter(log.record("-enterB"))
         }
         chart.start()
@@ -248,11 +255,14 @@ struct SimpleSpecTests {
                 .onEnter(record("enterA"))
                 .onExit(record("exitA"))
                 .on(
-                    eventA, to: "b", action: record("action"),
+                    eventA,
+                    to: "b",
+                    action: record("action"),
                     guard: { context in
                         seen.value["guard"] = context.payload
                         return true
-                    })
+                    }
+                )
             SimpleChart.State("b").onEnter(record("enterB"))
         }
         chart.start()

@@ -88,7 +88,8 @@ struct StateSpecTests {
         chart.start()
         #expect(
             chart.activeStateConfiguration
-                == "stateMachine\n\tp\n\t\tpSubMachine-0\n\t\t\ts\n\t\t\t\tsSubMachine\n\t\t\t\t\tb\n")
+                == "stateMachine\n\tp\n\t\tpSubMachine-0\n\t\t\ts\n\t\t\t\tsSubMachine\n\t\t\t\t\tb\n"
+        )
     }
 }
 
@@ -106,7 +107,13 @@ struct SubStateSpecTests {
     @Test("throws when the nested states are not states")
     func nestedStatesNotStates() {
         let json = #"{"name": "main", "states": [{"name": "subState", "type": "sub", "states": {"a1": 1}}]}"#
-        #expect(throws: StatechartError.invalidJSON(.init(issues: [.init(path: "$.states[0].states", message: "expected an array of states, found an object")]))) {
+        #expect(
+            throws: StatechartError.invalidJSON(
+                .init(issues: [
+                    .init(path: "$.states[0].states", message: "expected an array of states, found an object")
+                ])
+            )
+        ) {
             try Chart.definition(fromJSON: json)
         }
     }
@@ -157,8 +164,15 @@ struct ParallelStateSpecTests {
 
     @Test("throws when regions are not arrays of states")
     func regionsNotMachines() {
-        let json = #"{"name": "main", "states": [{"name": "p", "type": "parallel", "regions": [[{"name": "a", "type": "state"}], 7]}]}"#
-        #expect(throws: StatechartError.invalidJSON(.init(issues: [.init(path: "$.states[0].regions[1]", message: "expected an array of states, found a number")]))) {
+        let json =
+            #"{"name": "main", "states": [{"name": "p", "type": "parallel", "regions": [[{"name": "a", "type": "state"}], 7]}]}"#
+        #expect(
+            throws: StatechartError.invalidJSON(
+                .init(issues: [
+                    .init(path: "$.states[0].regions[1]", message: "expected an array of states, found a number")
+                ])
+            )
+        ) {
             try Chart.definition(fromJSON: json)
         }
     }
@@ -203,7 +217,9 @@ struct ParallelStateSpecTests {
             }
         }
         chart.start()
-        #expect(chart.activeStateConfiguration == "main\n\tp\n\t\tpSubMachine-0\n\t\t\ta1\n\t\tpSubMachine-1\n\t\t\ta2\n")
+        #expect(
+            chart.activeStateConfiguration == "main\n\tp\n\t\tpSubMachine-0\n\t\t\ta1\n\t\tpSubMachine-1\n\t\t\ta2\n"
+        )
     }
 
     static func threeRegions(_ log: Recorder) throws -> Chart {
@@ -213,9 +229,18 @@ struct ParallelStateSpecTests {
         return try Chart(name: "main") {
             Chart.State("x").on("fork", to: .fork("fork"))
             Chart.State(parallel: "p") {
-                Chart.Region { state("a1"); state("a2") }
-                Chart.Region { state("b1"); state("b2") }
-                Chart.Region { state("c1"); state("c2") }
+                Chart.Region {
+                    state("a1")
+                    state("a2")
+                }
+                Chart.Region {
+                    state("b1")
+                    state("b2")
+                }
+                Chart.Region {
+                    state("c1")
+                    state("c2")
+                }
             }
             .onEnter(log.record("p_enter")).onExit(log.record("p_exit"))
             Chart.Fork("fork", region: "p", targets: ["a2", "b2"])
@@ -228,9 +253,18 @@ struct ParallelStateSpecTests {
         let plain = try Chart(name: "main", initial: "p") {
             Chart.State("x")
             Chart.State(parallel: "p") {
-                Chart.Region { Chart.State("a1").onEnter(log.record("a1_enter")).onExit(log.record("a1_exit")); Chart.State("a2") }
-                Chart.Region { Chart.State("b1").onEnter(log.record("b1_enter")).onExit(log.record("b1_exit")); Chart.State("b2") }
-                Chart.Region { Chart.State("c1").onEnter(log.record("c1_enter")).onExit(log.record("c1_exit")); Chart.State("c2") }
+                Chart.Region {
+                    Chart.State("a1").onEnter(log.record("a1_enter")).onExit(log.record("a1_exit"))
+                    Chart.State("a2")
+                }
+                Chart.Region {
+                    Chart.State("b1").onEnter(log.record("b1_enter")).onExit(log.record("b1_exit"))
+                    Chart.State("b2")
+                }
+                Chart.Region {
+                    Chart.State("c1").onEnter(log.record("c1_enter")).onExit(log.record("c1_exit"))
+                    Chart.State("c2")
+                }
             }
         }
         plain.start()

@@ -21,7 +21,16 @@ struct TransitionSpecTests {
     static func chart(_ log: Recorder, kind: StatechartTransitionKind = .external) throws -> Chart {
         try Chart(name: "main") {
             Chart.State("a").onExit(log.record("a_exit"))
-                .on(eventNameA, to: "b", kind: kind, action: log.record("action"), guard: { _ in log.append("guard"); return true })
+                .on(
+                    eventNameA,
+                    to: "b",
+                    kind: kind,
+                    action: log.record("action"),
+                    guard: { _ in
+                        log.append("guard")
+                        return true
+                    }
+                )
                 .onInternal("internal")
             Chart.State("b").onEnter(log.record("b_enter"))
         }
@@ -80,7 +89,9 @@ struct TransitionSpecTests {
     // chart cannot be compiled.
     @Test("throws when the target is not in the chart (no LCA)")
     func noLCA() {
-        #expect(throws: StatechartError.unknownState(name: "b", referencedBy: "the handler for event 'DummyEventA' on 'a'")) {
+        #expect(
+            throws: StatechartError.unknownState(name: "b", referencedBy: "the handler for event 'DummyEventA' on 'a'")
+        ) {
             try Chart(name: "main") { Chart.State("a").on(eventNameA, to: "b") }
         }
     }
@@ -97,7 +108,14 @@ struct CompoundTransitionSpecTests {
                 Chart.Region { Chart.State("a").on("a_join", to: .join("join"), action: log.record("join_action")) }
                 Chart.Region {
                     Chart.State("b0")
-                    Chart.State("b").on("b_join", to: .join("join"), guard: { _ in log.append("join_guard"); return joinGuard })
+                    Chart.State("b").on(
+                        "b_join",
+                        to: .join("join"),
+                        guard: { _ in
+                            log.append("join_guard")
+                            return joinGuard
+                        }
+                    )
                 }
             }
             .onEnter(log.record("parallel_enter"))
@@ -130,7 +148,12 @@ struct CompoundTransitionSpecTests {
         chart.start()
         try chart.handle(eventNameA)
         #expect(try chart.handle("b_join") == .handled)  // b is a source of the join...
-        #expect(throws: StatechartError.invalidCompoundTransition(pseudoState: "join", reason: "'c' handles 'x' with the join but is not one of its sources")) {
+        #expect(
+            throws: StatechartError.invalidCompoundTransition(
+                pseudoState: "join",
+                reason: "'c' handles 'x' with the join but is not one of its sources"
+            )
+        ) {
             try Chart(name: "main") {  // ...c is not, so it may not take the join.
                 Chart.State("c").on("x", to: .join("join"))
                 Chart.State(parallel: "p") { Chart.Region { Chart.State("a") } }
@@ -141,7 +164,12 @@ struct CompoundTransitionSpecTests {
 
     @Test("goes through its target pseudo state")
     func targetPseudoState() {
-        #expect(throws: StatechartError.unknownPseudoState(name: "nowhere", referencedBy: "the handler for event 'x' on 'c'")) {
+        #expect(
+            throws: StatechartError.unknownPseudoState(
+                name: "nowhere",
+                referencedBy: "the handler for event 'x' on 'c'"
+            )
+        ) {
             try Chart(name: "main") { Chart.State("c").on("x", to: .join("nowhere")) }
         }
     }
@@ -184,7 +212,12 @@ struct CompoundTransitionSpecTests {
 
     @Test("throws when the transition has ambiguous attributes")
     func ambiguous() {
-        #expect(throws: StatechartError.invalidCompoundTransition(pseudoState: "join", reason: "'parallel@0/a' is not inside its region 'empty'")) {
+        #expect(
+            throws: StatechartError.invalidCompoundTransition(
+                pseudoState: "join",
+                reason: "'parallel@0/a' is not inside its region 'empty'"
+            )
+        ) {
             try Chart(name: "main") {
                 Chart.State(parallel: "parallel") { Chart.Region { Chart.State("a") } }
                 Chart.State(parallel: "empty") { Chart.Region { Chart.State("e") } }

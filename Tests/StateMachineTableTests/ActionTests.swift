@@ -1,5 +1,5 @@
-import Testing
 import StateMachineTable
+import Testing
 
 @Suite("Actions: signatures, `&`, `*`, order, and the state they see")
 struct ActionTests: TurnstileTable {
@@ -140,12 +140,14 @@ struct ActionTests: TurnstileTable {
             define(.locked) { when(.coin) | then(.unlocked) | unlock }
         }
         let steps = await fsm.run([.pass, .reset, .coin, .coin, .pass], recorder: recorder)
-        #expect(steps == [
-            Step(state: .locked, calls: []),
-            Step(state: .locked, calls: []),
-            Step(state: .unlocked, calls: ["unlock"]),
-            Step(state: .unlocked, calls: []),
-            Step(state: .unlocked, calls: []),
-        ])
+        #expect(
+            steps == [
+                Step(state: .locked, calls: []),
+                Step(state: .locked, calls: []),
+                Step(state: .unlocked, calls: ["unlock"]),
+                Step(state: .unlocked, calls: []),
+                Step(state: .unlocked, calls: []),
+            ]
+        )
     }
 }

@@ -38,11 +38,17 @@ struct CompileTimeRuleTests {
     }
 
     static let rejected: [(name: String, body: String)] = [
-        ("IfElse", "define(.locked) { if something { when(.pass) | then(.unlocked) } else { when(.pass) | then(.alarming) } }"),
+        (
+            "IfElse",
+            "define(.locked) { if something { when(.pass) | then(.unlocked) } else { when(.pass) | then(.alarming) } }"
+        ),
         ("OrAcrossTypes", "define(.locked) { matching(P.a, or: Q.a) | when(.coin) | then(.unlocked) }"),
         ("WhenInWhenBlock", "define(.locked) { when(.coin) { when(.pass) { } } }"),
         ("WhenPipeInWhenBlock", "define(.locked) { when(.coin) { when(.pass) | then(.unlocked) } }"),
-        ("MatchingWhenInWhenBlock", "define(.locked) { when(.coin) { matching(P.a) | when(.pass) | then(.unlocked) } }"),
+        (
+            "MatchingWhenInWhenBlock",
+            "define(.locked) { when(.coin) { matching(P.a) | when(.pass) | then(.unlocked) } }"
+        ),
         ("WhenInMatchingInWhen", "define(.locked) { when(.coin) { matching(P.a) { when(.pass) | then(.unlocked) } } }"),
         ("ThenInThenBlock", "define(.locked) { then(.unlocked) { then(.locked) { } } }"),
         ("ThenPipeInThenBlock", "define(.locked) { then(.unlocked) { when(.coin) | then(.locked) | action } }"),
@@ -124,10 +130,14 @@ struct CompileTimeRuleTests {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
         let modules = testBinary.deletingLastPathComponent().appendingPathComponent("Modules")
         try #require(
-            FileManager.default.fileExists(atPath: modules.appendingPathComponent("StateMachineTable.swiftmodule").path),
+            FileManager.default.fileExists(
+                atPath: modules.appendingPathComponent("StateMachineTable.swiftmodule").path
+            ),
             "built module not found next to \(testBinary.path)"
         )
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("table-rules-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "table-rules-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 

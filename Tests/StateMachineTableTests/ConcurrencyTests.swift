@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StateMachineTable
 
 /// An actor that owns a machine, to call it from a custom actor's isolation.
@@ -57,7 +58,8 @@ struct ConcurrencyTests {
         )
         let owner = Owner()
         #expect(
-            checker.violation("buildTable", owner) == "Concurrency violation: buildTable called by Owner (expected NonIsolated)"
+            checker.violation("buildTable", owner)
+                == "Concurrency violation: buildTable called by Owner (expected NonIsolated)"
         )
     }
 
@@ -88,8 +90,14 @@ struct ConcurrencyTests {
         let fsm = FSM<TurnstileState, TurnstileEvent>.OnMainActor(initialState: .locked)
         var actionsOnMain = 0
         try fsm.buildTable {
-            OnMainTable().locked { MainActor.assertIsolated(); actionsOnMain += 1 }
-            OnMainTable().unlocked { MainActor.assertIsolated(); actionsOnMain += 1 }
+            OnMainTable().locked {
+                MainActor.assertIsolated()
+                actionsOnMain += 1
+            }
+            OnMainTable().unlocked {
+                MainActor.assertIsolated()
+                actionsOnMain += 1
+            }
         }
         var interleaved = false
         let queued = Task { @MainActor in interleaved = true }

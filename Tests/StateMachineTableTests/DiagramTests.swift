@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StateMachineTable
 
 @Suite("Diagrams, validation report and the unhandled-event log")
@@ -9,7 +10,7 @@ struct DiagramTests: TurnstileTable {
         let fsm = FSM<State, Event>(initialState: .locked)
         try fsm.buildTable {
             define(.locked, onEntry: AnyAction(lock).named("lock")*) {
-                matching(Enforcement.weak)   | when(.pass) | then(.locked) | AnyAction(smile).named("smile")*
+                matching(Enforcement.weak) | when(.pass) | then(.locked) | AnyAction(smile).named("smile")*
                 matching(Enforcement.strong) | when(.pass) | then(.alarming)
                 when(.coin) | then(.unlocked) | AnyAction(unlock).named("unlock") & thankyou
             }
@@ -30,38 +31,46 @@ struct DiagramTests: TurnstileTable {
         #expect(lines.last == "}")
         #expect(lines.contains("\"__initial\" -> \"locked\";"))
         let nodes = lines.filter { $0.contains("[label=") && !$0.contains("->") }
-        #expect(nodes == [
-            "\"locked\" [label=\"locked\\nentry / lock\"];",
-            "\"unlocked\" [label=\"unlocked\"];",
-            "\"alarming\" [label=\"alarming\\nexit / alarmOff\"];",
-        ])
+        #expect(
+            nodes == [
+                "\"locked\" [label=\"locked\\nentry / lock\"];",
+                "\"unlocked\" [label=\"unlocked\"];",
+                "\"alarming\" [label=\"alarming\\nexit / alarmOff\"];",
+            ]
+        )
         let edges = lines.filter { $0.contains("->") && !$0.contains("__initial") }
-        #expect(edges == [
-            "\"locked\" -> \"locked\" [label=\"[Enforcement.weak] pass / smile\"];",
-            "\"locked\" -> \"alarming\" [label=\"[Enforcement.strong] pass\"];",
-            "\"locked\" -> \"unlocked\" [label=\"coin / unlock, action\"];",
-            "\"unlocked\" -> \"locked\" [label=\"pass [condition]\"];",
-            "\"alarming\" -> \"locked\" [label=\"reset\"];",
-        ])
+        #expect(
+            edges == [
+                "\"locked\" -> \"locked\" [label=\"[Enforcement.weak] pass / smile\"];",
+                "\"locked\" -> \"alarming\" [label=\"[Enforcement.strong] pass\"];",
+                "\"locked\" -> \"unlocked\" [label=\"coin / unlock, action\"];",
+                "\"unlocked\" -> \"locked\" [label=\"pass [condition]\"];",
+                "\"alarming\" -> \"locked\" [label=\"reset\"];",
+            ]
+        )
     }
 
     @Test("Mermaid: stateDiagram-v2 with named states, [*] start, labelled transitions and entry/exit notes")
     func mermaid() throws {
-        let lines = try builtTurnstile().mermaid().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines == [
-            "stateDiagram-v2",
-            "state \"locked\" as s0",
-            "state \"unlocked\" as s1",
-            "state \"alarming\" as s2",
-            "[*] --> s0",
-            "s0 --> s0 : [Enforcement.weak] pass / smile",
-            "s0 --> s2 : [Enforcement.strong] pass",
-            "s0 --> s1 : coin / unlock, action",
-            "s1 --> s0 : pass [condition]",
-            "s2 --> s0 : reset",
-            "s0 : entry / lock",
-            "s2 : exit / alarmOff",
-        ])
+        let lines = try builtTurnstile().mermaid().split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(
+            lines == [
+                "stateDiagram-v2",
+                "state \"locked\" as s0",
+                "state \"unlocked\" as s1",
+                "state \"alarming\" as s2",
+                "[*] --> s0",
+                "s0 --> s0 : [Enforcement.weak] pass / smile",
+                "s0 --> s2 : [Enforcement.strong] pass",
+                "s0 --> s1 : coin / unlock, action",
+                "s1 --> s0 : pass [condition]",
+                "s2 --> s0 : reset",
+                "s0 : entry / lock",
+                "s2 : exit / alarmOff",
+            ]
+        )
     }
 
     @Test("Before buildTable the diagrams show only the initial state")
@@ -124,10 +133,12 @@ struct DiagramTests: TurnstileTable {
         await fsm.handleEvent(.coin, predicates: Enforcement.strong)
         await fsm.handleEvent(.coin)
         #expect(fsm.state == .locked)
-        #expect(fsm.unhandledLog.lines == [
-            "FSM: no transition for event pass in state locked; ignored",
-            "FSM: no transition for event coin in state locked with predicates Enforcement.strong; ignored",
-            "FSM: no transition for event coin in state locked; ignored",
-        ])
+        #expect(
+            fsm.unhandledLog.lines == [
+                "FSM: no transition for event pass in state locked; ignored",
+                "FSM: no transition for event coin in state locked with predicates Enforcement.strong; ignored",
+                "FSM: no transition for event coin in state locked; ignored",
+            ]
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StateMachineTable
 
 /// The strong form of "eager and lazy agree": random tables (random rows naming random
@@ -87,7 +88,8 @@ struct EagerLazyPropertyTests {
         for _ in 0..<40 {
             let event = Int.random(in: 0..<4, using: &random)  // 3 is never in a table
             var predicates = (0..<3).compactMap { type in
-                Int.random(in: 0..<5, using: &random) == 0 ? nil : predicate(type, Int.random(in: 0..<3, using: &random))
+                Int.random(in: 0..<5, using: &random) == 0
+                    ? nil : predicate(type, Int.random(in: 0..<3, using: &random))
             }
             if Int.random(in: 0..<5, using: &random) == 0 { predicates.append(Enforcement.strong) }
             log.calls = []

@@ -1,5 +1,5 @@
-import Testing
 import StateMachineTable
+import Testing
 
 /// Every error the README lists, thrown by `buildTable` with the statements and lines at fault.
 @Suite("Errors: each README error, with the offending statements' file and line")
@@ -25,7 +25,7 @@ struct ErrorTests: TurnstileTable {
     @Test("Empty table")
     func emptyTable() throws {
         let line = #line + 1
-        let errors = problems { try fsm.buildTable { } }
+        let errors = problems { try fsm.buildTable {} }
         let error = try #require(errors.first as? EmptyTableError)
         #expect(errors.count == 1)
         #expect(error.location.line == line)
@@ -37,22 +37,27 @@ struct ErrorTests: TurnstileTable {
         let line = #line + 3
         let errors = problems {
             try fsm.buildTable {
-                let empty = SuperState(onEntry: unlock*) { overriding { } }
-                define(.locked) { }
+                let empty = SuperState(onEntry: unlock*) { overriding {} }
+                define(.locked) {}
                 define(.unlocked, adopts: empty) {
-                    when(.coin) { }
-                    then(.locked) { }
-                    matching(A.x) { }
-                    actions(unlock) { }
-                    overriding { }
-                    condition({ true }) { }
+                    when(.coin) {}
+                    then(.locked) {}
+                    matching(A.x) {}
+                    actions(unlock) {}
+                    overriding {}
+                    condition({ true }) {}
                 }
             }
         }
         let blocks = errors.compactMap { $0 as? EmptyBlockError }
         #expect(errors.count == blocks.count)
         let names = blocks.map { $0.block }
-        #expect(names == ["define(locked)", "overriding", "when(coin)", "then(locked)", "matching", "actions", "overriding", "condition"])
+        #expect(
+            names == [
+                "define(locked)", "overriding", "when(coin)", "then(locked)", "matching", "actions", "overriding",
+                "condition",
+            ]
+        )
         let lines: [Int] = blocks.map { $0.location.line - line }
         #expect(lines == [1, 0, 3, 4, 5, 6, 7, 8])
         #expect("\(blocks[0])" == "Empty block: define(locked) at \(at(line + 1)) has no statements.")
@@ -89,7 +94,7 @@ struct ErrorTests: TurnstileTable {
             try fsm.buildTable {
                 define(.locked) {
                     when(.coin) | then(.unlocked) | unlock
-                    when(.coin) | then(.locked)   | lock
+                    when(.coin) | then(.locked) | lock
                 }
             }
         }
@@ -122,7 +127,7 @@ struct ErrorTests: TurnstileTable {
         let line = #line + 3
         let errors = problems {
             try fsm.buildTable {
-                let s1 = SuperState { when(.coin) | then(.unlocked) | unlock  }
+                let s1 = SuperState { when(.coin) | then(.unlocked) | unlock }
                 let s2 = SuperState(adopts: s1) {
                     when(.coin) | then(.locked) | beGrumpy  // 💥 error: clashing transitions
                 }
@@ -199,7 +204,7 @@ struct ErrorTests: TurnstileTable {
             try fsm.buildTable {
                 define(.locked) {
                     matching(Enforcement.weak) | when(.coin) | then(.unlocked)
-                    matching(Reward.negative)  | when(.coin) | then(.locked)
+                    matching(Reward.negative) | when(.coin) | then(.locked)
                 }
             }
         }
@@ -217,7 +222,7 @@ struct ErrorTests: TurnstileTable {
         try fsm.buildTable {
             define(.locked) {
                 matching(Enforcement.weak) | when(.coin) | then(.unlocked)
-                matching(Reward.negative)  | when(.coin) | then(.locked)
+                matching(Reward.negative) | when(.coin) | then(.locked)
                 matching(Enforcement.weak, and: Reward.negative) | when(.coin) | then(.alarming)
             }
         }
@@ -233,7 +238,7 @@ struct ErrorTests: TurnstileTable {
                 define(.locked) {
                     matching(A.x, and: A.y) | when(.coin) | then(.unlocked)
                     matching(A.x, and: A.x) | when(.pass) | then(.unlocked)
-                    matching(A.x, or: A.x)  | when(.reset) | then(.unlocked)
+                    matching(A.x, or: A.x) | when(.reset) | then(.unlocked)
                 }
             }
         }
@@ -280,7 +285,7 @@ struct ErrorTests: TurnstileTable {
                     when(.pass) | then(.unlocked)
                     when(.pass) | then(.alarming)
                 }
-                define(.alarming) { }
+                define(.alarming) {}
             }
             Issue.record("no error thrown")
         } catch let error as SwiftFSMError {

@@ -1,5 +1,5 @@
-import Testing
 import StateMachineTable
+import Testing
 
 enum PaymentState: FSMHashable { case locked, verifyingPayment, unlocked }
 
@@ -19,7 +19,10 @@ struct FSMValueTests: SyntaxBuilder {
     typealias State = PaymentState
     typealias Event = PaymentEvent
 
-    @Test("README: when(.coin(.any)) matches every value and the action receives the actual event", arguments: [FSM<PaymentState, PaymentEvent>.PredicateHandling.eager, .lazy])
+    @Test(
+        "README: when(.coin(.any)) matches every value and the action receives the actual event",
+        arguments: [FSM<PaymentState, PaymentEvent>.PredicateHandling.eager, .lazy]
+    )
     func anyMatchesEveryValue(type: FSM<PaymentState, PaymentEvent>.PredicateHandling) async throws {
         for amount in [0, 20, 50, 1_000] {
             var received: [Int?] = []
@@ -62,7 +65,7 @@ struct FSMValueTests: SyntaxBuilder {
             try turnstile.buildTable {
                 define(.locked) {
                     when(.coin(.any)) | then(.verifyingPayment)
-                    when(.coin(50))   | then(.unlocked)
+                    when(.coin(50)) | then(.unlocked)
                 }
             }
             Issue.record("no error thrown")

@@ -1,5 +1,5 @@
-import Testing
 import StateMachineTable
+import Testing
 
 typealias Handling = FSM<TurnstileState, TurnstileEvent>.PredicateHandling
 let bothHandlings: [Handling] = [.eager, .lazy]
@@ -13,19 +13,27 @@ struct PredicateTests: TurnstileTable {
         let fsm = FSM<State, Event>(type: type, initialState: .locked)
         try fsm.buildTable {
             define(.locked) {
-                matching(Enforcement.weak)   | when(.pass) | then(.locked)   | smile
+                matching(Enforcement.weak) | when(.pass) | then(.locked) | smile
                 matching(Enforcement.strong) | when(.pass) | then(.alarming) | defconOne
 
                 when(.coin) | then(.unlocked)
             }
         }
-        #expect(await fsm.run([.pass], predicates: [Enforcement.weak], recorder: recorder) == [Step(state: .locked, calls: ["smile"])])
-        #expect(await fsm.run([.pass], predicates: [Enforcement.strong], recorder: recorder) == [Step(state: .alarming, calls: ["defconOne"])])
+        #expect(
+            await fsm.run([.pass], predicates: [Enforcement.weak], recorder: recorder) == [
+                Step(state: .locked, calls: ["smile"])
+            ]
+        )
+        #expect(
+            await fsm.run([.pass], predicates: [Enforcement.strong], recorder: recorder) == [
+                Step(state: .alarming, calls: ["defconOne"])
+            ]
+        )
 
         let other = FSM<State, Event>(type: type, initialState: .locked)
         try other.buildTable {
             define(.locked) {
-                matching(Enforcement.weak)   | when(.pass) | then(.locked)   | smile
+                matching(Enforcement.weak) | when(.pass) | then(.locked) | smile
                 when(.coin) | then(.unlocked)
             }
         }
@@ -39,7 +47,7 @@ struct PredicateTests: TurnstileTable {
         let turnstile = FSM<State, Event>(type: type, initialState: .locked)
         try turnstile.buildTable {
             define(.locked) {
-                matching(Enforcement.weak)   | when(.pass) | then(.locked)   | lock
+                matching(Enforcement.weak) | when(.pass) | then(.locked) | lock
                 matching(Enforcement.strong) | when(.pass) | then(.alarming) | alarmOn
 
                 when(.coin) | then(.unlocked) | unlock
@@ -57,20 +65,29 @@ struct PredicateTests: TurnstileTable {
 
     @Test(
         "README: with two predicate types every row is expanded over the types it does not name",
-        arguments: bothHandlings, Enforcement.allCases
+        arguments: bothHandlings,
+        Enforcement.allCases
     )
     func twoTypes(type: Handling, enforcement: Enforcement) async throws {
         for reward in Reward.allCases {
             let turnstile = try twoPredicateTypes(type)
-            let steps = await turnstile.run([.pass, .coin, .coin, .pass], predicates: [enforcement, reward], recorder: recorder)
-            let first = enforcement == .weak ? Step(state: .locked, calls: ["lock"]) : Step(state: .alarming, calls: ["alarmOn"])
+            let steps = await turnstile.run(
+                [.pass, .coin, .coin, .pass],
+                predicates: [enforcement, reward],
+                recorder: recorder
+            )
+            let first =
+                enforcement == .weak
+                ? Step(state: .locked, calls: ["lock"]) : Step(state: .alarming, calls: ["alarmOn"])
             if enforcement == .weak {
-                #expect(steps == [
-                    first,
-                    Step(state: .unlocked, calls: ["unlock"]),
-                    Step(state: .unlocked, calls: [reward == .positive ? "thankyou" : "idiot"]),
-                    Step(state: .locked, calls: ["lock"]),
-                ])
+                #expect(
+                    steps == [
+                        first,
+                        Step(state: .unlocked, calls: ["unlock"]),
+                        Step(state: .unlocked, calls: [reward == .positive ? "thankyou" : "idiot"]),
+                        Step(state: .locked, calls: ["lock"]),
+                    ]
+                )
             } else {
                 #expect(steps.first == first)
                 #expect(steps.dropFirst().allSatisfy { $0 == Step(state: .alarming, calls: []) })
@@ -85,7 +102,7 @@ struct PredicateTests: TurnstileTable {
             try fsm.buildTable {
                 define(.locked) {
                     matching(Enforcement.weak, and: Reward.positive) | when(.coin) | then(.unlocked)
-                    matching(Enforcement.weak)                       | when(.coin) | then(.alarming)
+                    matching(Enforcement.weak) | when(.coin) | then(.alarming)
                 }
             }
             return fsm
@@ -112,7 +129,7 @@ struct PredicateTests: TurnstileTable {
             try fsm.buildTable {
                 define(.locked) {
                     matching(Enforcement.weak, and: Reward.positive) | when(.coin) | then(.unlocked)
-                    matching(Reward.negative)                        | when(.coin) | then(.alarming)
+                    matching(Reward.negative) | when(.coin) | then(.alarming)
                 }
             }
             await fsm.handleEvent(.coin, predicates: enforcement, reward)
@@ -141,15 +158,18 @@ struct PredicateTests: TurnstileTable {
         }
     }
 
-    @Test("Context blocks: when { }, then { }, matching { } and their nestings mean the same table", arguments: bothHandlings)
+    @Test(
+        "Context blocks: when { }, then { }, matching { } and their nestings mean the same table",
+        arguments: bothHandlings
+    )
     func contextBlocks(type: Handling) async throws {
         func pipes() throws -> FSM<State, Event> {
             let fsm = FSM<State, Event>(type: type, initialState: .locked)
             try fsm.buildTable {
                 define(.locked) {
-                    matching(Enforcement.weak)   | when(.pass) | then(.unlocked) | smile
+                    matching(Enforcement.weak) | when(.pass) | then(.unlocked) | smile
                     matching(Enforcement.strong) | when(.pass) | then(.unlocked) | defconOne
-                    matching(Enforcement.weak)   | when(.coin) | then(.alarming) | unlock
+                    matching(Enforcement.weak) | when(.coin) | then(.alarming) | unlock
                     matching(Enforcement.strong) | when(.coin) | then(.alarming) | lock
                 }
             }
@@ -161,13 +181,13 @@ struct PredicateTests: TurnstileTable {
                 define(.locked) {
                     then(.unlocked) {
                         when(.pass) {
-                            matching(Enforcement.weak)   | smile
+                            matching(Enforcement.weak) | smile
                             matching(Enforcement.strong) | defconOne
                         }
                     }
                     when(.coin) {
                         then(.alarming) {
-                            matching(Enforcement.weak)   | unlock
+                            matching(Enforcement.weak) | unlock
                             matching(Enforcement.strong) | lock
                         }
                     }
@@ -196,11 +216,11 @@ struct PredicateTests: TurnstileTable {
             try fsm.buildTable {
                 define(.locked) {
                     when(.pass) {
-                        matching(Enforcement.weak)   | then(.unlocked) | smile
+                        matching(Enforcement.weak) | then(.unlocked) | smile
                         matching(Enforcement.strong) | then(.unlocked) | defconOne
                     }
                     then(.alarming) {
-                        matching(Enforcement.weak)   | when(.coin) | unlock
+                        matching(Enforcement.weak) | when(.coin) | unlock
                         matching(Enforcement.strong) | when(.coin) | lock
                     }
                 }
@@ -247,20 +267,25 @@ struct PredicateTests: TurnstileTable {
                 try fsm.buildTable {
                     define(.locked) {
                         condition({ allowed }) {
-                            matching(Enforcement.weak)   | when(.coin) | then(.unlocked) | smile
+                            matching(Enforcement.weak) | when(.coin) | then(.unlocked) | smile
                             matching(Enforcement.strong) | when(.coin) | then(.alarming) | defconOne
                         }
                         condition { allowed } | when(.pass) | then(.unlocked)
                     }
                 }
                 let steps = await fsm.run([.coin], predicates: [enforcement], recorder: recorder)
-                let fired = enforcement == .weak ? Step(state: .unlocked, calls: ["smile"]) : Step(state: .alarming, calls: ["defconOne"])
+                let fired =
+                    enforcement == .weak
+                    ? Step(state: .unlocked, calls: ["smile"]) : Step(state: .alarming, calls: ["defconOne"])
                 #expect(steps == [allowed ? fired : Step(state: .locked, calls: [])])
             }
         }
     }
 
-    @Test("Predicates the table does not use are ignored; a left-out type leaves only rows that do not name it", arguments: bothHandlings)
+    @Test(
+        "Predicates the table does not use are ignored; a left-out type leaves only rows that do not name it",
+        arguments: bothHandlings
+    )
     func unusedAndMissingPredicates(type: Handling) async throws {
         func build() throws -> FSM<State, Event> {
             let fsm = FSM<State, Event>(type: type, initialState: .locked)

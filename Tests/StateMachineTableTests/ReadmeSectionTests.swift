@@ -1,5 +1,5 @@
-import Testing
 import StateMachineTable
+import Testing
 
 /// The turnstile of `.readme-sections/table.md`, as printed there (plus a call log).
 final class ReadmeTurnstile: SyntaxBuilder {
@@ -13,12 +13,12 @@ final class ReadmeTurnstile: SyntaxBuilder {
         try turnstile.buildTable {
             define(.locked) {
                 when(.coin) | then(.unlocked) | unlock
-                when(.pass) | then(.locked)   | alarm
+                when(.pass) | then(.locked) | alarm
             }
 
             define(.unlocked) {
                 when(.coin) | then(.unlocked) | thankyou
-                when(.pass) | then(.locked)   | lock
+                when(.pass) | then(.locked) | lock
             }
         }
 

@@ -1,5 +1,5 @@
-import Testing
 import StateMachineTable
+import Testing
 
 /// The README's tables, each as its verbatim SMC text and its Swift FSM twin. Both run
 /// every sequence of up to four events; the Swift twin must end in the same state and
@@ -19,12 +19,12 @@ struct ReadmeTwinTests {
             try turnstile.buildTable {
                 define(.locked) {
                     when(.coin) | then(.unlocked) | unlock
-                    when(.pass) | then(.locked)   | alarm
+                    when(.pass) | then(.locked) | alarm
                 }
 
                 define(.unlocked) {
                     when(.coin) | then(.unlocked) | thankyou
-                    when(.pass) | then(.locked)   | lock
+                    when(.pass) | then(.locked) | lock
                 }
             }
         }
@@ -32,21 +32,21 @@ struct ReadmeTwinTests {
         func optionalArguments() throws {
             try turnstile.buildTable {
                 define(.locked) {
-                    when(.coin)  | then(.unlocked) | unlock
-                    when(.pass)  | then(.alarming) | alarmOn
-                    when(.reset) | then()          | alarmOff & lock
+                    when(.coin) | then(.unlocked) | unlock
+                    when(.pass) | then(.alarming) | alarmOn
+                    when(.reset) | then() | alarmOff & lock
                 }
 
                 define(.unlocked) {
-                    when(.reset) | then(.locked)   | alarmOff & lock
-                    when(.coin)  | then(.unlocked) | thankyou
-                    when(.pass)  | then(.locked)   | lock
+                    when(.reset) | then(.locked) | alarmOff & lock
+                    when(.coin) | then(.unlocked) | thankyou
+                    when(.pass) | then(.locked) | lock
                 }
 
                 define(.alarming) {
-                    when(.coin)  | then()
-                    when(.pass)  | then()
-                    when(.reset) | then(.locked)   | alarmOff & lock
+                    when(.coin) | then()
+                    when(.pass) | then()
+                    when(.reset) | then(.locked) | alarmOff & lock
                 }
             }
         }
@@ -54,7 +54,7 @@ struct ReadmeTwinTests {
         func superStates() throws {
             try turnstile.buildTable {
                 let resetable = SuperState {
-                    when(.reset) | then(.locked)  | alarmOff & lock
+                    when(.reset) | then(.locked) | alarmOff & lock
                 }
 
                 define(.locked, adopts: resetable) {
@@ -64,7 +64,7 @@ struct ReadmeTwinTests {
 
                 define(.unlocked, adopts: resetable) {
                     when(.coin) | then(.unlocked) | thankyou
-                    when(.pass) | then(.locked)   | lock
+                    when(.pass) | then(.locked) | lock
                 }
 
                 define(.alarming, adopts: resetable)

@@ -91,7 +91,8 @@ struct SMCTable {
         var spaced = ""
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             let code = line.components(separatedBy: "//")[0]
-            spaced += code.replacingOccurrences(of: "{", with: " { ")
+            spaced +=
+                code.replacingOccurrences(of: "{", with: " { ")
                 .replacingOccurrences(of: "}", with: " } ")
                 .replacingOccurrences(of: "(", with: " ( ")
                 .replacingOccurrences(of: ")", with: " ) ")

@@ -1,5 +1,5 @@
-import Testing
 import StateMachineTable
+import Testing
 
 /// The README's super state, overriding and entry/exit inheritance examples.
 @Suite("Super states, overriding and inherited entry/exit actions")
@@ -13,7 +13,7 @@ struct SuperStateTests: TurnstileTable {
     func adoptingCombined() throws -> FSM<State, Event> {
         let fsm = machine()
         try fsm.buildTable {
-            let s1 = SuperState { when(.coin) | then(.unlocked) | unlock  }
+            let s1 = SuperState { when(.coin) | then(.unlocked) | unlock }
             let s2 = SuperState { when(.pass) | then(.alarming) | alarmOn }
             let s3 = SuperState(adopts: s1, s2)
             define(.locked, adopts: s3)
@@ -89,11 +89,14 @@ struct SuperStateTests: TurnstileTable {
         #expect(await fsm.run([.coin], recorder: recorder) == [Step(state: .locked, calls: ["doYetAnotherThing"])])
     }
 
-    @Test("In an override chain the last transition wins", arguments: [FSM<TurnstileState, TurnstileEvent>.PredicateHandling.eager, .lazy])
+    @Test(
+        "In an override chain the last transition wins",
+        arguments: [FSM<TurnstileState, TurnstileEvent>.PredicateHandling.eager, .lazy]
+    )
     func overrideChain(type: FSM<TurnstileState, TurnstileEvent>.PredicateHandling) async throws {
         let fsm = machine(type)
         try fsm.buildTable {
-            let s1 = SuperState { when(.coin) | then(.unlocked) | named("a1")  }
+            let s1 = SuperState { when(.coin) | then(.unlocked) | named("a1") }
             let s2 = SuperState(adopts: s1) { overriding { when(.coin) | then(.unlocked) | named("a2") } }
             let s3 = SuperState(adopts: s2) { overriding { when(.coin) | then(.unlocked) | named("a3") } }
             let s4 = SuperState(adopts: s3) { overriding { when(.coin) | then(.unlocked) | named("a4") } }
@@ -124,8 +127,8 @@ struct SuperStateTests: TurnstileTable {
         try written.buildTable {
             define(.locked, onEntry: lock*) {
                 when(.reset) | then(.locked)
-                when(.coin)  | then(.unlocked)
-                when(.pass)  | then(.alarming)
+                when(.coin) | then(.unlocked)
+                when(.pass) | then(.alarming)
             }
             define(.unlocked) { when(.reset) | then(.locked) }
             define(.alarming) { when(.reset) | then(.locked) }
@@ -141,7 +144,7 @@ struct SuperStateTests: TurnstileTable {
     func superStatesCombineEntryActions() async throws {
         let fsm = machine()
         try fsm.buildTable {
-            let s1 = SuperState(onEntry: unlock*)  { when(.coin) | then(.unlocked) }
+            let s1 = SuperState(onEntry: unlock*) { when(.coin) | then(.unlocked) }
             let s2 = SuperState(onEntry: alarmOn*) { when(.pass) | then(.alarming) }
             let s3 = SuperState(adopts: s1, s2)
             define(.locked) { when(.reset) | then(.unlocked) }

@@ -11,9 +11,18 @@ struct DataIsLoaded: State, Equatable {
     var superState: FeatureState { FeatureState(isLoaded: true) }
 }
 
-struct DidRequestLoading: Event { typealias SuperEvent = FeatureEvent; let id: Int }
-struct DidRequestReloading: Event { typealias SuperEvent = FeatureEvent; let id: Int }
-struct DidSucceedToLoad: Event { typealias SuperEvent = FeatureEvent; let value: Int }
+struct DidRequestLoading: Event {
+    typealias SuperEvent = FeatureEvent
+    let id: Int
+}
+struct DidRequestReloading: Event {
+    typealias SuperEvent = FeatureEvent
+    let id: Int
+}
+struct DidSucceedToLoad: Event {
+    typealias SuperEvent = FeatureEvent
+    let value: Int
+}
 
 let expectedState1 = DataIsIdle()
 let expectedState2 = DataIsLoading()

@@ -12,8 +12,17 @@ struct SwiftTestingAssertionsTests {
             await assertions.assert(state: expectedState2)
             await assertions.assert(state: expectedState3)
         }
-        await expectTransition(asyncStateMachine: makeMachine(), when: DataIsIdle(), on: DidRequestLoading(id: 1), transitionsTo: DataIsLoading())
-        await expectNoTransition(asyncStateMachine: makeMachine(), when: DataIsLoaded(value: 1), on: DidRequestLoading(id: 1))
+        await expectTransition(
+            asyncStateMachine: makeMachine(),
+            when: DataIsIdle(),
+            on: DidRequestLoading(id: 1),
+            transitionsTo: DataIsLoading()
+        )
+        await expectNoTransition(
+            asyncStateMachine: makeMachine(),
+            when: DataIsLoaded(value: 1),
+            on: DidRequestLoading(id: 1)
+        )
     }
 
     @Test("a failing assertion is recorded as an issue at the assertion's line")
@@ -26,7 +35,11 @@ struct SwiftTestingAssertionsTests {
             }
         } matching: { issue in
             issue.sourceLocation?.line == expectedLine
-                && issue.comments.contains { $0.rawValue.contains("Expected state DataIsLoaded(value: 1701) before any event, but received DataIsIdle()") }
+                && issue.comments.contains {
+                    $0.rawValue.contains(
+                        "Expected state DataIsLoaded(value: 1701) before any event, but received DataIsIdle()"
+                    )
+                }
         }
     }
 
@@ -38,7 +51,11 @@ struct SwiftTestingAssertionsTests {
             await assertions.assert(state: expectedState2, fail: spy.fail, line: 7)
             await assertions.assertNoTransition(timeout: .milliseconds(10), fail: spy.fail)
         }
-        #expect(spy.messages == ["Expected state DataIsLoading() before any event, but no state arrived within 0.5 seconds."])
+        #expect(
+            spy.messages == [
+                "Expected state DataIsLoading() before any event, but no state arrived within 0.5 seconds."
+            ]
+        )
         #expect(spy.lines == [7])
     }
 

@@ -27,9 +27,12 @@ final class XCTestAssertionsTests: XCTestCase {
             assertions.send(DidRequestLoading(id: 1))
             await assertions.assert(state: expectedState3)
         }
-        XCTAssertEqual(spy.messages, [
-            "Expected state DataIsLoaded(value: 1701) after event DidRequestLoading(id: 1), but received DataIsLoading()."
-        ])
+        XCTAssertEqual(
+            spy.messages,
+            [
+                "Expected state DataIsLoaded(value: 1701) after event DidRequestLoading(id: 1), but received DataIsLoading()."
+            ]
+        )
     }
 
     func test_missingState_reportsTimeout() async {
@@ -38,9 +41,12 @@ final class XCTestAssertionsTests: XCTestCase {
             await assertions.assert(state: expectedState1)
             await assertions.assert(state: expectedState2)
         }
-        XCTAssertEqual(spy.messages, [
-            "Expected state DataIsLoading() before any event, but no state arrived within 0.5 seconds."
-        ])
+        XCTAssertEqual(
+            spy.messages,
+            [
+                "Expected state DataIsLoading() before any event, but no state arrived within 0.5 seconds."
+            ]
+        )
     }
 
     func test_unexpectedTransition_fails() async {
@@ -51,21 +57,49 @@ final class XCTestAssertionsTests: XCTestCase {
             await assertions.assertNoTransition()
         }
         XCTAssertEqual(spy.messages.count, 1)
-        XCTAssertEqual(spy.messages.first, "Expected no transition after event DidRequestLoading(id: 1), but received DataIsLoading().")
+        XCTAssertEqual(
+            spy.messages.first,
+            "Expected no transition after event DidRequestLoading(id: 1), but received DataIsLoading()."
+        )
     }
 
     func test_tableChecks() async {
         let spy = FailureSpy()
         let machine = makeMachine()
-        await XCTAssertTransition(asyncStateMachine: machine, when: DataIsIdle(), on: DidRequestLoading(id: 1), transitionsTo: DataIsLoading())
+        await XCTAssertTransition(
+            asyncStateMachine: machine,
+            when: DataIsIdle(),
+            on: DidRequestLoading(id: 1),
+            transitionsTo: DataIsLoading()
+        )
         await XCTAssertNoTransition(asyncStateMachine: machine, when: DataIsIdle(), on: DidRequestReloading(id: 1701))
-        await XCTAssertTransition(asyncStateMachine: machine, when: DataIsIdle(), on: DidRequestLoading(id: 1), transitionsTo: DataIsLoaded(value: 1), fail: spy.fail)
-        await XCTAssertTransition(asyncStateMachine: machine, when: DataIsIdle(), on: DidSucceedToLoad(value: 1), transitionsTo: DataIsLoaded(value: 1), fail: spy.fail)
-        await XCTAssertNoTransition(asyncStateMachine: machine, when: DataIsLoading(), on: DidSucceedToLoad(value: 3), fail: spy.fail)
-        XCTAssertEqual(spy.messages, [
-            "Expected DataIsIdle() on DidRequestLoading(id: 1) to transition to DataIsLoaded(value: 1), but it transitions to DataIsLoading().",
-            "Expected DataIsIdle() on DidSucceedToLoad(value: 1) to transition to DataIsLoaded(value: 1), but there is no transition.",
-            "Expected no transition when DataIsLoading() on DidSucceedToLoad(value: 3), but it transitions to DataIsLoaded(value: 1701).",
-        ])
+        await XCTAssertTransition(
+            asyncStateMachine: machine,
+            when: DataIsIdle(),
+            on: DidRequestLoading(id: 1),
+            transitionsTo: DataIsLoaded(value: 1),
+            fail: spy.fail
+        )
+        await XCTAssertTransition(
+            asyncStateMachine: machine,
+            when: DataIsIdle(),
+            on: DidSucceedToLoad(value: 1),
+            transitionsTo: DataIsLoaded(value: 1),
+            fail: spy.fail
+        )
+        await XCTAssertNoTransition(
+            asyncStateMachine: machine,
+            when: DataIsLoading(),
+            on: DidSucceedToLoad(value: 3),
+            fail: spy.fail
+        )
+        XCTAssertEqual(
+            spy.messages,
+            [
+                "Expected DataIsIdle() on DidRequestLoading(id: 1) to transition to DataIsLoaded(value: 1), but it transitions to DataIsLoading().",
+                "Expected DataIsIdle() on DidSucceedToLoad(value: 1) to transition to DataIsLoaded(value: 1), but there is no transition.",
+                "Expected no transition when DataIsLoading() on DidSucceedToLoad(value: 3), but it transitions to DataIsLoaded(value: 1701).",
+            ]
+        )
     }
 }

@@ -87,7 +87,6 @@ func counterMachine(initial: Int = 0) -> AsyncStateMachine<CounterState, Counter
 
 // MARK: Helpers
 
-
 /// Waits (bounded) until `condition(ui.state)` holds, woken by Observation on each change.
 @MainActor
 @discardableResult

@@ -81,4 +81,3 @@ public func makeLoadingMachine(
     }
     .disableLog()
 }
-

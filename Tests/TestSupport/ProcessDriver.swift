@@ -116,6 +116,6 @@ public final class ProcessDriver: @unchecked Sendable {
             }
             return ready
         }
-        ready.forEach { $0.resume() }
+        for continuation in ready { continuation.resume() }
     }
 }

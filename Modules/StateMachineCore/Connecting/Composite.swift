@@ -51,10 +51,12 @@ public struct Composite<S: State, SuperState, SuperEvent>: Sendable where S.Supe
         @CompositeEffectBuilder<SuperEvent> effects: @escaping @Sendable (S, E) async -> [CompositeEffect<SuperEvent>]
     ) -> Self where E.SuperEvent == SuperEvent {
         var copy = self
-        copy.parentHandlers.append(.init(eventType: ObjectIdentifier(E.self)) { state, event in
-            guard let state = state as? S, let event = event as? E else { return [] }
-            return await effects(state, event)
-        })
+        copy.parentHandlers.append(
+            .init(eventType: ObjectIdentifier(E.self)) { state, event in
+                guard let state = state as? S, let event = event as? E else { return [] }
+                return await effects(state, event)
+            }
+        )
         return copy
     }
 
@@ -82,10 +84,12 @@ public struct Composite<S: State, SuperState, SuperEvent>: Sendable where S.Supe
         effects: @escaping @Sendable (S, E) async -> [CompositeEffect<SuperEvent>]
     ) -> Self {
         var copy = self
-        copy.childHandlers.append(.init(eventType: ObjectIdentifier(E.self), child: child) { state, event in
-            guard let state = state as? S, let event = event as? E else { return [] }
-            return await effects(state, event)
-        })
+        copy.childHandlers.append(
+            .init(eventType: ObjectIdentifier(E.self), child: child) { state, event in
+                guard let state = state as? S, let event = event as? E else { return [] }
+                return await effects(state, event)
+            }
+        )
         return copy
     }
 
@@ -109,7 +113,8 @@ public struct Composite<S: State, SuperState, SuperEvent>: Sendable where S.Supe
             guard let id = child.id else {
                 errors.append(
                     "Composite in When(state: \(S.self)): child #\(index + 1) (\(child.typeName)) has no id; "
-                        + "declare it with StateMachine(id:initial:) so that Forward can address it")
+                        + "declare it with StateMachine(id:initial:) so that Forward can address it"
+                )
                 continue
             }
             if !seen.insert(id).inserted {
@@ -119,11 +124,17 @@ public struct Composite<S: State, SuperState, SuperEvent>: Sendable where S.Supe
         for join in joins where join.stateTypes.count != children.count {
             errors.append(
                 "Composite in When(state: \(S.self)): join(whenChildStates:) names \(join.stateTypes.count) "
-                    + "state types for \(children.count) children")
+                    + "state types for \(children.count) children"
+            )
         }
         return CompositeDefinition(
-            owner: "\(S.self)", children: children, parentHandlers: parentHandlers, childHandlers: childHandlers,
-            joins: joins, errors: errors)
+            owner: "\(S.self)",
+            children: children,
+            parentHandlers: parentHandlers,
+            childHandlers: childHandlers,
+            joins: joins,
+            errors: errors
+        )
     }
 }
 
@@ -198,11 +209,12 @@ public struct ChildMachine: Sendable {
     let typeName: String
     /// Starts a fresh machine; the callbacks receive its initial state and transitions. A
     /// child logs its transitions only when its parent does.
-    let start: @Sendable (
-        _ isLogEnabled: Bool,
-        _ onInitialState: @escaping @Sendable (any State) async -> Void,
-        _ onTransition: @escaping @Sendable (any Event, any State) async -> Void
-    ) -> RunningChild
+    let start:
+        @Sendable (
+            _ isLogEnabled: Bool,
+            _ onInitialState: @escaping @Sendable (any State) async -> Void,
+            _ onTransition: @escaping @Sendable (any Event, any State) async -> Void
+        ) -> RunningChild
 
     init<ChildState, ChildEvent>(_ machine: StateMachine<ChildState, ChildEvent>) {
         self.id = machine.identifier
@@ -241,7 +253,10 @@ struct CompositeDefinition<SuperState, SuperEvent>: Sendable {
         @usableFromInline
         init(
             eventType: ObjectIdentifier,
-            run: @escaping @Sendable (any State<SuperState>, any Event<SuperEvent>) async -> [CompositeEffect<SuperEvent>]
+            run:
+                @escaping @Sendable (any State<SuperState>, any Event<SuperEvent>) async -> [CompositeEffect<
+                    SuperEvent
+                >]
         ) {
             self.eventType = eventType
             self.run = run

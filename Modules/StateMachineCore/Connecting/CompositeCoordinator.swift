@@ -90,9 +90,14 @@ final class CompositeCoordinator<SuperState, SuperEvent>: Sendable {
     @usableFromInline
     func routeParentEvent(_ state: AnyState, _ event: AnyEvent) async {
         let eventType = ObjectIdentifier(type(of: event))
-        let (generation, handlers) = storage.withLock { storage -> (Int, [CompositeDefinition<SuperState, SuperEvent>.ParentHandler]) in
-            guard let active = storage.active, active.stateType == ObjectIdentifier(type(of: state)) else { return (0, []) }
-            let handlers = active.instances.flatMap { $0.definition.parentHandlers.filter { $0.eventType == eventType } }
+        let (generation, handlers) = storage.withLock {
+            storage -> (Int, [CompositeDefinition<SuperState, SuperEvent>.ParentHandler]) in
+            guard let active = storage.active, active.stateType == ObjectIdentifier(type(of: state)) else {
+                return (0, [])
+            }
+            let handlers = active.instances.flatMap {
+                $0.definition.parentHandlers.filter { $0.eventType == eventType }
+            }
             return (active.generation, handlers)
         }
         for handler in handlers {
@@ -138,8 +143,15 @@ final class CompositeCoordinator<SuperState, SuperEvent>: Sendable {
 
     // MARK: Called by the children's lifecycle callbacks
 
-    private func childDidChange(_ generation: Int, _ instance: Int, _ position: Int, event: (any Event)?, state: any State) async {
-        let handlers = storage.withLock { storage -> [(CompositeDefinition<SuperState, SuperEvent>.ChildHandler, AnyState)]? in
+    private func childDidChange(
+        _ generation: Int,
+        _ instance: Int,
+        _ position: Int,
+        event: (any Event)?,
+        state: any State
+    ) async {
+        let handlers = storage.withLock {
+            storage -> [(CompositeDefinition<SuperState, SuperEvent>.ChildHandler, AnyState)]? in
             guard var active = storage.active, active.generation == generation else { return nil }
             active.instances[instance].lastStates[position] = state
             storage.active = active

@@ -13,7 +13,9 @@ public enum StateMachineBuilder<SuperState, SuperEvent> {
 public enum WhenBuilder<S, SuperState, SuperEvent> {
     /// An `On` route.
     @inlinable
-    public static func buildExpression(_ on: On<S, SuperState, SuperEvent>) -> [WhenComponent<S, SuperState, SuperEvent>] {
+    public static func buildExpression(
+        _ on: On<S, SuperState, SuperEvent>
+    ) -> [WhenComponent<S, SuperState, SuperEvent>] {
         [WhenComponent(kind: .on(on))]
     }
 

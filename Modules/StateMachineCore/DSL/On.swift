@@ -27,7 +27,8 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
     public init<E: Event>(
         event: E.Type,
         guard: (@Sendable (S, E) async -> Bool)? = nil,
-        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, E) async ->
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition:
+            @escaping @Sendable (S, E) async ->
             MealyTransition<SuperState, SuperEvent>
     ) where E.SuperEvent == SuperEvent {
         self.events = [TypeKey(event)]
@@ -42,7 +43,8 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
     public init<E: Event>(
         event: EventType<E>,
         guard: (@Sendable (S, E) async -> Bool)? = nil,
-        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, E) async ->
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition:
+            @escaping @Sendable (S, E) async ->
             MealyTransition<SuperState, SuperEvent>
     ) where E.SuperEvent == SuperEvent {
         self.init(event: E.self, guard: `guard`, transition: transition)
@@ -53,7 +55,8 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
     public init(
         @OneOfEventsBuilder<SuperEvent> _ events: () -> [EventSetType<SuperEvent>],
         guard: (@Sendable (S, AnyEvent) async -> Bool)? = nil,
-        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, AnyEvent) async ->
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition:
+            @escaping @Sendable (S, AnyEvent) async ->
             MealyTransition<SuperState, SuperEvent>
     ) {
         self.init(keys: events().map(\.key), guard: `guard`, transition: transition)
@@ -63,7 +66,8 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
     public init(
         events: any Event<SuperEvent>.Type...,
         guard: (@Sendable (S, AnyEvent) async -> Bool)? = nil,
-        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, AnyEvent) async ->
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition:
+            @escaping @Sendable (S, AnyEvent) async ->
             MealyTransition<SuperState, SuperEvent>
     ) {
         self.init(keys: events.map { TypeKey($0) }, guard: `guard`, transition: transition)
@@ -73,7 +77,8 @@ public struct On<S, SuperState, SuperEvent>: Sendable {
     public init(
         events: EventSetType<SuperEvent>...,
         guard: (@Sendable (S, AnyEvent) async -> Bool)? = nil,
-        @MealyTransitionBuilder<SuperState, SuperEvent> transition: @escaping @Sendable (S, AnyEvent) async ->
+        @MealyTransitionBuilder<SuperState, SuperEvent> transition:
+            @escaping @Sendable (S, AnyEvent) async ->
             MealyTransition<SuperState, SuperEvent>
     ) {
         self.init(keys: events.map(\.key), guard: `guard`, transition: transition)

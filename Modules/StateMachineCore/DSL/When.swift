@@ -58,7 +58,9 @@ public struct When<SuperState, SuperEvent>: Sendable {
     /// the erased state.
     public init(
         @OneOfStatesBuilder<SuperState> _ states: () -> [StateSetType<SuperState>],
-        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions: () -> [WhenComponent<AnyState, SuperState, SuperEvent>]
+        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions: () -> [WhenComponent<
+            AnyState, SuperState, SuperEvent
+        >]
     ) {
         self.init(keys: states().map(\.key), content: transitions())
     }
@@ -66,7 +68,9 @@ public struct When<SuperState, SuperEvent>: Sendable {
     /// Routes shared by several state types; the closures receive the erased state.
     public init(
         states: any State<SuperState>.Type...,
-        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions content: () -> [WhenComponent<AnyState, SuperState, SuperEvent>]
+        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions content: () -> [WhenComponent<
+            AnyState, SuperState, SuperEvent
+        >]
     ) {
         self.init(keys: states.map { TypeKey($0) }, content: content())
     }
@@ -75,7 +79,9 @@ public struct When<SuperState, SuperEvent>: Sendable {
     /// erased state.
     public init(
         states: StateSetType<SuperState>...,
-        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions content: () -> [WhenComponent<AnyState, SuperState, SuperEvent>]
+        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions content: () -> [WhenComponent<
+            AnyState, SuperState, SuperEvent
+        >]
     ) {
         self.init(keys: states.map(\.key), content: content())
     }
@@ -83,7 +89,9 @@ public struct When<SuperState, SuperEvent>: Sendable {
     /// Routes shared by the state types of a set; the closures receive the erased state.
     public init(
         _ states: OneOfStates<SuperState>,
-        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions content: () -> [WhenComponent<AnyState, SuperState, SuperEvent>]
+        @WhenBuilder<AnyState, SuperState, SuperEvent> transitions content: () -> [WhenComponent<
+            AnyState, SuperState, SuperEvent
+        >]
     ) {
         self.init(keys: states.keys, content: content())
     }

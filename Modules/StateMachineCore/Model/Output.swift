@@ -61,8 +61,12 @@ public struct Output<SuperState, SuperEvent>: Sendable {
         run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
     ) {
         self.body = Body(
-            priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure, run: run)
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure,
+            run: run
+        )
     }
 
     /// An output whose side effect returns a sequence of erased events.
@@ -157,21 +161,33 @@ public struct Output<SuperState, SuperEvent>: Sendable {
     /// A copy with another cancellation policy.
     public func cancellationPolicy(cancel: Cancel<SuperState, SuperEvent>) -> Self {
         Self(
-            priority: priority, cancellationPolicy: cancel, lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure, run: body.run)
+            priority: priority,
+            cancellationPolicy: cancel,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure,
+            run: body.run
+        )
     }
 
     /// A copy with another lifecycle policy.
     public func lifecyclePolicy(_ policy: LifecyclePolicy) -> Self {
         Self(
-            priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: policy,
-            onFailure: onFailure, run: body.run)
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: policy,
+            onFailure: onFailure,
+            run: body.run
+        )
     }
 
     /// A copy that maps failures to events with `onFailure`.
     public func onFailure(_ onFailure: @escaping @Sendable (any Error) async -> AnyEvent?) -> Self {
         Self(
-            priority: priority, cancellationPolicy: cancellationPolicy, lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure, run: body.run)
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure,
+            run: body.run
+        )
     }
 }

@@ -164,7 +164,9 @@ extension AsyncStateMachine {
     /// transition). Events are delivered in lifecycle order; handlers registered for the
     /// same event run concurrently. The machine does not wait for handlers.
     @discardableResult
-    public func onLifecycleEvent(block: @escaping @Sendable (LifecycleEvent<SuperState, SuperEvent>) async -> Void) -> Self {
+    public func onLifecycleEvent(
+        block: @escaping @Sendable (LifecycleEvent<SuperState, SuperEvent>) async -> Void
+    ) -> Self {
         onInitialState { id, state in await block(.initialState(id: id, state: state)) }
         onTransition { id, state, event, newState in
             await block(.transition(id: id, state: state, event: event, newState: newState))

@@ -9,7 +9,12 @@ public enum LifecycleEvent<SuperState, SuperEvent>: Sendable {
     /// The machine started in `state`.
     case initialState(id: UUID, state: any State<SuperState>)
     /// The machine went from `state` to `newState` on `event`.
-    case transition(id: UUID, state: any State<SuperState>, event: any Event<SuperEvent>, newState: any State<SuperState>)
+    case transition(
+        id: UUID,
+        state: any State<SuperState>,
+        event: any Event<SuperEvent>,
+        newState: any State<SuperState>
+    )
 
     /// The machine's id.
     public var id: UUID {

@@ -35,7 +35,12 @@ extension MachineCore {
 
     /// Cancels each output whose policy matches the processed event.
     @inlinable
-    nonisolated(nonsending) func cancel(_ records: [OutputRecord], matching current: AnyState, _ event: AnyEvent, _ new: AnyState?) async {
+    nonisolated(nonsending) func cancel(
+        _ records: [OutputRecord],
+        matching current: AnyState,
+        _ event: AnyEvent,
+        _ new: AnyState?
+    ) async {
         for record in records {
             if let policy = record.cancellationPolicy, await policy.predicate(current, event, new) {
                 record.task.cancel()

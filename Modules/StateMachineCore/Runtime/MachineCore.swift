@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// The runtime behind an ``AsyncStateMachine``: the command queue, the single command
 /// drainer, the supervised outputs and the observation buffer.
@@ -314,7 +315,9 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             currentState = newState
             pendingStates.append(newState)
             if pendingStates.count >= 256 { publishPendingStates() }
-            if let composites { await composites.parentDidCommit(newState, isLogEnabled: isLogEnabled.load(ordering: .relaxed)) }
+            if let composites {
+                await composites.parentDidCommit(newState, isLogEnabled: isLogEnabled.load(ordering: .relaxed))
+            }
             if isLogEnabled.load(ordering: .relaxed) {
                 await log(current, event, newState)
             }

@@ -175,7 +175,9 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
             case .max(let count):
                 if count > 0 {
                     storage.replay.append(element)
-                    if storage.replay.count > Int(count) { storage.replay.removeFirst(storage.replay.count - Int(count)) }
+                    if storage.replay.count > Int(count) {
+                        storage.replay.removeFirst(storage.replay.count - Int(count))
+                    }
                 }
             }
             var waiters: [UnsafeContinuation<Element?, Never>] = []

@@ -29,7 +29,7 @@ public struct StatechartDebugSink: Sendable {
             bytes.withUnsafeMutableBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {
-                    let written = writeToStandardError( buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = writeToStandardError(buffer.baseAddress! + offset, buffer.count - offset)
                     if written <= 0 { break }
                     offset += written
                 }

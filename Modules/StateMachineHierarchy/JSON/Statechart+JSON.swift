@@ -20,7 +20,10 @@ extension Statechart where StateID == String, EventID == String {
             document = try JSONValue.parse(data)
         } catch {
             throw StatechartError.invalidJSON(
-                StatechartJSONError(issues: [.init(path: "$", message: "malformed JSON: \(describe(decodingError: error))")]))
+                StatechartJSONError(issues: [
+                    .init(path: "$", message: "malformed JSON: \(describe(decodingError: error))")
+                ])
+            )
         }
         var reader = JSONReader<Payload>()
         return try reader.read(document)
@@ -39,7 +42,8 @@ extension Statechart where StateID == String, EventID == String {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw StatechartError.invalidJSON(
-                StatechartJSONError(issues: [.init(path: "$", message: "cannot read file '\(path)': \(error)")]))
+                StatechartJSONError(issues: [.init(path: "$", message: "cannot read file '\(path)': \(error)")])
+            )
         }
         return try definition(fromJSON: data)
     }
@@ -68,7 +72,10 @@ struct JSONReader<Payload: Sendable> {
     mutating func read(_ document: JSONValue) throws -> Chart.Definition {
         guard case .object(let root) = document else {
             throw StatechartError.invalidJSON(
-                StatechartJSONError(issues: [.init(path: "$", message: "expected an object, found \(document.typeName)")]))
+                StatechartJSONError(issues: [
+                    .init(path: "$", message: "expected an object, found \(document.typeName)")
+                ])
+            )
         }
         let name = requireName(root, at: "$", what: "the statechart") ?? "main"
         let states = readStates(root["states"], at: "$.states", required: true)
@@ -128,7 +135,12 @@ struct JSONReader<Payload: Sendable> {
         case "state":
             content = .simple
         case "sub":
-            content = .composite(Chart.RegionSpec(states: readStates(object["states"], at: "\(path).states", required: true), initial: nil))
+            content = .composite(
+                Chart.RegionSpec(
+                    states: readStates(object["states"], at: "\(path).states", required: true),
+                    initial: nil
+                )
+            )
         case "parallel":
             content = .parallel(readRegions(object["regions"], at: "\(path).regions"))
         case nil:
@@ -151,7 +163,9 @@ struct JSONReader<Payload: Sendable> {
             return []
         }
         if items.isEmpty { issue(path, "a parallel state needs at least one region") }
-        return items.enumerated().map { Chart.RegionSpec(states: readStates($1, at: "\(path)[\($0)]", required: true), initial: nil) }
+        return items.enumerated().map {
+            Chart.RegionSpec(states: readStates($1, at: "\(path)[\($0)]", required: true), initial: nil)
+        }
     }
 
     // MARK: Transitions
@@ -173,27 +187,41 @@ struct JSONReader<Payload: Sendable> {
         }
     }
 
-    private mutating func readSimple(_ object: [String: JSONValue], at path: String, into definition: inout Chart.Definition) {
+    private mutating func readSimple(
+        _ object: [String: JSONValue],
+        at path: String,
+        into definition: inout Chart.Definition
+    ) {
         let event = requireName(object, at: path, what: "a transition")
         let kindText = requireString(object, key: "kind", at: path)
         var kind: StatechartTransitionKind?
         if let kindText {
             kind = StatechartTransitionKind(rawValue: kindText)
             if kind == nil {
-                issue("\(path).kind", "unknown transition kind '\(kindText)' (expected 'external', 'local' or 'internal')")
+                issue(
+                    "\(path).kind",
+                    "unknown transition kind '\(kindText)' (expected 'external', 'local' or 'internal')"
+                )
             }
         }
         let source = resolve(object, key: "source", at: path, in: definition)
         let target = resolve(object, key: "target", at: path, in: definition)
         guard let event, let kind, let source, let target else { return }
         if kind == .internal && source.id != target.id {
-            issue("\(path).target", "an internal transition must target its source '\(source.text)', not '\(target.text)'")
+            issue(
+                "\(path).target",
+                "an internal transition must target its source '\(source.text)', not '\(target.text)'"
+            )
             return
         }
         try? definition.addTransition(from: source.text, on: event, to: .state(target.id), kind: kind)
     }
 
-    private mutating func readCompound(_ object: [String: JSONValue], at path: String, into definition: inout Chart.Definition) {
+    private mutating func readCompound(
+        _ object: [String: JSONValue],
+        at path: String,
+        into definition: inout Chart.Definition
+    ) {
         _ = requireName(object, at: path, what: "a compound transition")
         guard let pseudo = requireObject(object, key: "pseudo_state", at: path) else { return }
         let pseudoPath = "\(path).pseudo_state"
@@ -212,8 +240,10 @@ struct JSONReader<Payload: Sendable> {
         }
         guard let vertices = requireObject(object, key: "vertices", at: path) else { return }
         let incoming = readVertexList(vertices, key: "incoming", at: "\(path).vertices") { reader, object, at in
-            (source: reader.resolve(object, key: "source", at: at, in: definition),
-             event: reader.requireName(object, at: at, what: "an incoming vertex"))
+            (
+                source: reader.resolve(object, key: "source", at: at, in: definition),
+                event: reader.requireName(object, at: at, what: "an incoming vertex")
+            )
         }
         let outgoing = readVertexList(vertices, key: "outgoing", at: "\(path).vertices") { reader, object, at in
             reader.resolve(object, key: "target", at: at, in: definition)
@@ -228,11 +258,17 @@ struct JSONReader<Payload: Sendable> {
             for (index, target) in outgoing.enumerated() {
                 guard let target = target.value ?? nil, let region else { continue }
                 guard let slot = regionIndex(of: target.text, inside: region.text) else {
-                    issue("\(path).vertices.outgoing[\(index)].target", "'\(target.text)' is not inside the fork's region '\(region.text)'")
+                    issue(
+                        "\(path).vertices.outgoing[\(index)].target",
+                        "'\(target.text)' is not inside the fork's region '\(region.text)'"
+                    )
                     continue
                 }
                 if let other = regionsUsed[slot] {
-                    issue("\(path).vertices.outgoing[\(index)].target", "'\(target.text)' lies in the same region as '\(other)'")
+                    issue(
+                        "\(path).vertices.outgoing[\(index)].target",
+                        "'\(target.text)' lies in the same region as '\(other)'"
+                    )
                 }
                 regionsUsed[slot] = target.text
             }
@@ -249,14 +285,18 @@ struct JSONReader<Payload: Sendable> {
             for (index, vertex) in incoming.enumerated() {
                 guard let source = vertex.value?.source, let region else { continue }
                 if regionIndex(of: source.text, inside: region.text) == nil {
-                    issue("\(path).vertices.incoming[\(index)].source", "'\(source.text)' is not inside the join's region '\(region.text)'")
+                    issue(
+                        "\(path).vertices.incoming[\(index)].source",
+                        "'\(source.text)' is not inside the join's region '\(region.text)'"
+                    )
                 }
             }
             let sources = incoming.compactMap { entry -> ((text: String, id: String), String)? in
                 guard let vertex = entry.value, let source = vertex.source, let event = vertex.event else { return nil }
                 return (source, event)
             }
-            guard issues.isEmpty, let pseudoName, let region, let target = outgoing.first?.value ?? nil, sources.count == incoming.count
+            guard issues.isEmpty, let pseudoName, let region, let target = outgoing.first?.value ?? nil,
+                sources.count == incoming.count
             else { return }
             definition.add(Chart.Join(pseudoName, region: region.id, sources: sources.map(\.0.id), target: target.id))
             for (source, event) in sources {
@@ -265,14 +305,19 @@ struct JSONReader<Payload: Sendable> {
         case nil:
             break
         case let other?:
-            issue("\(pseudoPath).type", "unknown pseudo state type '\(other)' (expected 'fork' or 'join'; junctions cannot be declared in JSON)")
+            issue(
+                "\(pseudoPath).type",
+                "unknown pseudo state type '\(other)' (expected 'fork' or 'join'; junctions cannot be declared in JSON)"
+            )
         }
     }
 
     /// Reads `key` as a non-empty array of objects, mapping each with `body`. Entries that
     /// are not objects are reported and come back as nil values.
     private mutating func readVertexList<T>(
-        _ object: [String: JSONValue], key: String, at path: String,
+        _ object: [String: JSONValue],
+        key: String,
+        at path: String,
         _ body: (inout Self, [String: JSONValue], String) -> T
     ) -> [(path: String, value: T?)] {
         guard let value = object[key] else {
@@ -326,7 +371,11 @@ struct JSONReader<Payload: Sendable> {
         return name
     }
 
-    private mutating func requireObject(_ object: [String: JSONValue], key: String, at path: String) -> [String: JSONValue]? {
+    private mutating func requireObject(
+        _ object: [String: JSONValue],
+        key: String,
+        at path: String
+    ) -> [String: JSONValue]? {
         guard let value = object[key] else {
             issue(path, "missing required object '\(key)'")
             return nil
@@ -339,7 +388,10 @@ struct JSONReader<Payload: Sendable> {
     }
 
     private mutating func resolve(
-        _ object: [String: JSONValue], key: String, at path: String, in definition: Chart.Definition
+        _ object: [String: JSONValue],
+        key: String,
+        at path: String,
+        in definition: Chart.Definition
     ) -> (text: String, id: String)? {
         guard let text = requireString(object, key: key, at: path) else { return nil }
         do {

@@ -22,7 +22,10 @@ extension Statechart {
             spec = NodeSpec(
                 id: id,
                 content: .composite(RegionSpec(states: Statechart.nodes(in: elements), initial: initial)),
-                enter: nil, exit: nil, handlers: [])
+                enter: nil,
+                exit: nil,
+                handlers: []
+            )
             pseudoStates = Statechart.pseudoStates(in: elements)
         }
 
@@ -32,8 +35,13 @@ extension Statechart {
             let regions = regions()
             spec = NodeSpec(
                 id: id,
-                content: .parallel(regions.map { RegionSpec(states: Statechart.nodes(in: $0.elements), initial: $0.initial) }),
-                enter: nil, exit: nil, handlers: [])
+                content: .parallel(
+                    regions.map { RegionSpec(states: Statechart.nodes(in: $0.elements), initial: $0.initial) }
+                ),
+                enter: nil,
+                exit: nil,
+                handlers: []
+            )
             pseudoStates = regions.flatMap { Statechart.pseudoStates(in: $0.elements) }
         }
 
@@ -56,8 +64,11 @@ extension Statechart {
         /// Handlers of one state are tried in the order they are added; the first whose
         /// guard passes fires. Handlers of inner states take priority over outer ones.
         public func on(
-            _ event: EventID, to target: StateID, kind: StatechartTransitionKind = .external,
-            action: Action? = nil, guard guardBlock: Guard? = nil
+            _ event: EventID,
+            to target: StateID,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
         ) -> State {
             on(event, to: .state(target), kind: kind, action: action, guard: guardBlock)
         }
@@ -65,12 +76,16 @@ extension Statechart {
         /// Adds a handler for `event` whose target is a state or a pseudo state.
         /// Transitions to pseudo states always behave as external ones.
         public func on(
-            _ event: EventID, to target: Target, kind: StatechartTransitionKind = .external,
-            action: Action? = nil, guard guardBlock: Guard? = nil
+            _ event: EventID,
+            to target: Target,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
         ) -> State {
             var copy = self
             copy.spec.handlers.append(
-                HandlerSpec(event: event, target: target, kind: kind, guardBlock: guardBlock, action: action))
+                HandlerSpec(event: event, target: target, kind: kind, guardBlock: guardBlock, action: action)
+            )
             return copy
         }
 
@@ -146,13 +161,17 @@ extension Statechart {
     @resultBuilder
     public enum StatesBuilder {
         /// A state.
-        public static func buildExpression(_ state: State) -> [Element] { [Element(kind: .node(state.spec))] + state.pseudoStates }
+        public static func buildExpression(_ state: State) -> [Element] {
+            [Element(kind: .node(state.spec))] + state.pseudoStates
+        }
         /// A fork.
         public static func buildExpression(_ fork: Fork) -> [Element] { [Element(kind: .fork(fork.spec))] }
         /// A join.
         public static func buildExpression(_ join: Join) -> [Element] { [Element(kind: .join(join.spec))] }
         /// A junction.
-        public static func buildExpression(_ junction: Junction) -> [Element] { [Element(kind: .junction(junction.spec))] }
+        public static func buildExpression(_ junction: Junction) -> [Element] {
+            [Element(kind: .junction(junction.spec))]
+        }
         /// Concatenates the declarations in order.
         public static func buildBlock(_ parts: [Element]...) -> [Element] { parts.flatMap { $0 } }
         /// An `if` without `else`.

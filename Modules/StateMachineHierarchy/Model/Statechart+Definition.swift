@@ -68,18 +68,33 @@ extension Statechart {
         /// Adds a handler for `event` on the state at `source` that transitions to the state
         /// at `target`. It is tried after the handlers the state already has.
         public mutating func addTransition(
-            from source: String, on event: EventID, to target: String,
-            kind: StatechartTransitionKind = .external, action: Action? = nil, guard guardBlock: Guard? = nil
+            from source: String,
+            on event: EventID,
+            to target: String,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
         ) throws {
             let targetID = try state(at: target)
-            try addTransition(from: source, on: event, to: .state(targetID), kind: kind, action: action, guard: guardBlock)
+            try addTransition(
+                from: source,
+                on: event,
+                to: .state(targetID),
+                kind: kind,
+                action: action,
+                guard: guardBlock
+            )
         }
 
         /// Adds a handler for `event` on the state at `source` whose target is a state
         /// (by identifier) or a pseudo state (by name).
         public mutating func addTransition(
-            from source: String, on event: EventID, to target: Target,
-            kind: StatechartTransitionKind = .external, action: Action? = nil, guard guardBlock: Guard? = nil
+            from source: String,
+            on event: EventID,
+            to target: Target,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
         ) throws {
             let location = try locate(source)
             let handler = HandlerSpec(event: event, target: target, kind: kind, guardBlock: guardBlock, action: action)
@@ -97,16 +112,28 @@ extension Statechart {
         /// transition by its event. Pass `source` when several states handle that event.
         /// - Throws: ``StatechartError/unknownTransition(name:)`` or
         ///   ``StatechartError/ambiguousTransition(name:sources:)``.
-        public mutating func setGuard(forTransition name: EventID, from source: String? = nil, _ guardBlock: @escaping Guard) throws {
+        public mutating func setGuard(
+            forTransition name: EventID,
+            from source: String? = nil,
+            _ guardBlock: @escaping Guard
+        ) throws {
             try modifyHandler(named: name, from: source) { $0.guardBlock = guardBlock }
         }
 
         /// Sets the action of the transition for event `name`; see ``setGuard(forTransition:from:_:)``.
-        public mutating func setAction(forTransition name: EventID, from source: String? = nil, _ action: @escaping Action) throws {
+        public mutating func setAction(
+            forTransition name: EventID,
+            from source: String? = nil,
+            _ action: @escaping Action
+        ) throws {
             try modifyHandler(named: name, from: source) { $0.action = action }
         }
 
-        private mutating func modifyHandler(named name: EventID, from source: String?, _ body: (inout HandlerSpec) -> Void) throws {
+        private mutating func modifyHandler(
+            named name: EventID,
+            from source: String?,
+            _ body: (inout HandlerSpec) -> Void
+        ) throws {
             var matches: [(location: [Step], index: Int, path: String)] = []
             if let source {
                 let location = try locate(source)
@@ -146,7 +173,10 @@ extension Statechart {
             for (position, component) in path.components.enumerated() {
                 guard let index = region.states.firstIndex(where: { statechartName($0.id) == component.name }) else {
                     throw StatechartError.invalidPath(
-                        path: text, component: component.name, reason: "region '\(regionName)' has no state named '\(component.name)'")
+                        path: text,
+                        component: component.name,
+                        reason: "region '\(regionName)' has no state named '\(component.name)'"
+                    )
                 }
                 location.append(Step(region: regionIndex, state: index))
                 let node = region.states[index]
@@ -154,12 +184,17 @@ extension Statechart {
                 switch node.content {
                 case .simple:
                     throw StatechartError.invalidPath(
-                        path: text, component: component.name, reason: "'\(component.name)' is a simple state and has no sub states")
+                        path: text,
+                        component: component.name,
+                        reason: "'\(component.name)' is a simple state and has no sub states"
+                    )
                 case .composite(let inner):
                     if component.region != nil {
                         throw StatechartError.invalidPath(
-                            path: text, component: component.name,
-                            reason: "'\(component.name)' is not a parallel state, so it takes no region index")
+                            path: text,
+                            component: component.name,
+                            reason: "'\(component.name)' is not a parallel state, so it takes no region index"
+                        )
                     }
                     region = inner
                     regionIndex = 0
@@ -167,13 +202,18 @@ extension Statechart {
                 case .parallel(let regions):
                     guard let chosen = component.region else {
                         throw StatechartError.invalidPath(
-                            path: text, component: component.name,
-                            reason: "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(regions.count))")
+                            path: text,
+                            component: component.name,
+                            reason:
+                                "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(regions.count))"
+                        )
                     }
                     guard chosen < regions.count else {
                         throw StatechartError.invalidPath(
-                            path: text, component: "\(component.name)@\(chosen)",
-                            reason: "'\(component.name)' has \(regions.count) regions")
+                            path: text,
+                            component: "\(component.name)@\(chosen)",
+                            reason: "'\(component.name)' has \(regions.count) regions"
+                        )
                     }
                     region = regions[chosen]
                     regionIndex = chosen
@@ -201,7 +241,11 @@ extension Statechart {
             Self.modify(&root, location[...], body)
         }
 
-        private static func modify(_ region: inout RegionSpec, _ location: ArraySlice<[Step].Element>, _ body: (inout NodeSpec) -> Void) {
+        private static func modify(
+            _ region: inout RegionSpec,
+            _ location: ArraySlice<[Step].Element>,
+            _ body: (inout NodeSpec) -> Void
+        ) {
             let step = location.first!
             let rest = location.dropFirst()
             if rest.isEmpty {
@@ -221,12 +265,21 @@ extension Statechart {
             }
         }
 
-        private func visit(_ region: RegionSpec, location: [Step], path: String, _ body: ([Step], String, NodeSpec) -> Void) {
+        private func visit(
+            _ region: RegionSpec,
+            location: [Step],
+            path: String,
+            _ body: ([Step], String, NodeSpec) -> Void
+        ) {
             visitRegion(region, regionIndex: 0, location: location, prefix: path, body)
         }
 
         private func visitRegion(
-            _ region: RegionSpec, regionIndex: Int, location: [Step], prefix: String, _ body: ([Step], String, NodeSpec) -> Void
+            _ region: RegionSpec,
+            regionIndex: Int,
+            location: [Step],
+            prefix: String,
+            _ body: ([Step], String, NodeSpec) -> Void
         ) {
             for (index, node) in region.states.enumerated() {
                 let here = location + [Step(region: regionIndex, state: index)]

@@ -65,7 +65,8 @@ public enum StatechartError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidPath(let path, let component, let reason):
             return "Invalid path '\(path)' at component '\(component)': \(reason)."
         case .ambiguousTransition(let name, let sources):
-            return "Transition name '\(name)' is ambiguous: it is declared on \(sources.map { "'\($0)'" }.joined(separator: ", ")); pass a source path."
+            return
+                "Transition name '\(name)' is ambiguous: it is declared on \(sources.map { "'\($0)'" }.joined(separator: ", ")); pass a source path."
         case .unknownTransition(let name):
             return "No transition is named '\(name)'."
         case .invalidJSON(let error):

@@ -39,11 +39,17 @@ public struct StatechartPath: Sendable, Hashable, CustomStringConvertible {
             if halves.count == 2 {
                 guard let value = Int(halves[1]), value >= 0 else {
                     throw StatechartError.invalidPath(
-                        path: text, component: piece, reason: "the region index '\(halves[1])' is not a non-negative integer")
+                        path: text,
+                        component: piece,
+                        reason: "the region index '\(halves[1])' is not a non-negative integer"
+                    )
                 }
                 guard index < parts.count - 1 else {
                     throw StatechartError.invalidPath(
-                        path: text, component: piece, reason: "a region index must be followed by a state in that region")
+                        path: text,
+                        component: piece,
+                        reason: "a region index must be followed by a state in that region"
+                    )
                 }
                 region = value
             }

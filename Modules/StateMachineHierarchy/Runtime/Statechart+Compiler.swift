@@ -47,7 +47,10 @@ extension Statechart {
                 try claim(fork.name, "A fork")
                 let region = try parallelState(fork.region, pseudoState: fork.name)
                 guard !fork.targets.isEmpty else {
-                    throw StatechartError.invalidCompoundTransition(pseudoState: fork.name, reason: "it has no target states")
+                    throw StatechartError.invalidCompoundTransition(
+                        pseudoState: fork.name,
+                        reason: "it has no target states"
+                    )
                 }
                 var targets: [Int32] = []
                 var usedRegions: [Int32: Int32] = [:]
@@ -57,7 +60,9 @@ extension Statechart {
                     if let other = usedRegions[regionOfTarget] {
                         throw StatechartError.invalidCompoundTransition(
                             pseudoState: fork.name,
-                            reason: "targets '\(states[Int(other)].path)' and '\(states[Int(target)].path)' lie in the same region '\(regions[Int(regionOfTarget)].name)'")
+                            reason:
+                                "targets '\(states[Int(other)].path)' and '\(states[Int(target)].path)' lie in the same region '\(regions[Int(regionOfTarget)].name)'"
+                        )
                     }
                     usedRegions[regionOfTarget] = target
                     targets.append(target)
@@ -72,7 +77,10 @@ extension Statechart {
                 try claim(join.name, "A join")
                 let region = try parallelState(join.region, pseudoState: join.name)
                 guard !join.sources.isEmpty else {
-                    throw StatechartError.invalidCompoundTransition(pseudoState: join.name, reason: "it has no source states")
+                    throw StatechartError.invalidCompoundTransition(
+                        pseudoState: join.name,
+                        reason: "it has no source states"
+                    )
                 }
                 var sources: [Int32] = []
                 for id in join.sources {
@@ -97,7 +105,9 @@ extension Statechart {
                 guard !junction.paths.isEmpty else {
                     throw StatechartError.invalidJunction(junction: junction.name, reason: "it has no outgoing paths")
                 }
-                let targets = try junction.paths.map { try lookup($0.target, referencedBy: "junction '\(junction.name)'") }
+                let targets = try junction.paths.map {
+                    try lookup($0.target, referencedBy: "junction '\(junction.name)'")
+                }
                 junctionInfo[junction.name] = (Int32(junctionNames.count), targets)
                 junctionNames.append(junction.name)
                 junctionGuards.append(junction.paths.map(\.guardBlock))
@@ -117,7 +127,10 @@ extension Statechart {
                 for handler in states[sourceIndex].handlers {
                     let eventName = statechartName(handler.event)
                     guard !eventName.isEmpty else {
-                        throw StatechartError.emptyName(what: "An event", location: "a handler of state '\(states[sourceIndex].path)'")
+                        throw StatechartError.emptyName(
+                            what: "An event",
+                            location: "a handler of state '\(states[sourceIndex].path)'"
+                        )
                     }
                     let described = "the handler for event '\(eventName)' on '\(states[sourceIndex].path)'"
                     let effect: Effect
@@ -128,7 +141,10 @@ extension Statechart {
                         if handler.kind == .internal {
                             guard target == source else {
                                 throw StatechartError.internalTransitionTargetMismatch(
-                                    event: eventName, source: states[sourceIndex].path, target: states[Int(target)].path)
+                                    event: eventName,
+                                    source: states[sourceIndex].path,
+                                    target: states[Int(target)].path
+                                )
                             }
                             effect = .internalAction
                         } else {
@@ -150,12 +166,19 @@ extension Statechart {
                         try rejectInternal(handler, event: eventName, source: source, pseudo: joinName)
                         guard let slot = join.sources.firstIndex(of: source) else {
                             throw StatechartError.invalidCompoundTransition(
-                                pseudoState: joinName, reason: "'\(states[sourceIndex].path)' handles '\(eventName)' with the join but is not one of its sources")
+                                pseudoState: joinName,
+                                reason:
+                                    "'\(states[sourceIndex].path)' handles '\(eventName)' with the join but is not one of its sources"
+                            )
                         }
                         effect = .join(
-                            join: join.index, slot: Int32(slot), change: register(makeSwitch(from: source, to: join.target, kind: .external)))
+                            join: join.index,
+                            slot: Int32(slot),
+                            change: register(makeSwitch(from: source, to: join.target, kind: .external))
+                        )
                         let sourceNames = join.sources.map { states[Int($0)].name }.joined(separator: ",")
-                        name = "\(states[Int(join.region)].name)/[\(sourceNames)] --> \(joinName) --> \(states[Int(join.target)].name)"
+                        name =
+                            "\(states[Int(join.region)].name)/[\(sourceNames)] --> \(joinName) --> \(states[Int(join.target)].name)"
                     case .junction(let junctionName):
                         guard let junction = junctionInfo[junctionName] else {
                             throw StatechartError.unknownPseudoState(name: junctionName, referencedBy: described)
@@ -177,7 +200,13 @@ extension Statechart {
                         eventIndex[handler.event] = event
                     }
                     handlers.append(
-                        HandlerNode(source: source, hasGuard: handler.guardBlock != nil, hasAction: handler.action != nil, effect: effect))
+                        HandlerNode(
+                            source: source,
+                            hasGuard: handler.guardBlock != nil,
+                            hasAction: handler.action != nil,
+                            effect: effect
+                        )
+                    )
                     handlerNames.append(name)
                     guards.append(handler.guardBlock)
                     actions.append(handler.action)
@@ -206,22 +235,51 @@ extension Statechart {
                 name: definition.name,
                 states: states.map {
                     StateNode(
-                        name: $0.name, hasEnter: $0.enter != nil, hasExit: $0.exit != nil, path: $0.path, parent: $0.parent, kind: $0.kind, regions: $0.regions,
-                        joinsToReset: $0.joinsToReset)
+                        name: $0.name,
+                        hasEnter: $0.enter != nil,
+                        hasExit: $0.exit != nil,
+                        path: $0.path,
+                        parent: $0.parent,
+                        kind: $0.kind,
+                        regions: $0.regions,
+                        joinsToReset: $0.joinsToReset
+                    )
                 },
-                regions: regions, handlers: handlers, handlerNames: handlerNames, switches: switches, joins: joins,
+                regions: regions,
+                handlers: handlers,
+                handlerNames: handlerNames,
+                switches: switches,
+                joins: joins,
                 junctionNames: junctionNames,
-                eventNames: eventIDs.map { statechartName($0!) }, eventCount: eventCount, handlerStart: counts, handlerList: list)
+                eventNames: eventIDs.map { statechartName($0!) },
+                eventCount: eventCount,
+                handlerStart: counts,
+                handlerList: list
+            )
             return Model(
-                topology: topology, ids: states.map(\.id), enters: states.map(\.enter), exits: states.map(\.exit),
-                guards: guards, actions: actions, junctionGuards: junctionGuards, junctionActions: junctionActions,
-                eventIndex: eventIndex, eventIDs: eventIDs.map { $0! }, stateIndex: stateIndex)
+                topology: topology,
+                ids: states.map(\.id),
+                enters: states.map(\.enter),
+                exits: states.map(\.exit),
+                guards: guards,
+                actions: actions,
+                junctionGuards: junctionGuards,
+                junctionActions: junctionActions,
+                eventIndex: eventIndex,
+                eventIDs: eventIDs.map { $0! },
+                stateIndex: stateIndex
+            )
         }
 
         // MARK: Flattening
 
         /// Adds `spec`'s states (depth first, document order) and returns the new region's index.
-        private mutating func flatten(_ spec: RegionSpec, name: String, owner: Int32, pathPrefix: String) throws -> Int32 {
+        private mutating func flatten(
+            _ spec: RegionSpec,
+            name: String,
+            owner: Int32,
+            pathPrefix: String
+        ) throws -> Int32 {
             guard !spec.states.isEmpty else { throw StatechartError.noInitialState(region: name) }
             let regionIndex = Int32(regions.count)
             // Reserve the slot; the state list is known only after the children are flattened.
@@ -236,7 +294,11 @@ extension Statechart {
                 }
                 let index = Int32(states.count)
                 if let existing = stateIndex[node.id] {
-                    throw StatechartError.duplicateState(name: stateName, firstPath: states[Int(existing)].path, secondPath: path)
+                    throw StatechartError.duplicateState(
+                        name: stateName,
+                        firstPath: states[Int(existing)].path,
+                        secondPath: path
+                    )
                 }
                 stateIndex[node.id] = index
                 let kind: StateKind
@@ -247,8 +309,17 @@ extension Statechart {
                 }
                 states.append(
                     CompiledStateDraft(
-                        id: node.id, name: stateName, path: path, parent: regionIndex, kind: kind, regions: [],
-                        enter: node.enter, exit: node.exit, handlers: node.handlers))
+                        id: node.id,
+                        name: stateName,
+                        path: path,
+                        parent: regionIndex,
+                        kind: kind,
+                        regions: [],
+                        enter: node.enter,
+                        exit: node.exit,
+                        handlers: node.handlers
+                    )
+                )
                 members.append(index)
                 if let wanted = spec.initial, wanted == node.id { initial = index }
                 switch node.content {
@@ -258,11 +329,19 @@ extension Statechart {
                     let child = try flatten(inner, name: "\(stateName)SubMachine", owner: index, pathPrefix: path + "/")
                     states[Int(index)].regions = [child]
                 case .parallel(let inners):
-                    guard !inners.isEmpty else { throw StatechartError.noInitialState(region: "\(stateName)SubMachine-0") }
+                    guard !inners.isEmpty else {
+                        throw StatechartError.noInitialState(region: "\(stateName)SubMachine-0")
+                    }
                     var children: [Int32] = []
                     for (position, inner) in inners.enumerated() {
                         children.append(
-                            try flatten(inner, name: "\(stateName)SubMachine-\(position)", owner: index, pathPrefix: path + "@\(position)/"))
+                            try flatten(
+                                inner,
+                                name: "\(stateName)SubMachine-\(position)",
+                                owner: index,
+                                pathPrefix: path + "@\(position)/"
+                            )
+                        )
                     }
                     states[Int(index)].regions = children
                 }
@@ -270,7 +349,12 @@ extension Statechart {
             if let wanted = spec.initial, initial == nil {
                 throw StatechartError.unknownInitialState(region: name, state: statechartName(wanted))
             }
-            regions[Int(regionIndex)] = RegionNode(name: name, parent: owner, states: members, initial: initial ?? members[0])
+            regions[Int(regionIndex)] = RegionNode(
+                name: name,
+                parent: owner,
+                states: members,
+                initial: initial ?? members[0]
+            )
             return regionIndex
         }
 
@@ -287,7 +371,9 @@ extension Statechart {
             let index = try lookup(id, referencedBy: "pseudo state '\(pseudoState)'")
             guard states[Int(index)].kind == .parallel else {
                 throw StatechartError.invalidCompoundTransition(
-                    pseudoState: pseudoState, reason: "its region '\(states[Int(index)].path)' is not a parallel state")
+                    pseudoState: pseudoState,
+                    reason: "its region '\(states[Int(index)].path)' is not a parallel state"
+                )
             }
             return index
         }
@@ -302,7 +388,8 @@ extension Statechart {
                 if owner < 0 {
                     throw StatechartError.invalidCompoundTransition(
                         pseudoState: pseudoState,
-                        reason: "'\(states[Int(state)].path)' is not inside its region '\(states[Int(parallel)].path)'")
+                        reason: "'\(states[Int(state)].path)' is not inside its region '\(states[Int(parallel)].path)'"
+                    )
                 }
                 current = owner
             }
@@ -310,7 +397,11 @@ extension Statechart {
 
         private func rejectInternal(_ handler: HandlerSpec, event: String, source: Int32, pseudo: String) throws {
             if handler.kind == .internal {
-                throw StatechartError.internalTransitionTargetMismatch(event: event, source: states[Int(source)].path, target: pseudo)
+                throw StatechartError.internalTransitionTargetMismatch(
+                    event: event,
+                    source: states[Int(source)].path,
+                    target: pseudo
+                )
             }
         }
 
@@ -406,8 +497,11 @@ extension Statechart {
 
         private func makeSwitch(scope: [Int32], plan: [(Int32, Int32)]) -> Switch {
             Switch(
-                scope: scope, planRegions: plan.map(\.0), planStates: plan.map(\.1),
-                scopeName: regions[Int(scope[0])].name)
+                scope: scope,
+                planRegions: plan.map(\.0),
+                planStates: plan.map(\.1),
+                scopeName: regions[Int(scope[0])].name
+            )
         }
     }
 }

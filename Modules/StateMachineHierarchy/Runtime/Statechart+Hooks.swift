@@ -71,8 +71,11 @@ extension Statechart {
             case .internalTransition: kind = .internalTransition(model.eventIDs[Int(event)])
             }
             let notification = Notification(
-                kind: kind, state: model.ids[Int(state)], path: model.topology.states[Int(state)].path,
-                payload: payload as? Payload)
+                kind: kind,
+                state: model.ids[Int(state)],
+                path: model.topology.states[Int(state)].path,
+                payload: payload as? Payload
+            )
             observers.post(notification, at: state)
         }
     }

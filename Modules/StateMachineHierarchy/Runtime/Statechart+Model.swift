@@ -126,9 +126,18 @@ struct Topology: Sendable {
     let regionInitial: [Int32]
 
     init(
-        name: String, states: [StateNode], regions: [RegionNode], handlers: [HandlerNode], handlerNames: [String],
-        switches: [Switch], joins: [JoinNode], junctionNames: [String], eventNames: [String], eventCount: Int,
-        handlerStart: [Int32], handlerList: [Int32]
+        name: String,
+        states: [StateNode],
+        regions: [RegionNode],
+        handlers: [HandlerNode],
+        handlerNames: [String],
+        switches: [Switch],
+        joins: [JoinNode],
+        junctionNames: [String],
+        eventNames: [String],
+        eventCount: Int,
+        handlerStart: [Int32],
+        handlerList: [Int32]
     ) {
         self.name = name
         self.states = states
@@ -142,8 +151,12 @@ struct Topology: Sendable {
         for change in switches {
             hotSwitches.append(
                 SwitchHot(
-                    scopeStart: Int32(scopeRegions.count), scopeCount: Int32(change.scope.count),
-                    planStart: Int32(planRegions.count), planCount: Int32(change.planRegions.count)))
+                    scopeStart: Int32(scopeRegions.count),
+                    scopeCount: Int32(change.scope.count),
+                    planStart: Int32(planRegions.count),
+                    planCount: Int32(change.planRegions.count)
+                )
+            )
             scopeRegions += change.scope
             planRegions += change.planRegions
             planStates += change.planStates
@@ -165,9 +178,16 @@ struct Topology: Sendable {
         for state in states {
             hot.append(
                 StateHot(
-                    parent: state.parent, kind: state.kind, hasEnter: state.hasEnter, hasExit: state.hasExit,
-                    regionStart: Int32(childRegions.count), regionCount: Int32(state.regions.count),
-                    joinStart: Int32(resetJoins.count), joinCount: Int32(state.joinsToReset.count)))
+                    parent: state.parent,
+                    kind: state.kind,
+                    hasEnter: state.hasEnter,
+                    hasExit: state.hasExit,
+                    regionStart: Int32(childRegions.count),
+                    regionCount: Int32(state.regions.count),
+                    joinStart: Int32(resetJoins.count),
+                    joinCount: Int32(state.joinsToReset.count)
+                )
+            )
             childRegions += state.regions
             resetJoins += state.joinsToReset
         }

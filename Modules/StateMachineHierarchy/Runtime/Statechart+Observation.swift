@@ -56,7 +56,8 @@ extension Statechart {
 
         func remove(state: Int32, token: Int) {
             let removed = storage.withLock { storage -> Bool in
-                guard var entries = storage.byState[state], let index = entries.firstIndex(where: { $0.token == token }) else {
+                guard var entries = storage.byState[state], let index = entries.firstIndex(where: { $0.token == token })
+                else {
                     return false
                 }
                 entries.remove(at: index)

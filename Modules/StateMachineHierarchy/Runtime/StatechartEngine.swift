@@ -202,7 +202,9 @@ final class StatechartEngine: @unchecked Sendable {
         let range = topology.handlerRange(state: active, event: event)
         guard !range.isEmpty else { return false }
         if let log {
-            log.write("[\(topology.states[Int(active)].name)] will handle event '\(topology.eventNames[Int(event)])' data: \(describe(stepPayload))")
+            log.write(
+                "[\(topology.states[Int(active)].name)] will handle event '\(topology.eventNames[Int(event)])' data: \(describe(stepPayload))"
+            )
         }
         for slot in range {
             if try fire(Int(topology.handlerList[slot])) { return true }
@@ -231,7 +233,9 @@ final class StatechartEngine: @unchecked Sendable {
             let junction = Int(junctionIndex)
             guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
                 throw StatechartError.noOutgoingJunctionPath(
-                    junction: topology.junctionNames[junction], event: topology.eventNames[Int(stepEvent)])
+                    junction: topology.junctionNames[junction],
+                    event: topology.eventNames[Int(stepEvent)]
+                )
             }
             let change = firstPath + Int32(chosen)
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
@@ -336,7 +340,9 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func logTransition(_ handler: Int, scope: @autoclosure () -> String) {
         guard let log else { return }
-        log.write("[\(scope())] performing transition: \(topology.handlerNames[handler]) data: \(describe(stepPayload))")
+        log.write(
+            "[\(scope())] performing transition: \(topology.handlerNames[handler]) data: \(describe(stepPayload))"
+        )
     }
 
     private func describe(_ payload: (any Sendable)?) -> String {

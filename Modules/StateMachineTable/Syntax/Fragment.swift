@@ -64,8 +64,10 @@ struct Fragment<State: FSMHashable, Event: FSMHashable> {
         for index in result.rows.indices {
             let row = result.rows[index]
             let combined = MatchAlgebra.and(
-                context.matches, context.matchLocations,
-                row.matches, row.matchLocations,
+                context.matches,
+                context.matchLocations,
+                row.matches,
+                row.matchLocations,
                 problems: &problems
             )
             result.rows[index].matches = combined
@@ -103,8 +105,10 @@ enum MatchAlgebra {
     /// Every pairing of the two OR lists, each pair ANDed; impossible pairs are
     /// reported and dropped.
     static func and(
-        _ lhs: [[PredicateValue]], _ lhsLocations: [StatementLocation],
-        _ rhs: [[PredicateValue]], _ rhsLocations: [StatementLocation],
+        _ lhs: [[PredicateValue]],
+        _ lhsLocations: [StatementLocation],
+        _ rhs: [[PredicateValue]],
+        _ rhsLocations: [StatementLocation],
         problems: inout [any TableProblem]
     ) -> [[PredicateValue]] {
         let locations = Array(Set(lhsLocations + rhsLocations)).sorted { ($0.file, $0.line) < ($1.file, $1.line) }

@@ -2,6 +2,7 @@ import Foundation
 import LoadingFeature
 import StateMachineCore
 import StateMachineTest
+import Synchronization
 import Testing
 import XCTest
 
@@ -39,7 +40,12 @@ struct LoadingFeatureTests {
     @Test("the table, checked without running outputs")
     func table() async {
         let machine = makeAsyncStateMachine { _ in Data() }
-        await expectTransition(asyncStateMachine: machine, when: DataIsIdle(), on: DidRequestLoading(id: "7"), transitionsTo: DataIsLoading(id: "7"))
+        await expectTransition(
+            asyncStateMachine: machine,
+            when: DataIsIdle(),
+            on: DidRequestLoading(id: "7"),
+            transitionsTo: DataIsLoading(id: "7")
+        )
         await expectNoTransition(asyncStateMachine: machine, when: DataIsIdle(), on: DidRequestReloading())
     }
 }
@@ -49,8 +55,6 @@ final class Attempts: Sendable {
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
-
-import Synchronization
 
 final class LoadingFeatureXCTests: XCTestCase {
     func test_loadingFlow() async {

@@ -102,7 +102,8 @@ struct UIReadmeTests {
         let output = CapturedOutput()
 
         func makeFeatureView() -> StateMachineView<UIState, FeatureEvent> {
-            let view = StateMachineView(factory: asyncStateMachineFactory, mapping: toUIState, output: output) { state in
+            let view = StateMachineView(factory: asyncStateMachineFactory, mapping: toUIState, output: output) {
+                state in
                 ["Feature", "loaded: \(state.description)"]
             }
             view.start()  // writes the first frame now, then one per change
