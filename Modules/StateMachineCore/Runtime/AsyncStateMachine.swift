@@ -138,15 +138,22 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
         @inlinable
         public nonisolated(nonsending) mutating func next() async -> AnyState? {
             guard let lease else { return nil }
-            return await lease.core.nextState(lease: lease.id)
+            return await lease.next()
         }
     }
 
     /// The right to observe, released when the iterator that holds it is released.
+    ///
+    /// It takes every buffered state in one go and hands them out without locking; states
+    /// it holds when its observation ends early (its task is cancelled, its iterator is
+    /// released) go back to the front of the buffer, so the next iterator carries on
+    /// exactly where this one stopped. Only the iterating task touches it.
     @usableFromInline
-    final class Lease: Sendable {
+    final class Lease {
         @usableFromInline let core: MachineCore<SuperState, SuperEvent>
         @usableFromInline let id: Int
+        @usableFromInline var taken: [AnyState] = []
+        @usableFromInline var position = 0
 
         @inlinable
         init(core: MachineCore<SuperState, SuperEvent>, id: Int) {
@@ -155,7 +162,34 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
         }
 
         @inlinable
-        deinit { core.releaseLease(id) }
+        nonisolated(nonsending) func next() async -> AnyState? {
+            if Task.isCancelled {
+                giveBack()
+                return nil
+            }
+            if position < taken.count {
+                defer { position += 1 }
+                return taken[position]
+            }
+            taken.removeAll(keepingCapacity: true)
+            position = 0
+            if core.takeStates(lease: id, into: &taken) {
+                position = 1
+                return taken[0]
+            }
+            return await core.nextState(lease: id)
+        }
+
+        /// Returns the states not handed out yet and ends the lease.
+        @inlinable
+        func giveBack() {
+            core.releaseLease(id, returning: taken[position...])
+            taken.removeAll()
+            position = 0
+        }
+
+        @inlinable
+        deinit { giveBack() }
     }
 }
 

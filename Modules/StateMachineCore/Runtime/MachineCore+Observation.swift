@@ -51,16 +51,37 @@ extension MachineCore {
         }
     }
 
-    /// Ends a lease; a pending `nextState` of that lease returns nil.
+    /// Ends a lease; a pending `nextState` of that lease returns nil. `unconsumed` (states
+    /// the lease took but did not hand out) go back to the front of the buffer.
     @usableFromInline
-    func releaseLease(_ lease: Int) {
+    func releaseLease(_ lease: Int, returning unconsumed: ArraySlice<AnyState> = []) {
         let observer = shared.withLock { shared -> UnsafeContinuation<AnyState?, Never>? in
             guard shared.leaseHolder == lease else { return nil }
+            if !unconsumed.isEmpty {
+                shared.states.replaceSubrange(shared.statesHead..<shared.statesHead, with: unconsumed)
+            }
             shared.leaseHolder = nil
             defer { shared.observer = nil }
             return shared.observer
         }
         observer?.resume(returning: nil)
+    }
+
+    /// Moves every buffered state into `taken` for the holder of `lease`; false when there
+    /// was none (or the lease has ended).
+    @inlinable
+    func takeStates(lease: Int, into taken: inout [AnyState]) -> Bool {
+        shared.withLock { shared in
+            guard shared.leaseHolder == lease, shared.statesHead < shared.states.count else { return false }
+            if shared.statesHead == 0 {
+                swap(&taken, &shared.states)
+            } else {
+                taken.append(contentsOf: shared.states[shared.statesHead...])
+                shared.states.removeAll(keepingCapacity: true)
+            }
+            shared.statesHead = 0
+            return true
+        }
     }
 
     @inlinable
