@@ -59,12 +59,14 @@ enum SCION {
             var machine = SCXMLInterpreter(document: document)
             try machine.start()
             if machine.activeAtomicStates != Set(expectation.initialConfiguration) {
-                return "initial configuration: expected \(expectation.initialConfiguration.sorted()), got \(machine.activeAtomicStates.sorted())"
+                return
+                    "initial configuration: expected \(expectation.initialConfiguration.sorted()), got \(machine.activeAtomicStates.sorted())"
             }
             for (number, step) in expectation.events.enumerated() {
                 try machine.send(step.event.name)
                 if machine.activeAtomicStates != Set(step.nextConfiguration) {
-                    return "after event #\(number + 1) '\(step.event.name)': expected \(step.nextConfiguration.sorted()), got \(machine.activeAtomicStates.sorted())"
+                    return
+                        "after event #\(number + 1) '\(step.event.name)': expected \(step.nextConfiguration.sorted()), got \(machine.activeAtomicStates.sorted())"
                 }
             }
             return nil
@@ -85,7 +87,8 @@ struct SCXMLConformanceTests {
         .enabled(
             if: SCION.directory != nil,
             "skipped: SCION tests not found (set SCION_DIR or provide ../shared/conformance/scion next to the repository)"
-        ))
+        )
+    )
     func scion() throws {
         let directory = try #require(SCION.directory)
         let names = SCION.testNames(in: directory)

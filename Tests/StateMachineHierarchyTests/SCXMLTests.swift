@@ -32,7 +32,9 @@ struct SCXMLLoaderTests {
             <state id="a"><state id="a1"/><state/></state>
             <parallel id="p"><state id="r1"/><state id="r2"/></parallel>
             <final id="f"/>
-            """, extra: " datamodel=\"ecmascript\" name=\"demo\"")
+            """,
+            extra: " datamodel=\"ecmascript\" name=\"demo\""
+        )
         #expect(machine.document.name == "demo")
         #expect(machine.document.stateIDs == ["a", "a1", "$3", "p", "r1", "r2", "f"])
         try machine.start()
@@ -49,12 +51,14 @@ struct SCXMLLoaderTests {
                 <onentry><script>x = 1</script></onentry>
               </state>
             </scxml>
-            """)
+            """
+        )
         #expect(error == .unsupportedElement(element: "script", line: 3))
         #expect(error?.description.contains("<script>") == true)
         #expect(error?.description.contains("line 3") == true)
         let send = loadError(
-            "<scxml>\n<state id=\"a\"><transition event=\"t\"><send event=\"x\"/></transition></state></scxml>")
+            "<scxml>\n<state id=\"a\"><transition event=\"t\"><send event=\"x\"/></transition></state></scxml>"
+        )
         #expect(send == .unsupportedElement(element: "send", line: 2))
         let datamodel = loadError("<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"/></scxml>")
         #expect(datamodel == .unsupportedElement(element: "datamodel", line: 1))
@@ -63,30 +67,46 @@ struct SCXMLLoaderTests {
     @Test("Conditions other than In('id') are rejected; In() must name a state")
     func conditions() {
         #expect(
-            loadError("<scxml>\n<state id=\"a\"><transition event=\"t\" cond=\"x &gt; 1\" target=\"a\"/></state></scxml>")
-                == .unsupportedValue(element: "transition", attribute: "cond", value: "x > 1", line: 2))
+            loadError(
+                "<scxml>\n<state id=\"a\"><transition event=\"t\" cond=\"x &gt; 1\" target=\"a\"/></state></scxml>"
+            )
+                == .unsupportedValue(element: "transition", attribute: "cond", value: "x > 1", line: 2)
+        )
         #expect(
             loadError("<scxml><state id=\"a\"><transition cond=\"In('zz')\" target=\"a\"/></state></scxml>")
-                == .unknownState(id: "zz", element: "transition", line: 1))
+                == .unknownState(id: "zz", element: "transition", line: 1)
+        )
     }
 
     @Test("Structural errors are reported, never a crash")
     func structuralErrors() {
-        #expect(loadError("<scxml><state id=\"a\"><transition target=\"nowhere\"/></state></scxml>")
-            == .unknownState(id: "nowhere", element: "transition", line: 1))
+        #expect(
+            loadError("<scxml><state id=\"a\"><transition target=\"nowhere\"/></state></scxml>")
+                == .unknownState(id: "nowhere", element: "transition", line: 1)
+        )
         #expect(loadError("<scxml><state id=\"a\"/><state id=\"a\"/></scxml>") == .duplicateID(id: "a", line: 1))
         #expect(loadError("<statechart/>") == .notSCXML(element: "statechart", line: 1))
         #expect(loadError("<scxml></scxml>") != nil)
-        #expect(loadError("<scxml initial=\"b\"><state id=\"a\"/></scxml>")
-            == .unknownState(id: "b", element: "scxml", line: 1))
-        #expect(loadError("<scxml><state id=\"a\" foo=\"1\"/></scxml>")
-            == .unsupportedAttribute(element: "state", attribute: "foo", line: 1))
-        #expect(loadError("<scxml><state id=\"a\"><transition type=\"local\" target=\"a\"/></state></scxml>")
-            == .unsupportedValue(element: "transition", attribute: "type", value: "local", line: 1))
-        #expect(loadError("<scxml><state id=\"a\"><history id=\"h\"/><state id=\"b\"/></state></scxml>")
-            == .invalidStructure(reason: "<history> 'h' needs exactly one default <transition>", line: 1))
+        #expect(
+            loadError("<scxml initial=\"b\"><state id=\"a\"/></scxml>")
+                == .unknownState(id: "b", element: "scxml", line: 1)
+        )
+        #expect(
+            loadError("<scxml><state id=\"a\" foo=\"1\"/></scxml>")
+                == .unsupportedAttribute(element: "state", attribute: "foo", line: 1)
+        )
+        #expect(
+            loadError("<scxml><state id=\"a\"><transition type=\"local\" target=\"a\"/></state></scxml>")
+                == .unsupportedValue(element: "transition", attribute: "type", value: "local", line: 1)
+        )
+        #expect(
+            loadError("<scxml><state id=\"a\"><history id=\"h\"/><state id=\"b\"/></state></scxml>")
+                == .invalidStructure(reason: "<history> 'h' needs exactly one default <transition>", line: 1)
+        )
         #expect(loadError("<scxml><state id=\"a\" initial=\"x\"/></scxml>") != nil)
-        #expect(loadError("<scxml><state id=\"a\" initial=\"c\"><state id=\"b\"/></state><state id=\"c\"/></scxml>") != nil)
+        #expect(
+            loadError("<scxml><state id=\"a\" initial=\"c\"><state id=\"b\"/></state><state id=\"c\"/></scxml>") != nil
+        )
         guard case .malformedXML? = loadError("<scxml><state id=\"a\"></scxml>") else {
             Issue.record("unclosed element must be malformed XML")
             return
@@ -124,7 +144,8 @@ struct SCXMLSemanticsTests {
               <transition event="*" target="e"/>
             </state>
             <state id="e"/>
-            """)
+            """
+        )
         try machine.start()
         try machine.send("errors")  // not a token prefix
         #expect(machine.activeAtomicStates == ["a"])
@@ -155,7 +176,8 @@ struct SCXMLSemanticsTests {
                 <state id="y"/>
               </state>
             </parallel>
-            """)
+            """
+        )
         try machine.start()
         #expect(machine.activeAtomicStates == ["b", "x"])
         try machine.send("go")
@@ -181,7 +203,8 @@ struct SCXMLSemanticsTests {
               <transition event="r3" target="e"/>
             </state>
             <state id="e"/>
-            """)
+            """
+        )
         try machine.start()
         try machine.send("t")
         #expect(machine.activeAtomicStates == ["e"])
@@ -189,7 +212,8 @@ struct SCXMLSemanticsTests {
             machine.trace == [
                 "event:t", "exit:a", "enter:b", "event:r1", "exit:b", "enter:c", "event:r2", "exit:c", "enter:d",
                 "event:r3", "exit:d", "enter:e",
-            ])
+            ]
+        )
     }
 
     @Test("Parallel regions: the first transition in document order wins a conflict")
@@ -201,7 +225,8 @@ struct SCXMLSemanticsTests {
               <state id="r2" initial="a2"><state id="a2"><transition event="t" target="b2"/></state><state id="b2"/></state>
             </parallel>
             <state id="out"/>
-            """)
+            """
+        )
         try leaving.start()
         try leaving.send("t")
         // Both are selected (r1 is atomic; a2 is inner in r2); a2 → b2 is not a
@@ -215,7 +240,8 @@ struct SCXMLSemanticsTests {
               <state id="r2" initial="a2"><state id="a2"><transition event="t" target="out"/></state></state>
             </parallel>
             <state id="out"/>
-            """)
+            """
+        )
         try staying.start()
         try staying.send("t")
         #expect(staying.activeAtomicStates == ["b1", "a2"])
@@ -226,7 +252,8 @@ struct SCXMLSemanticsTests {
               <state id="r1" initial="a1"><state id="a1"><transition event="t" target="b1"/></state><state id="b1"/></state>
               <state id="r2" initial="a2"><state id="a2"><transition event="t" target="b2"/></state><state id="b2"/></state>
             </parallel>
-            """)
+            """
+        )
         try both.start()
         try both.send("t")
         #expect(both.activeAtomicStates == ["b1", "b2"])
@@ -242,7 +269,8 @@ struct SCXMLSemanticsTests {
               <state id="r2" initial="a2"><state id="a2"><transition event="t" target="b2"/></state><state id="b2"/></state>
             </parallel>
             <state id="out"/>
-            """)
+            """
+        )
         try machine.start()
         try machine.send("t")
         #expect(machine.activeAtomicStates == ["r1", "b2"])
@@ -258,7 +286,8 @@ struct SCXMLSemanticsTests {
               <transition event="t" target="q"/>
             </parallel>
             <state id="q"/>
-            """)
+            """
+        )
         try machine.start()
         #expect(machine.trace == ["enter:p", "enter:r1", "enter:r2"])
         try machine.send("t")
@@ -277,7 +306,8 @@ struct SCXMLSemanticsTests {
               <state id="a"/>
               <state id="b"/>
             </state>
-            """)
+            """
+        )
         try machine.start()
         try machine.send("in")
         #expect(machine.trace == ["event:in", "exit:a", "enter:b"])
@@ -305,7 +335,9 @@ struct SCXMLSemanticsTests {
               <transition event="shallow" target="sh"/>
               <transition event="deep" target="dh"/>
             </state>
-            """, initial: "s")
+            """,
+            initial: "s"
+        )
         try machine.start()
         #expect(machine.activeAtomicStates == ["s2"])  // the shallow history's default
         try machine.send("to1")
@@ -331,7 +363,8 @@ struct SCXMLSemanticsTests {
               <state id="b"><transition event="defaulted" target="c"/></state>
               <state id="c"/>
             </state>
-            """)
+            """
+        )
         try machine.start()
         try machine.send("t")
         #expect(machine.activeAtomicStates == ["c"])
@@ -355,7 +388,8 @@ struct SCXMLSemanticsTests {
             </parallel>
             <state id="after"><transition event="end" target="fin"/></state>
             <final id="fin"/>
-            """)
+            """
+        )
         try machine.start()
         try machine.send("f2")
         #expect(machine.activeAtomicStates == ["a1", "f2"])
@@ -382,7 +416,10 @@ struct SCXMLSemanticsTests {
                       <state id="a"><transition target="b"/></state>
                       <state id="b"><transition target="a"/></state>
                     </scxml>
-                    """), options: .init(maxMicrosteps: 50))
+                    """
+            ),
+            options: .init(maxMicrosteps: 50)
+        )
         try machine.start()
         #expect(machine.activeAtomicStates == ["idle"])
         #expect(throws: SCXMLError.microstepLimit(limit: 50, cycle: ["a -> b", "b -> a"])) {
@@ -393,7 +430,8 @@ struct SCXMLSemanticsTests {
         var raising = try chart(
             """
             <state id="a"><transition event="ping" type="internal"><raise event="ping"/></transition></state>
-            """)
+            """
+        )
         try raising.start()
         #expect(throws: SCXMLError.self) { try raising.send("ping") }
     }

@@ -63,8 +63,18 @@ struct SCXMLBuilder {
     private mutating func appendNode(id: String, kind: SCXMLDocument.NodeKind, parent: Int, line: Int) {
         nodes.append(
             SCXMLDocument.Node(
-                id: id, kind: kind, parent: parent, children: [], histories: [], transitions: [],
-                initialTransition: nil, onEntry: [], onExit: [], line: line))
+                id: id,
+                kind: kind,
+                parent: parent,
+                children: [],
+                histories: [],
+                transitions: [],
+                initialTransition: nil,
+                onEntry: [],
+                onExit: [],
+                line: line
+            )
+        )
         ownTransitions.append([])
         initialTransition.append(nil)
         initialAttribute.append(nil)
@@ -127,7 +137,10 @@ struct SCXMLBuilder {
                 throw .unsupportedValue(element: "history", attribute: "type", value: type, line: element.line)
             }
             guard parent != 0 else {
-                throw .invalidStructure(reason: "<history> '\(id)' must be inside a <state> or <parallel>", line: element.line)
+                throw .invalidStructure(
+                    reason: "<history> '\(id)' must be inside a <state> or <parallel>",
+                    line: element.line
+                )
             }
             kind = .history(deep: type == "deep")
         }
@@ -140,7 +153,9 @@ struct SCXMLBuilder {
             }
             guard transitions.count == 1 else {
                 throw .invalidStructure(
-                    reason: "<history> '\(id)' needs exactly one default <transition>", line: element.line)
+                    reason: "<history> '\(id)' needs exactly one default <transition>",
+                    line: element.line
+                )
             }
             try addTransition(transitions[0], source: index, isDefault: true)
             return
@@ -149,7 +164,9 @@ struct SCXMLBuilder {
         if let initial = element.attributes["initial"] {
             if kind != .compound {
                 throw .invalidStructure(
-                    reason: "state '\(id)' has an initial attribute but no child states", line: element.line)
+                    reason: "state '\(id)' has an initial attribute but no child states",
+                    line: element.line
+                )
             }
             initialAttribute[index] = (Self.tokens(initial), element.line)
         }
@@ -159,12 +176,17 @@ struct SCXMLBuilder {
     private mutating func addInitialElement(_ element: SCXMLElement, to node: Int) throws(SCXMLError) {
         try Self.checkAttributes(element, allowed: [])
         guard nodes[node].kind == .compound else {
-            throw .invalidStructure(reason: "<initial> is allowed only in a state with child states", line: element.line)
+            throw .invalidStructure(
+                reason: "<initial> is allowed only in a state with child states",
+                line: element.line
+            )
         }
         if initialAttribute[node] != nil || initialTransition[node] != nil {
             throw .invalidStructure(
-                reason: "state '\(nodes[node].id)' has both an initial attribute and an <initial> element (or two <initial>)",
-                line: element.line)
+                reason:
+                    "state '\(nodes[node].id)' has both an initial attribute and an <initial> element (or two <initial>)",
+                line: element.line
+            )
         }
         if let bad = element.children.first(where: { $0.name != "transition" }) {
             throw .unsupportedElement(element: bad.name, line: bad.line)
@@ -201,14 +223,23 @@ struct SCXMLBuilder {
             if !events.isEmpty || cond != nil || targets.isEmpty {
                 throw .invalidStructure(
                     reason: "a default (<initial>/<history>) transition needs a target and no event or cond",
-                    line: element.line)
+                    line: element.line
+                )
             }
         }
         let actions = try Self.actions(in: element)
         pending.append(
             PendingTransition(
-                source: source, events: events.map(Self.normalized), cond: cond, targets: targets,
-                isInternal: type == "internal", actions: actions, line: element.line, element: "transition"))
+                source: source,
+                events: events.map(Self.normalized),
+                cond: cond,
+                targets: targets,
+                isInternal: type == "internal",
+                actions: actions,
+                line: element.line,
+                element: "transition"
+            )
+        )
         ownTransitions[source].append(pending.count - 1)
     }
 
@@ -228,8 +259,16 @@ struct SCXMLBuilder {
         }
         pending.append(
             PendingTransition(
-                source: node, events: [], cond: nil, targets: targets, isInternal: true, actions: [], line: line,
-                element: node == 0 ? "scxml" : "state"))
+                source: node,
+                events: [],
+                cond: nil,
+                targets: targets,
+                isInternal: true,
+                actions: [],
+                line: line,
+                element: node == 0 ? "scxml" : "state"
+            )
+        )
         initialTransition[node] = pending.count - 1
     }
 
@@ -249,8 +288,14 @@ struct SCXMLBuilder {
             inStates = [index]
         }
         return SCXMLDocument.Transition(
-            source: transition.source, events: transition.events, inStates: inStates, targets: targets,
-            isInternal: transition.isInternal, actions: transition.actions, line: transition.line)
+            source: transition.source,
+            events: transition.events,
+            inStates: inStates,
+            targets: targets,
+            isInternal: transition.isInternal,
+            actions: transition.actions,
+            line: transition.line
+        )
     }
 
     /// Checks the rules that need the whole tree: default entries and history defaults
@@ -261,16 +306,20 @@ struct SCXMLBuilder {
                 let transition = document.transitions[initial]
                 for target in transition.targets where !document.isDescendant(target, of: index) {
                     throw .invalidStructure(
-                        reason: "the initial state '\(document.nodes[target].id)' is not inside '\(node.id.isEmpty ? "scxml" : node.id)'",
-                        line: transition.line)
+                        reason:
+                            "the initial state '\(document.nodes[target].id)' is not inside '\(node.id.isEmpty ? "scxml" : node.id)'",
+                        line: transition.line
+                    )
                 }
             }
             if case .history = node.kind, let transitionIndex = node.transitions.first {
                 let transition = document.transitions[transitionIndex]
                 for target in transition.targets where !document.isDescendant(target, of: node.parent) {
                     throw .invalidStructure(
-                        reason: "the default of history '\(node.id)' must be inside '\(document.nodes[node.parent].id)'",
-                        line: transition.line)
+                        reason:
+                            "the default of history '\(node.id)' must be inside '\(document.nodes[node.parent].id)'",
+                        line: transition.line
+                    )
                 }
             }
         }
@@ -279,7 +328,8 @@ struct SCXMLBuilder {
                 for b in transition.targets where a != b && document.isDescendant(a, of: b) {
                     throw .invalidStructure(
                         reason: "targets '\(document.nodes[a].id)' and '\(document.nodes[b].id)' are nested",
-                        line: transition.line)
+                        line: transition.line
+                    )
                 }
             }
         }

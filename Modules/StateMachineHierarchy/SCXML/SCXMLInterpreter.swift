@@ -67,7 +67,11 @@ public struct SCXMLInterpreter: Sendable {
 
     /// Ids of the active atomic states (`<state>` without children and `<final>`).
     public var activeAtomicStates: Set<String> {
-        Set(document.nodes.indices.filter { $0 > 0 && active[$0] && document.isAtomic($0) }.map { document.nodes[$0].id })
+        Set(
+            document.nodes.indices.filter { $0 > 0 && active[$0] && document.isAtomic($0) }.map {
+                document.nodes[$0].id
+            }
+        )
     }
 
     /// Whether the state with `id` is active.

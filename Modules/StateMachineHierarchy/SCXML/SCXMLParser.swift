@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 /// An XML element as read by ``SCXMLParser``: name, attributes, line, element children
@@ -41,14 +41,20 @@ enum SCXMLParser {
         init(parser: XMLParser) { self.parser = parser }
 
         func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+            _ parser: XMLParser,
+            didStartElement elementName: String,
+            namespaceURI: String?,
+            qualifiedName qName: String?,
+            attributes attributeDict: [String: String] = [:]
         ) {
             stack.append(SCXMLElement(name: elementName, attributes: attributeDict, line: max(parser.lineNumber, 1)))
         }
 
         func parser(
-            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+            _ parser: XMLParser,
+            didEndElement elementName: String,
+            namespaceURI: String?,
+            qualifiedName qName: String?
         ) {
             guard let element = stack.popLast() else { return }
             if stack.isEmpty {
