@@ -117,6 +117,25 @@ struct SCXMLLoaderTests {
         }
     }
 
+    @Test("A history default that targets a history state is rejected (it would never settle)")
+    func historyTargetingHistory() {
+        let text = """
+            <scxml>
+              <state id="s">
+                <history id="h1"><transition target="h2"/></history>
+                <history id="h2"><transition target="a"/></history>
+                <state id="a"/>
+              </state>
+            </scxml>
+            """
+        guard case let .invalidStructure(reason, line)? = loadError(text) else {
+            Issue.record("expected invalidStructure")
+            return
+        }
+        #expect(line == 3)
+        #expect(reason.contains("'h1'") && reason.contains("'h2'"))
+    }
+
     @Test("A missing file is a clear error")
     func missingFile() {
         #expect(throws: SCXMLError.self) {

@@ -321,6 +321,14 @@ struct SCXMLBuilder {
                         line: transition.line
                     )
                 }
+                // A default that targets a history state could loop forever on entry.
+                for target in transition.targets where document.isHistory(target) {
+                    throw .invalidStructure(
+                        reason:
+                            "the default of history '\(node.id)' targets the history state '\(document.nodes[target].id)'",
+                        line: transition.line
+                    )
+                }
             }
         }
         for transition in document.transitions {

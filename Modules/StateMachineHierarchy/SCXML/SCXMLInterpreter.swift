@@ -24,12 +24,12 @@ public struct SCXMLInterpreter: Sendable {
     public struct Options: Sendable, Equatable {
         /// The most microsteps one macrostep may take before it fails with
         /// ``SCXMLError/microstepLimit(limit:cycle:)`` (the loop guard against eventless
-        /// transitions or raised events that never settle). Default 1000.
+        /// transitions or raised events that never settle). Default 1000; at least 1.
         public var maxMicrosteps: Int
 
-        /// Options with the given loop guard.
+        /// Options with the given loop guard (values below 1 count as 1).
         public init(maxMicrosteps: Int = 1000) {
-            self.maxMicrosteps = maxMicrosteps
+            self.maxMicrosteps = max(1, maxMicrosteps)
         }
     }
 
