@@ -455,3 +455,49 @@ struct SCXMLSemanticsTests {
         #expect(throws: SCXMLError.self) { try raising.send("ping") }
     }
 }
+
+@Suite("Statechart options (SCXML rules where they differ from TBStateMachine)")
+struct StatechartOptionsTests {
+    static func chart(_ options: StatechartOptions) throws -> (NestedChart, Recorder) {
+        let log = Recorder()
+        var definition = try NestedChart.definition(fromFile: try Fixtures.path("statemachine"))
+        for path in nestedStatePaths {
+            let name = String(path.split(separator: "/").last!.split(separator: "@").first!)
+            try definition.onEnter(at: path, log.record("\(name)_enter"))
+            try definition.onExit(at: path, log.record("\(name)_exit"))
+        }
+        let chart = try NestedChart(definition, options: options)
+        chart.start()
+        try chart.handle("a_guard")
+        try chart.handle("b_b3")
+        #expect(chart.activeStates == ["b", "b3", "b311", "b321"])
+        log.clear()
+        return (chart, log)
+    }
+
+    @Test("The default keeps TBStateMachine's forward region exit order")
+    func defaultOrder() throws {
+        #expect(StatechartOptions().regionExitOrder == .indexOrder)
+        let (chart, log) = try Self.chart(StatechartOptions())
+        #expect(chart.options == StatechartOptions())
+        chart.stop()
+        #expect(log.entries == ["b311_exit", "b321_exit", "b3_exit", "b_exit"])
+    }
+
+    @Test("reverseDocumentOrder exits the last region first, on stop and on transitions; entry stays forward")
+    func reverseOrder() throws {
+        let options = StatechartOptions(regionExitOrder: .reverseDocumentOrder)
+        let (chart, log) = try Self.chart(options)
+        #expect(chart.options.regionExitOrder == .reverseDocumentOrder)
+        chart.stop()
+        #expect(log.entries == ["b321_exit", "b311_exit", "b3_exit", "b_exit"])
+
+        let (again, againLog) = try Self.chart(options)
+        try again.handle("b_b3")  // external b → b/b3: leaves and re-enters b3
+        #expect(
+            againLog.entries == [
+                "b321_exit", "b311_exit", "b3_exit", "b_exit", "b_enter", "b3_enter", "b311_enter", "b321_enter",
+            ]
+        )
+    }
+}

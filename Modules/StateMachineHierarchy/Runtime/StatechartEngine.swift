@@ -13,6 +13,8 @@ final class StatechartEngine: @unchecked Sendable {
     let hooks: any EngineHooks
     let pump: PumpLock<Pump>
     let subscriptions: SubscriptionCount
+    let options: StatechartOptions
+    private let reverseRegionExit: Bool
 
     // Drainer-confined state (see the type's invariant).
     private var current: [Int32]
@@ -23,8 +25,10 @@ final class StatechartEngine: @unchecked Sendable {
     private var stepEvent: Int32 = -1
     private var log: DebugLog?
 
-    init(topology: Topology, hooks: any EngineHooks, subscriptions: SubscriptionCount) {
+    init(topology: Topology, hooks: any EngineHooks, subscriptions: SubscriptionCount, options: StatechartOptions) {
         self.topology = topology
+        self.options = options
+        reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
         self.hooks = hooks
         self.subscriptions = subscriptions
         pump = PumpLock(Pump(regionCount: topology.regions.count))
@@ -312,8 +316,11 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func exitState(_ index: Int32) {
         let state = topology.hot[Int(index)]
-        for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-            tearDownRegion(topology.childRegions[slot])
+        let regions = Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
+        if reverseRegionExit {
+            for slot in regions.reversed() { tearDownRegion(topology.childRegions[slot]) }
+        } else {
+            for slot in regions { tearDownRegion(topology.childRegions[slot]) }
         }
         for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
             // Our decision (hierarchy.md): leaving the join's region drops a partial join.
