@@ -87,6 +87,12 @@ public struct SCXMLDocument: Sendable {
     let ancestors: [[Int]]
     /// Index of every node by id.
     let indexByID: [String: Int]
+    /// One past the last descendant of every node: in document order a node's
+    /// descendants are the contiguous indices `node + 1 ..< subtreeEnd[node]`.
+    let subtreeEnd: [Int]
+    /// For every atomic state, the transitions the selection algorithm tries, in order:
+    /// the state's own, then each ancestor's, nearest first (empty for other nodes).
+    let selectionChains: [[Int]]
 
     init(name: String?, nodes: [Node], transitions: [Transition]) {
         self.name = name
@@ -101,6 +107,20 @@ public struct SCXMLDocument: Sendable {
         var byID: [String: Int] = [:]
         for (index, node) in nodes.enumerated() where index > 0 { byID[node.id] = index }
         indexByID = byID
+        var end = nodes.indices.map { $0 + 1 }
+        for index in nodes.indices.reversed() where nodes[index].parent >= 0 {
+            let parent = nodes[index].parent
+            end[parent] = max(end[parent], end[index])
+        }
+        subtreeEnd = end
+        selectionChains = nodes.indices.map { index in
+            switch nodes[index].kind {
+            case .atomic, .final:
+                ([index] + ancestors[index]).flatMap { nodes[$0].transitions }
+            default:
+                []
+            }
+        }
     }
 
     /// Loads and validates the SCXML document at `url`.
@@ -135,8 +155,9 @@ public struct SCXMLDocument: Sendable {
     /// The index of the state with `id`, if any.
     public func index(of id: String) -> Int? { indexByID[id] }
 
+    /// Whether `node` is a proper descendant of `ancestor` (constant time).
     func isDescendant(_ node: Int, of ancestor: Int) -> Bool {
-        ancestors[node].contains(ancestor)
+        node > ancestor && node < subtreeEnd[ancestor]
     }
 
     func isAtomic(_ node: Int) -> Bool {

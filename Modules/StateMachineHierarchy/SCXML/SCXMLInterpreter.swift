@@ -169,19 +169,17 @@ public struct SCXMLInterpreter: Sendable {
     private func selectTransitions(event: String?) -> [Int] {
         var enabled: [Int] = []
         for state in document.nodes.indices where active[state] && document.isAtomic(state) {
-            search: for candidate in [state] + document.ancestors[state] {
-                for index in document.nodes[candidate].transitions {
-                    let transition = document.transitions[index]
-                    let eventMatches: Bool
-                    if let event {
-                        eventMatches = !transition.events.isEmpty && Self.matches(transition.events, event)
-                    } else {
-                        eventMatches = transition.events.isEmpty
-                    }
-                    if eventMatches, conditionHolds(transition) {
-                        if !enabled.contains(index) { enabled.append(index) }
-                        break search
-                    }
+            for index in document.selectionChains[state] {
+                let transition = document.transitions[index]
+                let eventMatches: Bool
+                if let event {
+                    eventMatches = !transition.events.isEmpty && Self.matches(transition.events, event)
+                } else {
+                    eventMatches = transition.events.isEmpty
+                }
+                if eventMatches, conditionHolds(transition) {
+                    if !enabled.contains(index) { enabled.append(index) }
+                    break
                 }
             }
         }
@@ -231,7 +229,7 @@ public struct SCXMLInterpreter: Sendable {
         for index in transitions {
             let transition = document.transitions[index]
             guard !transition.targets.isEmpty, let domain = transitionDomain(transition) else { continue }
-            for state in document.nodes.indices where active[state] && document.isDescendant(state, of: domain) {
+            for state in (domain + 1)..<document.subtreeEnd[domain] where active[state] {
                 result.insert(state)
             }
         }
