@@ -111,3 +111,50 @@ struct SCXMLConformanceTests {
         #expect(passed == names.count - Self.knownFailures.count)
     }
 }
+
+/// The runner itself, on a temporary directory, so that it is checked even where the
+/// SCION files are absent.
+@Suite("SCION runner")
+struct SCIONRunnerTests {
+    static func directory(json: String) throws -> URL {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scion-runner-\(UUID().uuidString)")
+        let group = root.appendingPathComponent("group")
+        try FileManager.default.createDirectory(at: group, withIntermediateDirectories: true)
+        let scxml = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a" version="1.0">
+              <state id="a"><transition event="t" target="b"/></state>
+              <state id="b"/>
+            </scxml>
+            """
+        try Data(scxml.utf8).write(to: group.appendingPathComponent("one.scxml"))
+        try Data(json.utf8).write(to: group.appendingPathComponent("one.json"))
+        // A .scxml without its .json is not a test.
+        try Data(scxml.utf8).write(to: group.appendingPathComponent("lonely.scxml"))
+        return root
+    }
+
+    @Test("Finds the pairs and passes a matching test")
+    func passes() throws {
+        let root = try Self.directory(
+            json: #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "nextConfiguration": ["b"]}]}"#
+        )
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(SCION.testNames(in: root) == ["group/one"])
+        #expect(SCION.run("group/one", in: root) == nil)
+    }
+
+    @Test("Reports the first differing configuration")
+    func reportsDifference() throws {
+        let root = try Self.directory(
+            json: #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "nextConfiguration": ["a"]}]}"#
+        )
+        defer { try? FileManager.default.removeItem(at: root) }
+        let failure = try #require(SCION.run("group/one", in: root))
+        #expect(failure == "after event #1 't': expected [\"a\"], got [\"b\"]")
+
+        let badInitial = try Self.directory(json: #"{"initialConfiguration": ["b"], "events": []}"#)
+        defer { try? FileManager.default.removeItem(at: badInitial) }
+        #expect(SCION.run("group/one", in: badInitial) == "initial configuration: expected [\"b\"], got [\"a\"]")
+    }
+}
