@@ -136,6 +136,38 @@ struct SCXMLLoaderTests {
         #expect(reason.contains("'h1'") && reason.contains("'h2'"))
     }
 
+    @Test("Every truncation of a document loads or throws SCXMLError, never traps")
+    func truncations() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="p" datamodel="ecmascript">
+              <parallel id="p">
+                <history id="h" type="deep"><transition target="r1"/></history>
+                <state id="r1" initial="a"><state id="a"><transition event="t" target="b"/></state><state id="b"/></state>
+                <state id="r2"><initial><transition target="c"><raise event="x"/></transition></initial>
+                  <state id="c"><transition event="x" cond="In('a')" target="f"/></state><final id="f"/></state>
+              </parallel>
+            </scxml>
+            """
+        var loaded = 0
+        var failed = 0
+        for length in 0...text.count {
+            do {
+                var machine = SCXMLInterpreter(document: try SCXMLDocument(xml: String(text.prefix(length))))
+                try machine.start()
+                try machine.send("t")
+                loaded += 1
+            } catch {
+                failed += 1
+            }
+        }
+        #expect(loaded >= 1)  // at least the whole document
+        #expect(failed >= text.count - 10)
+        var whole = SCXMLInterpreter(document: try SCXMLDocument(xml: text))
+        try whole.start()
+        #expect(whole.activeAtomicStates == ["a", "f"])
+    }
+
     @Test("A missing file is a clear error")
     func missingFile() {
         #expect(throws: SCXMLError.self) {
