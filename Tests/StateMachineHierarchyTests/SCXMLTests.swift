@@ -533,3 +533,64 @@ struct StatechartOptionsTests {
         )
     }
 }
+
+@Suite("Statechart options: conflict resolution between regions")
+struct StatechartConflictTests {
+    typealias Chart = Statechart<String, String, Int>
+
+    static func chart(_ resolution: StatechartOptions.ConflictResolution, log: Recorder) throws -> Chart {
+        let chart = try Chart(name: "main", options: StatechartOptions(conflictResolution: resolution)) {
+            Chart.State(parallel: "p") {
+                Chart.Region {
+                    Chart.State("a1").on("t", to: "a2").on("u", to: "a2").onInternal("i") { _ in log.append("i_a1") }
+                    Chart.State("a2")
+                }
+                Chart.Region {
+                    Chart.State("b1").on("t", to: "out").on("u", to: "b2").on("i", to: "out")
+                    Chart.State("b2")
+                }
+            }
+            Chart.State("out").onEnter { _ in log.append("out_enter") }
+        }
+        chart.start()
+        return chart
+    }
+
+    @Test("everyRegion (default): a later region leaving the parallel state also exits what an earlier one entered")
+    func everyRegion() throws {
+        #expect(StatechartOptions().conflictResolution == .everyRegion)
+        let log = Recorder()
+        let chart = try Self.chart(.everyRegion, log: log)
+        #expect(try chart.handle("t") == .handled)
+        #expect(chart.activeStates == ["out"])
+    }
+
+    @Test("documentOrder: the later, conflicting transition is dropped; the event is handled")
+    func documentOrder() throws {
+        let log = Recorder()
+        let chart = try Self.chart(.documentOrder, log: log)
+        #expect(try chart.handle("t") == .handled)
+        #expect(chart.activeStates == ["p", "a2", "b1"])
+        #expect(!log.entries.contains("out_enter"))
+    }
+
+    @Test("documentOrder: transitions confined to their own regions, and internal ones, never conflict")
+    func noConflict() throws {
+        let log = Recorder()
+        let chart = try Self.chart(.documentOrder, log: log)
+        try chart.handle("u")
+        #expect(chart.activeStates == ["p", "a2", "b2"])
+
+        let other = try Self.chart(.documentOrder, log: log)
+        try other.handle("i")  // a1's internal transition exits nothing, so b1 → out is taken
+        #expect(log.entries == ["i_a1", "out_enter"])
+        #expect(other.activeStates == ["out"])
+        // Each step starts with no recorded scopes: after "t" (b1 → out dropped), "i" in
+        // a later step takes b1 → out (a2 has no handler for "i").
+        let third = try Self.chart(.documentOrder, log: log)
+        try third.handle("t")
+        #expect(third.activeStates == ["p", "a2", "b1"])
+        try third.handle("i")
+        #expect(third.activeStates == ["out"])
+    }
+}
