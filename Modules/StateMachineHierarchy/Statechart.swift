@@ -30,19 +30,35 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// Compiles `definition`, checking every rule: unique non-empty names, non-empty
     /// regions, existing targets, well-formed forks, joins and junctions.
     /// - Throws: ``StatechartError`` naming the state, event or pseudo state at fault.
-    public init(_ definition: Definition) throws {
+    /// `options` picks, per chart, the places where SCXML's rules differ from
+    /// TBStateMachine's; the default keeps TBStateMachine's behaviour.
+    public init(_ definition: Definition, options: StatechartOptions = StatechartOptions()) throws {
         var compiler = Compiler(definition)
         let model = try compiler.compile()
         let observers = ObserverRegistry()
         hooks = Hooks(model: model, observers: observers)
-        engine = StatechartEngine(topology: model.topology, hooks: hooks, subscriptions: observers.count)
+        engine = StatechartEngine(
+            topology: model.topology,
+            hooks: hooks,
+            subscriptions: observers.count,
+            options: options
+        )
         hooks.engine = engine
     }
 
-    /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``.
-    public convenience init(name: String, initial: StateID? = nil, @StatesBuilder _ states: () -> [Element]) throws {
-        try self.init(Definition(name: name, initial: initial, states))
+    /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``
+    /// and, for `options`, ``init(_:options:)``.
+    public convenience init(
+        name: String,
+        initial: StateID? = nil,
+        options: StatechartOptions = StatechartOptions(),
+        @StatesBuilder _ states: () -> [Element]
+    ) throws {
+        try self.init(Definition(name: name, initial: initial, states), options: options)
     }
+
+    /// The options the chart was created with.
+    public var options: StatechartOptions { engine.options }
 
     /// The root region's name.
     public var name: String { topology.name }

@@ -4,7 +4,8 @@
 /// `EngineHooks` only when a state or handler has one.
 ///
 /// `@unchecked Sendable` invariant: the mutable stored properties marked drainer-confined
-/// (`current`, `joinProgress`, `joinArrivals`, `started`, `stepPayload`, `stepEvent`, `log`)
+/// (`current`, `joinProgress`, `joinArrivals`, `started`, `stepPayload`, `stepEvent`, `log`,
+/// `stepScopes`)
 /// are read and written only by the current drainer, the single thread or task that set
 /// `pump.draining` to true under the `pump` lock. Ownership passes only through that lock,
 /// which orders every access of one drainer before those of the next.
@@ -13,6 +14,9 @@ final class StatechartEngine: @unchecked Sendable {
     let hooks: any EngineHooks
     let pump: PumpLock<Pump>
     let subscriptions: SubscriptionCount
+    let options: StatechartOptions
+    private let reverseRegionExit: Bool
+    private let resolvesConflicts: Bool
 
     // Drainer-confined state (see the type's invariant).
     private var current: [Int32]
@@ -22,9 +26,15 @@ final class StatechartEngine: @unchecked Sendable {
     private var stepPayload: (any Sendable)?
     private var stepEvent: Int32 = -1
     private var log: DebugLog?
+    /// Exit-scope regions of the transitions taken in the current step (drainer-confined;
+    /// kept only for `ConflictResolution.documentOrder`).
+    private var stepScopes: [Int32] = []
 
-    init(topology: Topology, hooks: any EngineHooks, subscriptions: SubscriptionCount) {
+    init(topology: Topology, hooks: any EngineHooks, subscriptions: SubscriptionCount, options: StatechartOptions) {
         self.topology = topology
+        self.options = options
+        reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
+        resolvesConflicts = options.conflictResolution == .documentOrder
         self.hooks = hooks
         self.subscriptions = subscriptions
         pump = PumpLock(Pump(regionCount: topology.regions.count))
@@ -168,6 +178,7 @@ final class StatechartEngine: @unchecked Sendable {
             }
             guard started else { return .success(.discarded) }
             guard index >= 0 else { return .success(.unhandled) }
+            stepScopes.removeAll(keepingCapacity: true)
             do {
                 return .success(try dispatch(region: 0, event: index) ? .handled : .unhandled)
             } catch let error as StatechartError {
@@ -221,9 +232,11 @@ final class StatechartEngine: @unchecked Sendable {
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
             notify(.internalTransition, state: handler.source)
         case .transition(let change), .fork(let change):
+            if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil)
         case .join(let join, let slot, let change):
+            if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             if arrive(at: Int(join), slot: Int(slot)) {
                 // As in TBStateMachine, a join's own transition has no action.
@@ -238,10 +251,37 @@ final class StatechartEngine: @unchecked Sendable {
                 )
             }
             let change = firstPath + Int32(chosen)
+            if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil, junctionPath: (junction, chosen))
         }
         return true
+    }
+
+    /// With `ConflictResolution.documentOrder`: whether `change` would exit states in a
+    /// region that a transition already taken in this step exits (or contains it).
+    private func conflicts(_ change: Int32) -> Bool {
+        guard resolvesConflicts, !stepScopes.isEmpty else { return false }
+        let entry = topology.switches[Int(change)]
+        for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
+            let region = topology.scopeRegions[slot]
+            for taken in stepScopes
+            where region == taken || isRegion(region, inside: taken) || isRegion(taken, inside: region) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether `region` lies (at any depth) inside `outer`.
+    private func isRegion(_ region: Int32, inside outer: Int32) -> Bool {
+        var current = region
+        while true {
+            let owner = topology.regions[Int(current)].parent
+            guard owner >= 0 else { return false }
+            current = topology.hot[Int(owner)].parent
+            if current == outer { return true }
+        }
     }
 
     /// Records a join source; true when every source has arrived (the progress resets).
@@ -268,6 +308,7 @@ final class StatechartEngine: @unchecked Sendable {
         for slot in scope {
             let active = current[Int(topology.scopeRegions[slot])]
             if active >= 0 { exitState(active) }
+            if resolvesConflicts { stepScopes.append(topology.scopeRegions[slot]) }
         }
         if let handler { hooks.runAction(of: handler, payload: stepPayload, event: stepEvent) }
         if let (junction, path) = junctionPath {
@@ -312,8 +353,11 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func exitState(_ index: Int32) {
         let state = topology.hot[Int(index)]
-        for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-            tearDownRegion(topology.childRegions[slot])
+        let regions = Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
+        if reverseRegionExit {
+            for slot in regions.reversed() { tearDownRegion(topology.childRegions[slot]) }
+        } else {
+            for slot in regions { tearDownRegion(topology.childRegions[slot]) }
         }
         for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
             // Our decision (hierarchy.md): leaving the join's region drops a partial join.

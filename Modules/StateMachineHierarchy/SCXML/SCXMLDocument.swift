@@ -1,0 +1,174 @@
+import Foundation
+
+/// A statechart loaded from an SCXML document (the null data model subset: states,
+/// compound and parallel states, finals, initial states, shallow and deep history,
+/// transitions with event descriptors, `In('id')` conditions, internal/external types,
+/// and `<raise>`/`<log>` executable content). Run it with ``SCXMLInterpreter``.
+///
+/// Nodes are stored in document order (pre-order), so a node's index is its document
+/// position; the `<scxml>` root is node 0. Ancestor chains and child lists are
+/// precomputed once, at load time, for the interpreter's step algorithm.
+public struct SCXMLDocument: Sendable {
+    /// What a node of the document is.
+    public enum NodeKind: Sendable, Equatable {
+        /// The `<scxml>` element.
+        case root
+        /// A `<state>` without child states.
+        case atomic
+        /// A `<state>` with child states.
+        case compound
+        /// A `<parallel>`.
+        case parallel
+        /// A `<final>`.
+        case final
+        /// A `<history>`; `deep` is true for `type="deep"`.
+        case history(deep: Bool)
+    }
+
+    /// Executable content the subset supports.
+    public enum Action: Sendable, Equatable {
+        /// `<raise event="name"/>`: appends `name` to the internal queue.
+        case raise(String)
+        /// `<log>`: accepted, has no effect.
+        case log
+    }
+
+    /// One `<state>`, `<parallel>`, `<final>`, `<history>` or the `<scxml>` root.
+    public struct Node: Sendable {
+        /// The `id` attribute (a generated `$n` when absent; empty for the root).
+        public let id: String
+        /// The node's kind.
+        public let kind: NodeKind
+        /// The parent node's index (-1 for the root).
+        public let parent: Int
+        /// Child states (not transitions) in document order.
+        public internal(set) var children: [Int]
+        /// Child `<history>` nodes in document order.
+        public internal(set) var histories: [Int]
+        /// Indices into ``SCXMLDocument/transitions`` of this node's transitions, in
+        /// document order. For a history node, its single default transition.
+        public internal(set) var transitions: [Int]
+        /// For compound states and the root: the transition of the default entry
+        /// (from `initial=`, `<initial>`, or the first child state).
+        public internal(set) var initialTransition: Int?
+        /// `<onentry>` content.
+        public internal(set) var onEntry: [Action]
+        /// `<onexit>` content.
+        public internal(set) var onExit: [Action]
+        /// The line of the element in the document.
+        public let line: Int
+    }
+
+    /// One `<transition>`.
+    public struct Transition: Sendable {
+        /// The index of the source node.
+        public let source: Int
+        /// The event descriptors (empty for an eventless transition).
+        public let events: [String]
+        /// States that must all be active (from `In('id')`), nil when there is no `cond`.
+        public let inStates: [Int]?
+        /// Target node indices (empty for a targetless transition).
+        public let targets: [Int]
+        /// True for `type="internal"`.
+        public let isInternal: Bool
+        /// Executable content.
+        public let actions: [Action]
+        /// The line of the element.
+        public let line: Int
+    }
+
+    /// The nodes, in document order; node 0 is the `<scxml>` root.
+    public internal(set) var nodes: [Node]
+    /// Every transition of the document.
+    public internal(set) var transitions: [Transition]
+    /// The `name` attribute of `<scxml>`, if any.
+    public let name: String?
+    /// Proper ancestors of every node, nearest first (precomputed).
+    let ancestors: [[Int]]
+    /// Index of every node by id.
+    let indexByID: [String: Int]
+    /// One past the last descendant of every node: in document order a node's
+    /// descendants are the contiguous indices `node + 1 ..< subtreeEnd[node]`.
+    let subtreeEnd: [Int]
+    /// For every atomic state, the transitions the selection algorithm tries, in order:
+    /// the state's own, then each ancestor's, nearest first (empty for other nodes).
+    let selectionChains: [[Int]]
+
+    init(name: String?, nodes: [Node], transitions: [Transition]) {
+        self.name = name
+        self.nodes = nodes
+        self.transitions = transitions
+        var ancestors = [[Int]](repeating: [], count: nodes.count)
+        for index in nodes.indices where nodes[index].parent >= 0 {
+            let parent = nodes[index].parent
+            ancestors[index] = [parent] + ancestors[parent]
+        }
+        self.ancestors = ancestors
+        var byID: [String: Int] = [:]
+        for (index, node) in nodes.enumerated() where index > 0 { byID[node.id] = index }
+        indexByID = byID
+        var end = nodes.indices.map { $0 + 1 }
+        for index in nodes.indices.reversed() where nodes[index].parent >= 0 {
+            let parent = nodes[index].parent
+            end[parent] = max(end[parent], end[index])
+        }
+        subtreeEnd = end
+        selectionChains = nodes.indices.map { index in
+            switch nodes[index].kind {
+            case .atomic, .final:
+                ([index] + ancestors[index]).flatMap { nodes[$0].transitions }
+            default:
+                []
+            }
+        }
+    }
+
+    /// Loads and validates the SCXML document at `url`.
+    /// - Throws: ``SCXMLError`` naming the element and line at fault.
+    public static func load(contentsOf url: URL) throws(SCXMLError) -> SCXMLDocument {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(path: url.path, reason: "\(error.localizedDescription)")
+        }
+        return try SCXMLDocument(data: data)
+    }
+
+    /// Parses and validates an SCXML document given as text.
+    /// - Throws: ``SCXMLError`` naming the element and line at fault.
+    public init(xml: String) throws(SCXMLError) {
+        try self.init(data: Data(xml.utf8))
+    }
+
+    /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
+    /// - Throws: ``SCXMLError`` naming the element and line at fault.
+    public init(data: Data) throws(SCXMLError) {
+        let tree = try SCXMLParser.parse(data)
+        var builder = SCXMLBuilder(root: tree)
+        self = try builder.build()
+    }
+
+    /// The ids of all states (every node except the root), in document order.
+    public var stateIDs: [String] { nodes.dropFirst().map(\.id) }
+
+    /// The index of the state with `id`, if any.
+    public func index(of id: String) -> Int? { indexByID[id] }
+
+    /// Whether `node` is a proper descendant of `ancestor` (constant time).
+    func isDescendant(_ node: Int, of ancestor: Int) -> Bool {
+        node > ancestor && node < subtreeEnd[ancestor]
+    }
+
+    func isAtomic(_ node: Int) -> Bool {
+        switch nodes[node].kind {
+        case .atomic, .final: true
+        default: false
+        }
+    }
+
+    func isHistory(_ node: Int) -> Bool {
+        if case .history = nodes[node].kind { return true }
+        return false
+    }
+}

@@ -1,0 +1,54 @@
+/// Why an SCXML document could not be loaded, or why an ``SCXMLInterpreter`` step failed.
+///
+/// Every case names the element, attribute, identifier or transitions involved and, for
+/// load errors, the 1-based line of the offending element in the document.
+public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadable(path: String, reason: String)
+    /// The text is not well-formed XML.
+    case malformedXML(line: Int, reason: String)
+    /// The root element is not `<scxml>`.
+    case notSCXML(element: String, line: Int)
+    /// An element outside the supported null-data-model subset (`<script>`, `<assign>`,
+    /// `<send>`, `<invoke>`, ...).
+    case unsupportedElement(element: String, line: Int)
+    /// An attribute the subset does not support on this element.
+    case unsupportedAttribute(element: String, attribute: String, line: Int)
+    /// An attribute value the subset does not support (a `cond` other than `In('id')`,
+    /// a `type` other than `internal`/`external`, `shallow`/`deep`, ...).
+    case unsupportedValue(element: String, attribute: String, value: String, line: Int)
+    /// A required attribute is missing.
+    case missingAttribute(element: String, attribute: String, line: Int)
+    /// Two states share an `id`.
+    case duplicateID(id: String, line: Int)
+    /// A `target`, `initial` or `In()` names no state of the document.
+    case unknownState(id: String, element: String, line: Int)
+    /// The document's structure breaks an SCXML rule (text explains which).
+    case invalidStructure(reason: String, line: Int)
+    /// A macrostep took more microsteps than ``SCXMLInterpreter/Options/maxMicrosteps``:
+    /// eventless transitions or raised events that never settle. `cycle` lists the
+    /// distinct transitions (`source -> targets`) of the last microsteps.
+    case microstepLimit(limit: Int, cycle: [String])
+
+    /// A human-readable message.
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): "cannot read SCXML file '\(path)': \(reason)"
+        case let .malformedXML(line, reason): "malformed XML at line \(line): \(reason)"
+        case let .notSCXML(element, line): "line \(line): root element is <\(element)>, expected <scxml>"
+        case let .unsupportedElement(element, line):
+            "line \(line): <\(element)> is not supported (null data model subset)"
+        case let .unsupportedAttribute(element, attribute, line):
+            "line \(line): attribute '\(attribute)' on <\(element)> is not supported"
+        case let .unsupportedValue(element, attribute, value, line):
+            "line \(line): \(attribute)=\"\(value)\" on <\(element)> is not supported"
+        case let .missingAttribute(element, attribute, line):
+            "line \(line): <\(element)> needs the attribute '\(attribute)'"
+        case let .duplicateID(id, line): "line \(line): duplicate state id '\(id)'"
+        case let .unknownState(id, element, line): "line \(line): <\(element)> refers to unknown state '\(id)'"
+        case let .invalidStructure(reason, line): "line \(line): \(reason)"
+        case let .microstepLimit(limit, cycle):
+            "the machine did not settle after \(limit) microsteps; cycle: \(cycle.joined(separator: ", "))"
+        }
+    }
+}
