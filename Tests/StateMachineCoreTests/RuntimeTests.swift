@@ -165,6 +165,51 @@ struct RuntimeTests {
         #expect(mine().count == 1)
     }
 
+    @Test("states an iterator took but did not hand out go to the next iterator, in order")
+    func unconsumedStatesCarryOver() async {
+        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
+            When(state: Count.self) {
+                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
+            }
+        }.disableLog()
+        for sequence in 0..<5 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
+        await machine.sendAndWait(event: Increment(sender: 0, sequence: 5), until: .transitionCommitted)
+        do {
+            var first = machine.makeAsyncIterator()
+            #expect((await first.next() as? Count)?.value == 0)  // takes the whole buffer
+            #expect((await first.next() as? Count)?.value == 1)
+        }
+        var second = machine.makeAsyncIterator()
+        var values: [Int] = []
+        for _ in 0..<5 { values.append((await second.next() as? Count)?.value ?? -1) }
+        #expect(values == [2, 3, 4, 5, 6])
+
+        // Cancellation gives the rest back too.
+        machine.send(event: Increment(sender: 0, sequence: 6))
+        machine.send(event: Increment(sender: 0, sequence: 7))
+        await machine.sendAndWait(event: Increment(sender: 0, sequence: 8), until: .transitionCommitted)
+        _ = consume second
+        let started = Signal()
+        let proceed = Signal()
+        let cancelled = Task {
+            var iterator = machine.makeAsyncIterator()
+            let first = await iterator.next() as? Count
+            started.raise()
+            await proceed.waitIgnoringCancellation()
+            let afterCancellation = await iterator.next()
+            return (first?.value, afterCancellation == nil)
+        }
+        await within { await started.wait() }
+        cancelled.cancel()
+        proceed.raise()
+        let (firstValue, endedOnCancel) = await within { await cancelled.value } ?? (nil, false)
+        #expect(firstValue == 7)
+        #expect(endedOnCancel)
+        var third = machine.makeAsyncIterator()
+        #expect((await third.next() as? Count)?.value == 8)
+        #expect((await third.next() as? Count)?.value == 9)
+    }
+
     @Test("cancelling the observing task ends observation only; the machine and its outputs go on")
     func cancellingObservation() async {
         let release = Signal()
