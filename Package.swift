@@ -83,7 +83,7 @@ let package = Package(
         ),
         .target(
             name: "Terminal",
-            dependencies: ["CReadline"],
+            dependencies: ["CReadline", "StateMachineDump"],
             path: "Apps/Terminal",
             swiftSettings: swiftSettings
         ),
@@ -140,13 +140,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CaseStudiesFeaturesTests",
-            dependencies: ["CaseStudiesFeatures", "StateMachineCore", "StateMachineTest"],
+            dependencies: ["CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "TestSupport"],
             path: "Tests/CaseStudiesFeaturesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "NavigationFeaturesTests",
-            dependencies: ["NavigationFeatures", "StateMachineCore", "StateMachineTest"],
+            dependencies: ["NavigationFeatures", "StateMachineCore", "StateMachineTest", "TestSupport"],
             path: "Tests/NavigationFeaturesTests",
             swiftSettings: swiftSettings
         ),

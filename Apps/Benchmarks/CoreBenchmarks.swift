@@ -152,12 +152,7 @@ enum CoreBenchmarks {
                 await detached {
                     let machine = AsyncStateMachine(stateMachine: definition).disableLog()
                     for index in 0..<count { machine.send(event: cycle[index % 3]) }
-                    var received = 0
-                    for await _ in machine {
-                        received += 1
-                        if received == count + 1 { break }
-                    }
-                    await machine.finishAndWait()
+                    await observe(count + 1, of: machine)
                 }
             } / Double(count)
         Harness.report(
@@ -168,6 +163,16 @@ enum CoreBenchmarks {
             target: "<= 500 ns/event (baseline: a bare actor)",
             pass: measured <= 500
         )
+    }
+
+    /// Consumes `count` states of `machine`, then finishes it.
+    static func observe(_ count: Int, of machine: AsyncStateMachine<LoadingState, LoadingEvent>) async {
+        var received = 0
+        for await _ in machine {
+            received += 1
+            if received == count { break }
+        }
+        await machine.finishAndWait()
     }
 
     // MARK: Feedback
@@ -195,12 +200,7 @@ enum CoreBenchmarks {
                 await detached {
                     let machine = AsyncStateMachine(stateMachine: feedbackDefinition).disableLog()
                     machine.send(event: DidRequestLoading())
-                    var received = 0
-                    for await _ in machine {
-                        received += 1
-                        if received == count + 1 { break }
-                    }
-                    await machine.finishAndWait()
+                    await observe(count + 1, of: machine)
                 }
             } / Double(count)
         Harness.report(

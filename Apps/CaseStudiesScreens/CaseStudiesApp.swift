@@ -1,5 +1,4 @@
 import Foundation
-import StateMachineDump
 import Terminal
 
 /// The CaseStudies app: its options, its home screen and its global commands.
@@ -37,35 +36,9 @@ public enum CaseStudiesApp {
 
     /// Parses the arguments (without the program name) and the environment.
     public static func parse(_ arguments: [String], environment: [String: String]) -> Result<Options, UsageError> {
-        var options = Options()
-        if let scale = environment["CASESTUDIES_DELAY_SCALE"] {
-            guard let value = Double(scale), value >= 0, value.isFinite else {
-                return .failure(UsageError("CASESTUDIES_DELAY_SCALE must be a number >= 0, not '\(scale)'"))
-            }
-            options.delayScale = value
-        }
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--log": options.log = true
-            case "--help", "-h": options.help = true
-            case "--delay-scale":
-                guard let text = remaining.popFirst(), let value = Double(text), value >= 0, value.isFinite else {
-                    return .failure(UsageError("--delay-scale needs a number >= 0 (for example --delay-scale 0.01)"))
-                }
-                options.delayScale = value
-            default:
-                return .failure(UsageError("unknown argument '\(argument)'"))
-            }
-        }
-        return .success(options)
-    }
-
-    /// A usage error: what was wrong.
-    public struct UsageError: Error, Equatable, Sendable {
-        /// The message.
-        public let message: String
-        init(_ message: String) { self.message = message }
+        CommonOptions.parse(arguments, environment: environment, delayScaleVariable: "CASESTUDIES_DELAY_SCALE") {
+            argument, _ in UsageError("unknown argument '\(argument)'")
+        }.map { Options(delayScale: $0.delayScale, log: $0.log, help: $0.help) }
     }
 
     /// The app, ready to run on `console`.
@@ -76,20 +49,7 @@ public enum CaseStudiesApp {
             console: console,
             style: style,
             home: HomeScreen(environment: environment),
-            globalCommands: [dumpCommand]
+            globalCommands: [.dump]
         )
     }
-
-    /// `dump`: the latest state of every live machine, as the original's Dump button prints it.
-    static let dumpCommand = GlobalCommand(CommandSpec("dump", "Print the state of every live machine")) { _ in
-        let dump = DumpLines()
-        await StateMachineDump.dumpAndWait { contexts in await dump.append(contexts.map(\.description)) }
-        return (["----------------- DUMP -----------------"] + (await dump.lines)).joined(separator: "\n")
-    }
-}
-
-/// Collects the dump's lines from its export closure.
-private actor DumpLines {
-    var lines: [String] = []
-    func append(_ more: [String]) { lines += more }
 }

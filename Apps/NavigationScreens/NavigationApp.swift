@@ -1,6 +1,5 @@
 import Foundation
 import NavigationFeatures
-import StateMachineDump
 import Terminal
 
 /// The Navigation app: its options (with the deep link to start on), its screen and its
@@ -60,48 +59,29 @@ public enum NavigationApp {
         _ arguments: [String],
         environment: [String: String]
     ) -> Result<Options, UsageError> {
-        var options = Options()
-        if let scale = environment["NAVIGATION_DELAY_SCALE"] {
-            guard let value = Double(scale), value >= 0, value.isFinite else {
-                return .failure(UsageError("NAVIGATION_DELAY_SCALE must be a number >= 0, not '\(scale)'"))
-            }
-            options.delayScale = value
-        }
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
+        var seed: UInt64?
+        var link: DeepLink?
+        let common = CommonOptions.parse(
+            arguments, environment: environment, delayScaleVariable: "NAVIGATION_DELAY_SCALE"
+        ) { argument, remaining in
             switch argument {
-            case "--log": options.log = true
-            case "--help", "-h": options.help = true
-            case "--delay-scale":
-                guard let text = remaining.popFirst(), let value = Double(text), value >= 0, value.isFinite else {
-                    return .failure(UsageError("--delay-scale needs a number >= 0 (for example --delay-scale 0.01)"))
-                }
-                options.delayScale = value
             case "--seed":
-                guard let text = remaining.popFirst(), let value = UInt64(text) else {
-                    return .failure(UsageError("--seed needs a whole number >= 0 (for example --seed 7)"))
+                guard let value = remaining.popFirst().flatMap({ UInt64($0) }) else {
+                    return UsageError("--seed needs a whole number >= 0 (for example --seed 7)")
                 }
-                options.seed = value
+                seed = value
             case let text where text.hasPrefix("-"):
-                return .failure(UsageError("unknown option '\(text)'"))
+                return UsageError("unknown option '\(text)'")
             case let text:
-                guard options.link == nil else {
-                    return .failure(UsageError("one deep link at most; '\(text)' is a second one"))
-                }
+                guard link == nil else { return UsageError("one deep link at most; '\(text)' is a second one") }
                 switch DeepLink.validated(text) {
-                case .success(let link): options.link = link
-                case .failure(let invalid): return .failure(UsageError("bad deep link: \(invalid)"))
+                case .success(let valid): link = valid
+                case .failure(let invalid): return UsageError("bad deep link: \(invalid)")
                 }
             }
+            return nil
         }
-        return .success(options)
-    }
-
-    /// A usage error: what was wrong.
-    public struct UsageError: Error, Equatable, Sendable {
-        /// The message.
-        public let message: String
-        init(_ message: String) { self.message = message }
+        return common.map { Options(delayScale: $0.delayScale, seed: seed, log: $0.log, help: $0.help, link: link) }
     }
 
     /// Runs the app on `console` until the user quits or input ends; returns the exit
@@ -121,21 +101,8 @@ public enum NavigationApp {
             console: console,
             style: style,
             home: NavigationScreen(model: model),
-            globalCommands: [dumpCommand]
+            globalCommands: [.dump]
         )
         return await app.run()
     }
-
-    /// `dump`: the latest state of every live machine, as the original's Dump button prints it.
-    static let dumpCommand = GlobalCommand(CommandSpec("dump", "Print the state of every live machine")) { _ in
-        let dump = DumpLines()
-        await StateMachineDump.dumpAndWait { contexts in await dump.append(contexts.map(\.description)) }
-        return (["----------------- DUMP -----------------"] + (await dump.lines)).joined(separator: "\n")
-    }
-}
-
-/// Collects the dump's lines from its export closure.
-private actor DumpLines {
-    var lines: [String] = []
-    func append(_ more: [String]) { lines += more }
 }

@@ -1,5 +1,6 @@
 import StateMachineCore
 import StateMachineTest
+import TestSupport
 import Testing
 
 @testable import CaseStudiesFeatures
@@ -36,21 +37,6 @@ struct ClicsTests {
             await assertions.assert(state: ClicsIsLoaded(numberOfLoads: 2))
             assertions.send(DidRequestClicsReset())
             await assertions.assert(state: ClicsIsIdle())
-        }
-    }
-
-    /// A gate the loads wait at until the test opens it (then it stays open).
-    actor Gate {
-        private var isOpen = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-        func wait() async {
-            if isOpen { return }
-            await withCheckedContinuation { waiting.append($0) }
-        }
-        func open() {
-            isOpen = true
-            for continuation in waiting { continuation.resume() }
-            waiting = []
         }
     }
 

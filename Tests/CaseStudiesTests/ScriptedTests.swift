@@ -128,11 +128,11 @@ struct ScriptedTests {
                 == .init(delayScale: 0.5, log: true)
         )
         #expect(try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "0.1"]).get().delayScale == 0.1)
-        #expect(throws: CaseStudiesApp.UsageError.self) {
+        #expect(throws: UsageError.self) {
             try CaseStudiesApp.parse(["--delay-scale", "fast"], environment: [:]).get()
         }
-        #expect(throws: CaseStudiesApp.UsageError.self) { try CaseStudiesApp.parse(["--nope"], environment: [:]).get() }
-        #expect(throws: CaseStudiesApp.UsageError.self) {
+        #expect(throws: UsageError.self) { try CaseStudiesApp.parse(["--nope"], environment: [:]).get() }
+        #expect(throws: UsageError.self) {
             try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "-1"]).get()
         }
     }

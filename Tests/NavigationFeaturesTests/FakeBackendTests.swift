@@ -1,4 +1,5 @@
 import NavigationFeatures
+import TestSupport
 import Testing
 
 @Suite("Navigation: the fake backend", .timeLimit(.minutes(1)))

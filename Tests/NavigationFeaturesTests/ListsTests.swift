@@ -1,5 +1,6 @@
 import StateMachineCore
 import StateMachineTest
+import TestSupport
 import Testing
 
 @testable import NavigationFeatures

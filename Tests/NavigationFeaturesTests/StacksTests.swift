@@ -1,6 +1,7 @@
 import NavigationFeatures
 import StateMachineCore
 import StateMachineTest
+import TestSupport
 import Testing
 
 @Suite("Navigation: deep links, the tab bar and the stacks", .timeLimit(.minutes(1)))

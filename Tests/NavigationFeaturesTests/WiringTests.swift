@@ -1,6 +1,7 @@
 import NavigationFeatures
 import StateMachineCore
 import StateMachineTest
+import TestSupport
 import Testing
 
 @Suite("Navigation: the mediators push screens and open the sheet", .timeLimit(.minutes(1)))

@@ -41,15 +41,8 @@ extension StateMachine {
         state: any State<SuperState>,
         event: any Event<SuperEvent>
     ) async -> ResolvedTransition<SuperState, SuperEvent>? {
-        guard let routes = mealyTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))] else {
-            return nil
-        }
-        for route in routes {
-            if let transition = await route.resolve(state, event) {
-                return ResolvedTransition(transition: transition, diagnostic: route.diagnostic)
-            }
-        }
-        return nil
+        guard let (route, transition) = await firstPassingRoute(state: state, event: event) else { return nil }
+        return ResolvedTransition(transition: transition, diagnostic: route.diagnostic)
     }
 
     /// The Mealy transition for `state` and `event`, or nil when no route applies.
@@ -57,20 +50,21 @@ extension StateMachine {
         state: any State<SuperState>,
         event: any Event<SuperEvent>
     ) async -> MealyTransition<SuperState, SuperEvent>? {
-        await resolveTransition(state: state, event: event)?.transition
+        await firstPassingRoute(state: state, event: event)?.transition
     }
 
-    /// The hot path of the runtime: like ``transition(state:event:)`` without diagnostics.
+    /// The first route of the exact (state type, event type) pair whose guard passes, with
+    /// what it produced. The runtime's hot path: specialised in the caller's module.
     @inlinable
-    nonisolated(nonsending) func resolve(
+    nonisolated(nonsending) func firstPassingRoute(
         state: any State<SuperState>,
         event: any Event<SuperEvent>
-    ) async -> MealyTransition<SuperState, SuperEvent>? {
+    ) async -> (route: Route<SuperState, SuperEvent>, transition: MealyTransition<SuperState, SuperEvent>)? {
         guard let routes = mealyTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))] else {
             return nil
         }
         for route in routes {
-            if let transition = await route.resolve(state, event) { return transition }
+            if let transition = await route.resolve(state, event) { return (route, transition) }
         }
         return nil
     }

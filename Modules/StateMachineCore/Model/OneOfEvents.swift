@@ -20,16 +20,6 @@ public struct OneOfEvents<SuperEvent>: Sendable, Equatable {
         self.keys = builder().map(\.key).uniqued()
     }
 
-    init(keys: [TypeKey]) {
-        self.keys = keys.uniqued()
-    }
-
-    /// Whether the set holds the type of `event`.
-    func contains(_ event: any Event<SuperEvent>) -> Bool {
-        let id = ObjectIdentifier(type(of: event))
-        return keys.contains { $0.id == id }
-    }
-
     /// Equal when both sets hold the same types.
     public static func == (lhs: Self, rhs: Self) -> Bool { Set(lhs.keys) == Set(rhs.keys) }
 }

@@ -20,16 +20,6 @@ public struct OneOfStates<SuperState>: Sendable, Equatable {
         self.keys = builder().map(\.key).uniqued()
     }
 
-    init(keys: [TypeKey]) {
-        self.keys = keys.uniqued()
-    }
-
-    /// Whether the set holds the type of `state`.
-    func contains(_ state: any State<SuperState>) -> Bool {
-        let id = ObjectIdentifier(type(of: state))
-        return keys.contains { $0.id == id }
-    }
-
     /// Equal when both sets hold the same types.
     public static func == (lhs: Self, rhs: Self) -> Bool { Set(lhs.keys) == Set(rhs.keys) }
 }

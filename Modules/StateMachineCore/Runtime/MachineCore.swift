@@ -295,7 +295,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @inlinable
     nonisolated(nonsending) func process(_ event: AnyEvent, completion: Latch?, until: SendCompletion) async {
         let current = currentState
-        let mealyTransition = await definition.resolve(state: current, event: event)
+        let mealyTransition = await definition.firstPassingRoute(state: current, event: event)?.transition
         var newState: AnyState?
         switch mealyTransition?.transition?.target {
         case .value(let state): newState = state

@@ -1,0 +1,63 @@
+/// A command-line usage error: what was wrong, printed before the usage (exit status 2).
+public struct UsageError: Error, Equatable, Sendable {
+    /// The message.
+    public let message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// The options every terminal app accepts: `--delay-scale FACTOR` (or an environment
+/// variable), `--log` and `--help`.
+public struct CommonOptions: Equatable, Sendable {
+    /// Multiplies the app's delays (1 = the originals' timings).
+    public var delayScale: Double = 1
+    /// Turns the transition logger on.
+    public var log = false
+    /// Prints the usage and exits.
+    public var help = false
+
+    /// The defaults.
+    public init() {}
+
+    /// Parses `arguments` (without the program name): the common options are read here and
+    /// every other argument goes to `other`, which may consume the ones after it from
+    /// `remaining` and returns an error when the argument is not one of the app's.
+    /// `delayScaleVariable` names the environment variable that sets the delay scale.
+    public static func parse(
+        _ arguments: [String],
+        environment: [String: String],
+        delayScaleVariable: String,
+        other: (_ argument: String, _ remaining: inout ArraySlice<String>) -> UsageError?
+    ) -> Result<CommonOptions, UsageError> {
+        var options = CommonOptions()
+        if let text = environment[delayScaleVariable] {
+            guard let scale = delayScale(text) else {
+                return .failure(UsageError("\(delayScaleVariable) must be a number >= 0, not '\(text)'"))
+            }
+            options.delayScale = scale
+        }
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--log": options.log = true
+            case "--help", "-h": options.help = true
+            case "--delay-scale":
+                guard let scale = remaining.popFirst().flatMap(delayScale) else {
+                    return .failure(UsageError("--delay-scale needs a number >= 0 (for example --delay-scale 0.01)"))
+                }
+                options.delayScale = scale
+            default:
+                if let error = other(argument, &remaining) { return .failure(error) }
+            }
+        }
+        return .success(options)
+    }
+
+    private static func delayScale(_ text: String) -> Double? {
+        guard let value = Double(text), value >= 0, value.isFinite else { return nil }
+        return value
+    }
+}
