@@ -37,7 +37,8 @@ public enum CaseStudiesApp {
     /// Parses the arguments (without the program name) and the environment.
     public static func parse(_ arguments: [String], environment: [String: String]) -> Result<Options, UsageError> {
         CommonOptions.parse(arguments, environment: environment, delayScaleVariable: "CASESTUDIES_DELAY_SCALE") {
-            argument, _ in UsageError("unknown argument '\(argument)'")
+            argument,
+            _ in UsageError("unknown argument '\(argument)'")
         }.map { Options(delayScale: $0.delayScale, log: $0.log, help: $0.help) }
     }
 

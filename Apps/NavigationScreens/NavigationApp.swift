@@ -62,7 +62,9 @@ public enum NavigationApp {
         var seed: UInt64?
         var link: DeepLink?
         let common = CommonOptions.parse(
-            arguments, environment: environment, delayScaleVariable: "NAVIGATION_DELAY_SCALE"
+            arguments,
+            environment: environment,
+            delayScaleVariable: "NAVIGATION_DELAY_SCALE"
         ) { argument, remaining in
             switch argument {
             case "--seed":
