@@ -1,0 +1,128 @@
+/// The time source behind delayed transitions (`after:`) and delayed SCXML `<send>`s.
+///
+/// A clock only runs callbacks later; the machine decides what a callback means (and
+/// ignores one whose state has been exited in the meantime, so a timer that fires while
+/// it is being cancelled never takes a stale transition). Use ``continuous`` in
+/// production and a ``ManualStatechartClock`` in tests, which fires timers only when told
+/// to, on the caller's thread, so tests never wait for real time.
+public protocol StatechartClock: Sendable {
+    /// Calls `fire` once, after `delay`, unless the returned timer is cancelled first.
+    /// `fire` may run on any thread.
+    func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer
+}
+
+extension StatechartClock where Self == ContinuousStatechartClock {
+    /// Real time: each timer is a task sleeping on `ContinuousClock`.
+    public static var continuous: ContinuousStatechartClock { ContinuousStatechartClock() }
+}
+
+/// A pending callback of a ``StatechartClock``.
+public struct StatechartTimer: Sendable {
+    private let onCancel: @Sendable () -> Void
+
+    /// A timer that runs `cancel` when it is cancelled. `cancel` must be idempotent.
+    public init(cancel: @escaping @Sendable () -> Void) {
+        onCancel = cancel
+    }
+
+    /// Stops the callback from running if it has not started. Idempotent.
+    public func cancel() {
+        onCancel()
+    }
+}
+
+/// Real time: every timer is a `Task` that sleeps on `ContinuousClock` and then fires,
+/// unless it was cancelled while sleeping. Costs one task per pending timer.
+public struct ContinuousStatechartClock: StatechartClock {
+    /// The real-time clock.
+    public init() {}
+
+    /// Schedules `fire` after `delay` of real time.
+    public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {
+        let task = Task {
+            do {
+                try await Task.sleep(for: delay, clock: .continuous)
+            } catch {
+                return
+            }
+            fire()
+        }
+        return StatechartTimer { task.cancel() }
+    }
+}
+
+/// A clock that moves only when ``advance(by:)`` is called: the clock for tests.
+///
+/// `advance(by:)` fires every timer that falls due, in deadline order (timers with the
+/// same deadline in the order they were scheduled), synchronously on the caller's thread,
+/// with ``now`` set to each timer's deadline while it fires. Timers scheduled by a
+/// callback fire in the same call when they fall due before its end. When a machine is
+/// idle its callback runs the triggered step right there, so when `advance` returns the
+/// delayed transitions have been taken.
+public final class ManualStatechartClock: StatechartClock {
+    private struct Pending {
+        var deadline: Duration
+        var sequence: UInt64
+        var fire: @Sendable () -> Void
+    }
+
+    private struct Timeline {
+        var now: Duration = .zero
+        var nextSequence: UInt64 = 0
+        var pending: [UInt64: Pending] = [:]
+    }
+
+    private let timeline = PumpLock(Timeline())
+
+    /// A clock at time zero with no timers.
+    public init() {}
+
+    /// The time elapsed on this clock since it was created.
+    public var now: Duration { timeline.withLock { $0.now } }
+
+    /// How many timers are scheduled and not yet fired or cancelled.
+    public var pendingTimerCount: Int { timeline.withLock { $0.pending.count } }
+
+    /// The deadline of the next timer to fire, if any.
+    public var nextDeadline: Duration? { timeline.withLock { $0.pending.values.map(\.deadline).min() } }
+
+    /// Schedules `fire` at `now + delay` (a negative delay counts as zero).
+    public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {
+        let sequence = timeline.withLock { timeline -> UInt64 in
+            let sequence = timeline.nextSequence
+            timeline.nextSequence += 1
+            timeline.pending[sequence] = Pending(
+                deadline: timeline.now + max(delay, .zero),
+                sequence: sequence,
+                fire: fire
+            )
+            return sequence
+        }
+        return StatechartTimer { [timeline] in
+            _ = timeline.withLock { $0.pending.removeValue(forKey: sequence) }
+        }
+    }
+
+    /// Moves the clock forward by `duration`, firing every timer that falls due on the way.
+    public func advance(by duration: Duration) {
+        let end = timeline.withLock { $0.now } + max(duration, .zero)
+        while let due = takeNextTimer(dueBy: end) {
+            due()
+        }
+        timeline.withLock { $0.now = max($0.now, end) }
+    }
+
+    /// Removes and returns the earliest timer due by `end`, moving `now` to its deadline.
+    private func takeNextTimer(dueBy end: Duration) -> (@Sendable () -> Void)? {
+        timeline.withLock { timeline in
+            guard
+                let next = timeline.pending.values.min(by: {
+                    ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence)
+                }), next.deadline <= end
+            else { return nil }
+            timeline.pending[next.sequence] = nil
+            timeline.now = max(timeline.now, next.deadline)
+            return next.fire
+        }
+    }
+}
