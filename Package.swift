@@ -183,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StateMachineHierarchyTests",
-            dependencies: ["StateMachineHierarchy"],
+            dependencies: ["StateMachineHierarchy", "TestSupport"],
             path: "Tests/StateMachineHierarchyTests",
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings

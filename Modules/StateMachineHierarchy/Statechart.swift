@@ -28,11 +28,16 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     var topology: Topology { engine.topology }
 
     /// Compiles `definition`, checking every rule: unique non-empty names, non-empty
-    /// regions, existing targets, well-formed forks, joins and junctions.
+    /// regions, existing targets, well-formed forks, joins, junctions and histories.
     /// - Throws: ``StatechartError`` naming the state, event or pseudo state at fault.
     /// `options` picks, per chart, the places where SCXML's rules differ from
-    /// TBStateMachine's; the default keeps TBStateMachine's behaviour.
-    public init(_ definition: Definition, options: StatechartOptions = StatechartOptions()) throws {
+    /// TBStateMachine's; the default keeps TBStateMachine's behaviour. `clock` runs the
+    /// timers of delayed transitions (a ``ManualStatechartClock`` in tests).
+    public init(
+        _ definition: Definition,
+        options: StatechartOptions = StatechartOptions(),
+        clock: any StatechartClock = .continuous
+    ) throws {
         var compiler = Compiler(definition)
         let model = try compiler.compile()
         let observers = ObserverRegistry()
@@ -41,20 +46,22 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             topology: model.topology,
             hooks: hooks,
             subscriptions: observers.count,
-            options: options
+            options: options,
+            clock: clock
         )
         hooks.engine = engine
     }
 
     /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``
-    /// and, for `options`, ``init(_:options:)``.
+    /// and, for `options` and `clock`, ``init(_:options:clock:)``.
     public convenience init(
         name: String,
         initial: StateID? = nil,
         options: StatechartOptions = StatechartOptions(),
+        clock: any StatechartClock = .continuous,
         @StatesBuilder _ states: () -> [Element]
     ) throws {
-        try self.init(Definition(name: name, initial: initial, states), options: options)
+        try self.init(Definition(name: name, initial: initial, states), options: options, clock: clock)
     }
 
     /// The options the chart was created with.
@@ -82,6 +89,10 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
 
     /// Whether the chart has been started and not stopped, as of the last completed step.
     public var isRunning: Bool { engine.pump.withLock { $0.started } }
+
+    /// Whether a final state of the root region is active (the chart has completed), as of
+    /// the last completed step. Events are still accepted, but a final state handles none.
+    public var isFinished: Bool { engine.pump.withLock { $0.extras.finished } }
 
     // MARK: Events
 
@@ -174,7 +185,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         return active
     }
 
-    private func collect(region: Int32, snapshot: [Int32], into active: inout [StateID]) {
+    func collect(region: Int32, snapshot: [Int32], into active: inout [StateID]) {
         let state = snapshot[Int(region)]
         guard state >= 0 else { return }
         active.append(model.ids[Int(state)])

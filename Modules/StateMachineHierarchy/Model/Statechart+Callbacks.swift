@@ -4,12 +4,14 @@ extension Statechart {
     public struct Context: Sendable {
         /// The payload of the event being handled (or the payload given to `start`/`stop`).
         public let payload: Payload?
-        /// The name of the event being handled; `nil` while starting or stopping.
+        /// The name of the event being handled; `nil` while starting or stopping, and for
+        /// eventless, delayed and done transitions.
         public let event: EventID?
         let hooks: Hooks
 
-        /// Queues `event` on the chart's single event queue. It runs after the current
-        /// run-to-completion step (and after anything queued before it).
+        /// Queues `event`. It runs after the current run-to-completion step: behind
+        /// anything already queued by default, or first with
+        /// ``StatechartOptions/RaisedEventOrder/internalQueue``.
         public func raise(_ event: Event) {
             hooks.raise(event)
         }
@@ -50,5 +52,7 @@ extension Statechart {
         case join(String)
         /// A junction declared with ``Statechart/Junction``, by name.
         case junction(String)
+        /// A history pseudo state declared with ``Statechart/State/history(_:_:default:)``, by name.
+        case history(String)
     }
 }

@@ -14,6 +14,16 @@ extension Statechart {
             pseudoStates = []
         }
 
+        /// A final state: entering it completes its region. When every region of the
+        /// parent state is complete, the `done.state.<parent>` event is raised (see
+        /// ``onDone(of:to:kind:action:guard:)``); a final state of the root region
+        /// finishes the chart (``Statechart/isFinished``). A final state has no
+        /// children and no outgoing transitions.
+        public init(final id: StateID) {
+            spec = NodeSpec(id: id, content: .simple, enter: nil, exit: nil, handlers: [], isFinal: true)
+            pseudoStates = []
+        }
+
         /// A composite state with one nested region. Its initial state is `initial`, or the
         /// first state when `initial` is nil. Forks, joins and junctions may be declared
         /// among the children; they belong to the whole chart.
@@ -84,7 +94,7 @@ extension Statechart {
         ) -> State {
             var copy = self
             copy.spec.handlers.append(
-                HandlerSpec(event: event, target: target, kind: kind, guardBlock: guardBlock, action: action)
+                HandlerSpec(trigger: .event(event), target: target, kind: kind, guardBlock: guardBlock, action: action)
             )
             return copy
         }
@@ -92,6 +102,129 @@ extension Statechart {
         /// Adds an internal transition for `event`: only `action` runs, nothing exits or enters.
         public func onInternal(_ event: EventID, action: Action? = nil, guard guardBlock: Guard? = nil) -> State {
             on(event, to: .state(spec.id), kind: .internal, action: action, guard: guardBlock)
+        }
+
+        /// Adds an eventless (completion) transition: after every step, until the
+        /// configuration is stable, each active state's eventless transitions are tried
+        /// (inner states first, in the order added) and the first whose guard passes is
+        /// taken. A chain that never settles fails the step with
+        /// ``StatechartError/eventlessLoop(limit:cycle:)``.
+        public func always(
+            to target: Target,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
+        ) -> State {
+            adding(.eventless, target, kind, action, guardBlock)
+        }
+
+        /// Adds an eventless transition to the state `target`; see ``always(to:kind:action:guard:)-(Target,_,_,_)``.
+        public func always(
+            to target: StateID,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
+        ) -> State {
+            always(to: .state(target), kind: kind, action: action, guard: guardBlock)
+        }
+
+        /// Adds a delayed transition, taken once the state has been active for `delay`
+        /// (and the guard, evaluated then, passes). The timer starts on entry, runs on the
+        /// chart's ``StatechartClock`` and is cancelled when the state exits, so a
+        /// transition from an exited state is never taken.
+        public func after(
+            _ delay: Duration,
+            to target: Target,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
+        ) -> State {
+            adding(.after(delay), target, kind, action, guardBlock)
+        }
+
+        /// Adds a delayed transition to the state `target`; see ``after(_:to:kind:action:guard:)-(_,Target,_,_,_)``.
+        public func after(
+            _ delay: Duration,
+            to target: StateID,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
+        ) -> State {
+            after(delay, to: .state(target), kind: kind, action: action, guard: guardBlock)
+        }
+
+        /// Adds a handler for the `done.state.<id>` event of `state` (this state when nil):
+        /// raised when every region of that composite or parallel state has reached a
+        /// final state. Done events go to the internal queue, ahead of queued events.
+        public func onDone(
+            of state: StateID? = nil,
+            to target: Target,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
+        ) -> State {
+            adding(.done(state), target, kind, action, guardBlock)
+        }
+
+        /// Adds a handler for a done event with the state `target`; see ``onDone(of:to:kind:action:guard:)-(_,Target,_,_,_)``.
+        public func onDone(
+            of state: StateID? = nil,
+            to target: StateID,
+            kind: StatechartTransitionKind = .external,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
+        ) -> State {
+            onDone(of: state, to: .state(target), kind: kind, action: action, guard: guardBlock)
+        }
+
+        /// Declares a history pseudo state named `name` in this composite or parallel
+        /// state. Target it with ``Statechart/Target/history(_:)``: the state is entered
+        /// with what it had active when it last exited (its children for `.shallow`, its
+        /// whole sub-configuration for `.deep`), or, before it has ever exited, through
+        /// `defaultTarget` (a state inside it) or its initial states.
+        public func history(
+            _ name: String,
+            _ kind: StatechartHistoryKind = .shallow,
+            default defaultTarget: StateID? = nil
+        ) -> State {
+            var copy = self
+            copy.spec.histories.append(HistorySpec(name: name, kind: kind, defaultTarget: defaultTarget))
+            return copy
+        }
+
+        /// Starts `work` each time the state is entered (with the payload of the entering
+        /// step) and cancels it when the state exits. The event it returns, if any, is
+        /// queued like an event from outside, unless the state has exited by then: a
+        /// cancelled or outdated task never triggers a transition. Errors are the work's
+        /// to turn into events. The statechart form of an invoked actor.
+        public func task(_ work: @escaping @Sendable (Payload?) async -> Event?) -> State {
+            var copy = self
+            copy.spec.task = work
+            return copy
+        }
+
+        /// Defers `events` while this state is active (UML deferral): an event that no
+        /// active state handles, and that an active state defers, is kept instead of
+        /// dropped, and replayed, in arrival order and ahead of queued events, after the
+        /// first step that leaves no active state deferring it.
+        public func deferring(_ events: EventID...) -> State {
+            var copy = self
+            copy.spec.deferred += events
+            return copy
+        }
+
+        private func adding(
+            _ trigger: Trigger,
+            _ target: Target,
+            _ kind: StatechartTransitionKind,
+            _ action: Action?,
+            _ guardBlock: Guard?
+        ) -> State {
+            var copy = self
+            copy.spec.handlers.append(
+                HandlerSpec(trigger: trigger, target: target, kind: kind, guardBlock: guardBlock, action: action)
+            )
+            return copy
         }
     }
 

@@ -97,7 +97,7 @@ extension Statechart {
             guard guardBlock: Guard? = nil
         ) throws {
             let location = try locate(source)
-            let handler = HandlerSpec(event: event, target: target, kind: kind, guardBlock: guardBlock, action: action)
+            let handler = HandlerSpec(trigger: .event(event), target: target, kind: kind, guardBlock: guardBlock, action: action)
             modify(at: location) { $0.handlers.append(handler) }
         }
 

@@ -20,15 +20,49 @@ extension Statechart {
         var enter: Action?
         var exit: Action?
         var handlers: [HandlerSpec]
+        /// A final state: entering it completes its region (`done.state.<parent>`).
+        var isFinal = false
+        /// History pseudo states of this (composite or parallel) state.
+        var histories: [HistorySpec] = []
+        /// Events this state defers while it is active.
+        var deferred: [EventID] = []
+        /// Work started on entry and cancelled on exit; its result is sent as an event.
+        var task: StateTask?
+    }
+
+    /// What makes a handler fire.
+    enum Trigger: Sendable {
+        /// A named event.
+        case event(EventID)
+        /// Nothing: an eventless (completion) transition, tried after every step.
+        case eventless
+        /// The time the source state has been active.
+        case after(Duration)
+        /// The `done.state.<id>` event of the given state (of the source when nil).
+        case done(StateID?)
     }
 
     struct HandlerSpec: Sendable {
-        var event: EventID
+        var trigger: Trigger
         var target: Target
         var kind: StatechartTransitionKind
         var guardBlock: Guard?
         var action: Action?
+
+        /// The named event, for handlers triggered by one.
+        var event: EventID? {
+            if case .event(let event) = trigger { event } else { nil }
+        }
     }
+
+    struct HistorySpec: Sendable {
+        var name: String
+        var kind: StatechartHistoryKind
+        var defaultTarget: StateID?
+    }
+
+    /// A state-scoped task: the work of ``State/task(_:)``.
+    typealias StateTask = @Sendable (Payload?) async -> Event?
 
     struct ForkSpec: Sendable {
         var name: String

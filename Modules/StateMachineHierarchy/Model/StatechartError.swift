@@ -36,6 +36,16 @@ public enum StatechartError: Error, Sendable, Hashable, CustomStringConvertible 
     case unknownTransition(name: String)
     /// The JSON document is not valid JSON, or breaks the statechart schema.
     case invalidJSON(StatechartJSONError)
+    /// A transition of `source` cannot be used as declared (see `reason`): a final state
+    /// with transitions, a done handler for a simple state...
+    case invalidTransition(source: String, reason: String)
+    /// A history pseudo state is declared where it cannot work (see `reason`).
+    case invalidHistory(history: String, reason: String)
+    /// Eventless transitions and done events kept firing for `limit` microsteps in one
+    /// step; `cycle` names the transitions that repeat.
+    case eventlessLoop(limit: Int, cycle: [String])
+    /// A snapshot does not fit the chart it is restored into (see `reason`).
+    case invalidSnapshot(reason: String)
 
     /// A readable sentence naming what is wrong and where.
     public var description: String {
@@ -71,6 +81,15 @@ public enum StatechartError: Error, Sendable, Hashable, CustomStringConvertible 
             return "No transition is named '\(name)'."
         case .invalidJSON(let error):
             return error.description
+        case .invalidTransition(let source, let reason):
+            return "Invalid transition of '\(source)': \(reason)."
+        case .invalidHistory(let history, let reason):
+            return "Invalid history '\(history)': \(reason)."
+        case .eventlessLoop(let limit, let cycle):
+            return
+                "Eventless transitions did not settle within \(limit) microsteps; they cycle through \(cycle.map { "'\($0)'" }.joined(separator: ", "))."
+        case .invalidSnapshot(let reason):
+            return "The snapshot cannot be restored: \(reason)."
         }
     }
 }

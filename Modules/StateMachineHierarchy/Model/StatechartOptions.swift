@@ -22,6 +22,16 @@ public struct StatechartOptions: Sendable, Equatable {
         case documentOrder
     }
 
+    /// Where events raised by ``Statechart/Context/raise(_:)`` during a step go.
+    public enum RaisedEventOrder: Sendable, Equatable {
+        /// At the back of the chart's one queue, behind events already queued, as
+        /// TBStateMachine's `scheduleEvent:` does. The default.
+        case afterQueuedEvents
+        /// SCXML's internal queue: processed right after the step that raised them, in
+        /// order, before any queued external event (and before the next external step).
+        case internalQueue
+    }
+
     /// How the regions of a parallel state are exited, by transitions and by `stop`.
     /// Regions are always entered in index order.
     public var regionExitOrder: RegionExitOrder
@@ -29,9 +39,33 @@ public struct StatechartOptions: Sendable, Equatable {
     /// How transitions taken by several regions for one event are reconciled.
     public var conflictResolution: ConflictResolution
 
+    /// Where events raised during a step are queued.
+    public var raisedEventOrder: RaisedEventOrder
+
+    /// The most microsteps (eventless transitions and done events) one step may take
+    /// before it fails with ``StatechartError/eventlessLoop(limit:cycle:)``. At least 1.
+    public var maxMicrosteps: Int
+
     /// Options; the defaults are TBStateMachine's semantics.
-    public init(regionExitOrder: RegionExitOrder = .indexOrder, conflictResolution: ConflictResolution = .everyRegion) {
+    public init(
+        regionExitOrder: RegionExitOrder = .indexOrder,
+        conflictResolution: ConflictResolution = .everyRegion,
+        raisedEventOrder: RaisedEventOrder = .afterQueuedEvents,
+        maxMicrosteps: Int = 1000
+    ) {
         self.regionExitOrder = regionExitOrder
         self.conflictResolution = conflictResolution
+        self.raisedEventOrder = raisedEventOrder
+        self.maxMicrosteps = max(1, maxMicrosteps)
+    }
+
+    /// SCXML's semantics: regions exited in reverse document order, document-order
+    /// conflict resolution, raised events on an internal queue.
+    public static var scxml: StatechartOptions {
+        StatechartOptions(
+            regionExitOrder: .reverseDocumentOrder,
+            conflictResolution: .documentOrder,
+            raisedEventOrder: .internalQueue
+        )
     }
 }

@@ -10,4 +10,7 @@ public enum StatechartStepOutcome: Sendable, Hashable {
     /// A synchronous ``Statechart/handle(_:)`` call found another step in progress
     /// (for example, it was called from an action); the event is queued behind it.
     case queued
+    /// No active state handled the event but an active state defers it: it is kept and
+    /// replayed once no active state defers it (see ``Statechart/State/deferring(_:)``).
+    case deferred
 }

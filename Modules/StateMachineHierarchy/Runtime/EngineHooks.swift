@@ -12,4 +12,7 @@ protocol EngineHooks: AnyObject, Sendable {
     func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int?
     func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32)
     func notify(_ tag: NotificationTag, state: Int32, payload: (any Sendable)?, event: Int32)
+    /// Starts the state-scoped task of `state`; its result event is queued for the
+    /// engine only while `state` is still in `generation`.
+    func startTask(of state: Int32, payload: (any Sendable)?, generation: UInt64) -> Task<Void, Never>
 }

@@ -21,6 +21,10 @@ extension Statechart {
             var exit: Action?
             var handlers: [HandlerSpec]
             var joinsToReset: [Int32] = []
+            var isFinal: Bool
+            var histories: [HistorySpec]
+            var deferred: [EventID]
+            var task: StateTask?
         }
 
         init(_ definition: Definition) {
@@ -90,7 +94,7 @@ extension Statechart {
                 }
                 let target = try lookup(join.target, referencedBy: "join '\(join.name)'")
                 let index = Int32(joins.count)
-                joins.append(JoinNode(name: join.name, sourceCount: sources.count))
+                joins.append(JoinNode(name: join.name, sources: sources))
                 joinInfo[join.name] = (index, region, sources, target)
                 states[Int(region)].joinsToReset.append(index)
             }
@@ -114,8 +118,60 @@ extension Statechart {
                 junctionActions.append(junction.paths.map(\.action))
             }
 
-            // Handlers, in state order then registration order.
+            // Histories
+            var histories: [HistoryNode] = []
+            var historyInfo: [String: (index: Int32, owner: Int32, defaultTarget: Int32?)] = [:]
+            for ownerIndex in states.indices {
+                let owner = Int32(ownerIndex)
+                for history in states[ownerIndex].histories {
+                    try claim(history.name, "A history")
+                    var defaultTarget: Int32?
+                    if let id = history.defaultTarget {
+                        let target = try lookup(id, referencedBy: "history '\(history.name)'")
+                        guard target != owner, isAncestorOrSelf(owner, of: target) else {
+                            throw StatechartError.invalidHistory(
+                                history: history.name,
+                                reason:
+                                    "its default '\(states[Int(target)].path)' is not inside '\(states[ownerIndex].path)'"
+                            )
+                        }
+                        defaultTarget = target
+                    }
+                    historyInfo[history.name] = (Int32(histories.count), owner, defaultTarget)
+                    histories.append(
+                        HistoryNode(
+                            name: history.name,
+                            owner: owner,
+                            kind: history.kind,
+                            regions: history.kind == .shallow ? states[ownerIndex].regions : regionsBelow(owner)
+                        )
+                    )
+                }
+            }
+
+            // Event indexes: the user's events first, then one synthetic event for eventless
+            // transitions, one per state whose done event is handled, one per delayed transition.
             var eventIndex: [EventID: Int32] = [:]
+            for state in states {
+                for case .event(let event) in state.handlers.map(\.trigger) where eventIndex[event] == nil {
+                    eventIndex[event] = Int32(eventIndex.count)
+                }
+                for event in state.deferred where eventIndex[event] == nil {
+                    eventIndex[event] = Int32(eventIndex.count)
+                }
+            }
+            let userEventCount = eventIndex.count
+            var syntheticNames: [String] = []
+            func newSyntheticEvent(_ name: String) -> Int32 {
+                syntheticNames.append(name)
+                return Int32(userEventCount + syntheticNames.count - 1)
+            }
+            var eventlessEvent: Int32 = -1
+            var doneEvents = [Int32](repeating: -1, count: states.count)
+            var timers: [TimerNode] = []
+            var stateTimers = [[Int32]](repeating: [], count: states.count)
+
+            // Handlers, in state order then registration order.
             var handlers: [HandlerNode] = []
             var handlerNames: [String] = []
             var guards: [Guard?] = []
@@ -125,12 +181,41 @@ extension Statechart {
                 let source = Int32(sourceIndex)
                 let sourceName = states[sourceIndex].name
                 for handler in states[sourceIndex].handlers {
-                    let eventName = statechartName(handler.event)
-                    guard !eventName.isEmpty else {
-                        throw StatechartError.emptyName(
-                            what: "An event",
-                            location: "a handler of state '\(states[sourceIndex].path)'"
-                        )
+                    let event: Int32
+                    let eventName: String
+                    switch handler.trigger {
+                    case .event(let id):
+                        eventName = statechartName(id)
+                        guard !eventName.isEmpty else {
+                            throw StatechartError.emptyName(
+                                what: "An event",
+                                location: "a handler of state '\(states[sourceIndex].path)'"
+                            )
+                        }
+                        event = eventIndex[id]!
+                    case .eventless:
+                        eventName = "eventless"
+                        if eventlessEvent < 0 { eventlessEvent = newSyntheticEvent(eventName) }
+                        event = eventlessEvent
+                    case .after(let delay):
+                        eventName = "after \(delay) in \(sourceName)"
+                        event = newSyntheticEvent(eventName)
+                        stateTimers[sourceIndex].append(Int32(timers.count))
+                        timers.append(TimerNode(state: source, event: event, delay: max(delay, .zero)))
+                    case .done(let id):
+                        let completing = try id.map { try lookup($0, referencedBy: "a done handler of '\(states[sourceIndex].path)'") } ?? source
+                        guard states[Int(completing)].kind != .simple else {
+                            throw StatechartError.invalidTransition(
+                                source: states[sourceIndex].path,
+                                reason:
+                                    "'\(states[Int(completing)].path)' is a simple state, so it raises no done event"
+                            )
+                        }
+                        eventName = "done.state.\(states[Int(completing)].name)"
+                        if doneEvents[Int(completing)] < 0 {
+                            doneEvents[Int(completing)] = newSyntheticEvent(eventName)
+                        }
+                        event = doneEvents[Int(completing)]
                     }
                     let described = "the handler for event '\(eventName)' on '\(states[sourceIndex].path)'"
                     let effect: Effect
@@ -191,13 +276,19 @@ extension Statechart {
                         effect = .junction(junction: junction.index, firstPath: firstPath)
                         let targetNames = junction.targets.map { states[Int($0)].name }.joined(separator: ",")
                         name = "\(sourceName) --> \(junctionName) --> [\(targetNames)]"
-                    }
-                    let event: Int32
-                    if let known = eventIndex[handler.event] {
-                        event = known
-                    } else {
-                        event = Int32(eventIndex.count)
-                        eventIndex[handler.event] = event
+                    case .history(let historyName):
+                        guard let history = historyInfo[historyName] else {
+                            throw StatechartError.unknownPseudoState(name: historyName, referencedBy: described)
+                        }
+                        try rejectInternal(handler, event: eventName, source: source, pseudo: historyName)
+                        effect = .history(
+                            history: history.index,
+                            remembered: register(makeSwitch(from: source, to: history.owner, kind: handler.kind)),
+                            fallback: register(
+                                makeSwitch(from: source, to: history.defaultTarget ?? history.owner, kind: handler.kind)
+                            )
+                        )
+                        name = "\(sourceName) --> \(historyName)"
                     }
                     handlers.append(
                         HandlerNode(
@@ -215,8 +306,8 @@ extension Statechart {
             }
 
             // Flat handler table: for each (state, event) slot, the handlers in registration order.
-            let eventCount = eventIndex.count
-            var eventIDs = [EventID?](repeating: nil, count: eventCount)
+            let eventCount = userEventCount + syntheticNames.count
+            var eventIDs = [EventID?](repeating: nil, count: userEventCount)
             for (id, index) in eventIndex { eventIDs[Int(index)] = id }
             var counts = [Int32](repeating: 0, count: states.count * eventCount + 1)
             for (index, handler) in handlers.enumerated() {
@@ -242,8 +333,17 @@ extension Statechart {
                         parent: $0.parent,
                         kind: $0.kind,
                         regions: $0.regions,
-                        joinsToReset: $0.joinsToReset
+                        joinsToReset: $0.joinsToReset,
+                        isFinal: $0.isFinal,
+                        hasTask: $0.task != nil,
+                        histories: historyIndexes(of: $0.path, in: histories),
+                        timers: [],
+                        deferred: $0.deferred.map { eventIndex[$0]! }
                     )
+                }.enumerated().map { index, node in
+                    var node = node
+                    node.timers = stateTimers[index]
+                    return node
                 },
                 regions: regions,
                 handlers: handlers,
@@ -251,16 +351,22 @@ extension Statechart {
                 switches: switches,
                 joins: joins,
                 junctionNames: junctionNames,
-                eventNames: eventIDs.map { statechartName($0!) },
+                eventNames: eventIDs.map { statechartName($0!) } + syntheticNames,
                 eventCount: eventCount,
                 handlerStart: counts,
-                handlerList: list
+                handlerList: list,
+                histories: histories,
+                timers: timers,
+                eventlessEvent: eventlessEvent,
+                doneEvents: doneEvents,
+                userEventCount: userEventCount
             )
             return Model(
                 topology: topology,
                 ids: states.map(\.id),
                 enters: states.map(\.enter),
                 exits: states.map(\.exit),
+                tasks: states.map(\.task),
                 guards: guards,
                 actions: actions,
                 junctionGuards: junctionGuards,
@@ -317,9 +423,25 @@ extension Statechart {
                         regions: [],
                         enter: node.enter,
                         exit: node.exit,
-                        handlers: node.handlers
+                        handlers: node.handlers,
+                        isFinal: node.isFinal,
+                        histories: node.histories,
+                        deferred: node.deferred,
+                        task: node.task
                     )
                 )
+                if node.isFinal, !node.handlers.isEmpty {
+                    throw StatechartError.invalidTransition(
+                        source: path,
+                        reason: "a final state has no outgoing transitions"
+                    )
+                }
+                if case .simple = node.content, let history = node.histories.first {
+                    throw StatechartError.invalidHistory(
+                        history: history.name,
+                        reason: "'\(path)' is a simple state; only composite and parallel states have a history"
+                    )
+                }
                 members.append(index)
                 if let wanted = spec.initial, wanted == node.id { initial = index }
                 switch node.content {
@@ -356,6 +478,21 @@ extension Statechart {
                 initial: initial ?? members[0]
             )
             return regionIndex
+        }
+
+        /// The histories owned by the state at `path`.
+        private func historyIndexes(of path: String, in histories: [HistoryNode]) -> [Int32] {
+            histories.indices.filter { states[Int(histories[$0].owner)].path == path }.map(Int32.init)
+        }
+
+        /// Every region below `state`, at any depth, in document order.
+        private func regionsBelow(_ state: Int32) -> [Int32] {
+            var result: [Int32] = []
+            for region in states[Int(state)].regions {
+                result.append(region)
+                for member in regions[Int(region)].states { result += regionsBelow(member) }
+            }
+            return result
         }
 
         // MARK: Lookups

@@ -31,11 +31,36 @@ extension Statechart {
         /// with an empty name is reported to nobody and dropped, as it could never be handled.
         func raise(_ event: Event) {
             guard let request = try? request(for: event) else { return }
-            engine?.enqueue(QueueItem(request: request, payload: event.payload, completion: nil))
+            engine?.raise(QueueItem(request: request, payload: event.payload, completion: nil))
         }
 
+        /// The context of a block; `event` is nil for synthetic events (eventless, delayed
+        /// and done transitions) and while starting or stopping.
         private func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
-            Context(payload: payload as? Payload, event: event >= 0 ? model.eventIDs[Int(event)] : nil, hooks: self)
+            Context(
+                payload: payload as? Payload,
+                event: event >= 0 && Int(event) < model.eventIDs.count ? model.eventIDs[Int(event)] : nil,
+                hooks: self
+            )
+        }
+
+        func startTask(of state: Int32, payload: (any Sendable)?, generation: UInt64) -> Task<Void, Never> {
+            let work = model.tasks[Int(state)]!
+            let input = payload as? Payload
+            return Task { [weak self] in
+                guard let event = await work(input), !Task.isCancelled, let self,
+                    let request = try? self.request(for: event)
+                else { return }
+                _ = self.engine?.submit { _ in
+                    QueueItem(
+                        request: request,
+                        payload: event.payload,
+                        completion: nil,
+                        sourceState: state,
+                        generation: generation
+                    )
+                }
+            }
         }
 
         func enter(_ state: Int32, payload: (any Sendable)?, event: Int32) {

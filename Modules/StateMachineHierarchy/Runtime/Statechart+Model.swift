@@ -26,6 +26,30 @@ struct StateNode: Sendable {
     let regions: [Int32]
     /// Joins whose region is this (parallel) state: their partial progress is dropped when it exits.
     let joinsToReset: [Int32]
+    var isFinal = false
+    var hasTask = false
+    /// History pseudo states of this state (recorded when it exits).
+    var histories: [Int32] = []
+    /// Delayed transitions of this state, as indexes into `Topology.timers`.
+    var timers: [Int32] = []
+    /// Event indexes this state defers.
+    var deferred: [Int32] = []
+}
+
+/// A history pseudo state: which regions it remembers when its owner exits.
+struct HistoryNode: Sendable {
+    let name: String
+    let owner: Int32
+    let kind: StatechartHistoryKind
+    /// The owner's own regions (shallow) or every region below it (deep), in document order.
+    let regions: [Int32]
+}
+
+/// A delayed transition: the handler it fires through its own synthetic event.
+struct TimerNode: Sendable {
+    let state: Int32
+    let event: Int32
+    let delay: Duration
 }
 
 struct RegionNode: Sendable {
@@ -69,6 +93,10 @@ enum Effect: Sendable {
     case join(join: Int32, slot: Int32, change: Int32)
     /// The switch of path `p` is `firstPath + p`.
     case junction(junction: Int32, firstPath: Int32)
+    /// A transition to a history pseudo state: `remembered` enters its owner (the record
+    /// then picks the children), `fallback` goes to its default target (or the owner's
+    /// initial states) when nothing is recorded yet.
+    case history(history: Int32, remembered: Int32, fallback: Int32)
 }
 
 struct HandlerNode: Sendable {
@@ -80,7 +108,8 @@ struct HandlerNode: Sendable {
 
 struct JoinNode: Sendable {
     let name: String
-    let sourceCount: Int
+    let sources: [Int32]
+    var sourceCount: Int { sources.count }
 }
 
 /// The per-state facts a step reads, as plain values: copying one costs no reference
@@ -96,6 +125,10 @@ struct StateHot: Sendable {
     /// The joins to reset on exit are `Topology.resetJoins[joinStart ..< joinStart + joinCount]`.
     let joinStart: Int32
     let joinCount: Int32
+    /// Whether entering or exiting the state has more to do than its blocks: histories to
+    /// record, timers or a task to start and cancel, a final state to report.
+    let isFinal: Bool
+    let hasExtras: Bool
 }
 
 struct Topology: Sendable {
@@ -119,6 +152,16 @@ struct Topology: Sendable {
     let handlerStart: [Int32]
     let handlerList: [Int32]
 
+    let histories: [HistoryNode]
+    let timers: [TimerNode]
+    /// The synthetic event of eventless transitions, or -1 when the chart has none.
+    let eventlessEvent: Int32
+    /// Per state, the synthetic `done.state.<name>` event, or -1 when nothing handles it.
+    let doneEvents: [Int32]
+    /// Events `0 ..< userEventCount` are the user's; the rest are synthetic.
+    let userEventCount: Int
+    let hasDeferrals: Bool
+
     // Flat copies of what the step reads on every event.
     let hot: [StateHot]
     let childRegions: [Int32]
@@ -137,8 +180,19 @@ struct Topology: Sendable {
         eventNames: [String],
         eventCount: Int,
         handlerStart: [Int32],
-        handlerList: [Int32]
+        handlerList: [Int32],
+        histories: [HistoryNode],
+        timers: [TimerNode],
+        eventlessEvent: Int32,
+        doneEvents: [Int32],
+        userEventCount: Int
     ) {
+        self.histories = histories
+        self.timers = timers
+        self.eventlessEvent = eventlessEvent
+        self.doneEvents = doneEvents
+        self.userEventCount = userEventCount
+        hasDeferrals = states.contains { !$0.deferred.isEmpty }
         self.name = name
         self.states = states
         self.regions = regions
@@ -185,7 +239,9 @@ struct Topology: Sendable {
                     regionStart: Int32(childRegions.count),
                     regionCount: Int32(state.regions.count),
                     joinStart: Int32(resetJoins.count),
-                    joinCount: Int32(state.joinsToReset.count)
+                    joinCount: Int32(state.joinsToReset.count),
+                    isFinal: state.isFinal,
+                    hasExtras: state.isFinal || state.hasTask || !state.histories.isEmpty || !state.timers.isEmpty
                 )
             )
             childRegions += state.regions
@@ -221,6 +277,7 @@ extension Statechart {
         let ids: [StateID]
         let enters: [Action?]
         let exits: [Action?]
+        let tasks: [StateTask?]
         /// Per handler, by index.
         let guards: [Guard?]
         let actions: [Action?]

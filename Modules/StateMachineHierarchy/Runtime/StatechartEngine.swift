@@ -3,10 +3,8 @@
 /// whatever the chart's identifier and payload types; user blocks are reached through
 /// `EngineHooks` only when a state or handler has one.
 ///
-/// `@unchecked Sendable` invariant: the mutable stored properties marked drainer-confined
-/// (`current`, `joinProgress`, `joinArrivals`, `started`, `stepPayload`, `stepEvent`, `log`,
-/// `stepScopes`)
-/// are read and written only by the current drainer, the single thread or task that set
+/// `@unchecked Sendable` invariant: the mutable stored properties under "Drainer-confined
+/// state" are read and written only by the current drainer, the single thread or task that set
 /// `pump.draining` to true under the `pump` lock. Ownership passes only through that lock,
 /// which orders every access of one drainer before those of the next.
 final class StatechartEngine: @unchecked Sendable {
@@ -15,8 +13,15 @@ final class StatechartEngine: @unchecked Sendable {
     let pump: PumpLock<Pump>
     let subscriptions: SubscriptionCount
     let options: StatechartOptions
+    let clock: any StatechartClock
     private let reverseRegionExit: Bool
     private let resolvesConflicts: Bool
+    private let raisesInternally: Bool
+    private let maxMicrosteps: Int
+
+    /// The engine draining on this thread or task, so that `raise` can tell a call made
+    /// inside a step from one made elsewhere. Bound only with `RaisedEventOrder.internalQueue`.
+    @TaskLocal private static var currentDrainer: StatechartEngine?
 
     // Drainer-confined state (see the type's invariant).
     private var current: [Int32]
@@ -26,15 +31,57 @@ final class StatechartEngine: @unchecked Sendable {
     private var stepPayload: (any Sendable)?
     private var stepEvent: Int32 = -1
     private var log: DebugLog?
-    /// Exit-scope regions of the transitions taken in the current step (drainer-confined;
-    /// kept only for `ConflictResolution.documentOrder`).
+    /// Exit-scope regions of the transitions taken in the current step (kept only for
+    /// `ConflictResolution.documentOrder`).
     private var stepScopes: [Int32] = []
+    /// A final state of the root region is active.
+    private var finished = false
+    /// Per history, the active state of each of its regions when its owner last exited;
+    /// empty until then.
+    private var historyRecords: [[Int32]]
+    /// While a history transition enters its owner: per region, the state to enter instead
+    /// of the initial one (-1 for none).
+    private var restoreTargets: [Int32]
+    private var restoringHistory = false
+    /// Per state, bumped on every entry: timers and task results carry the generation they
+    /// were started in, and are dropped when it is no longer current.
+    private var generations: [UInt64]
+    /// Per delayed transition: its pending timer and deadline on `clock`.
+    private var timerHandles: [StatechartTimer?]
+    private var timerDeadlines: [Duration?]
+    /// Per state: its running state-scoped task.
+    private var tasks: [Task<Void, Never>?]
+    /// Done events and (with `RaisedEventOrder.internalQueue`) raised events of this step.
+    private var internalQueue: [QueueItem] = []
+    /// Deferred events, in arrival order.
+    private var deferredItems: [QueueItem] = []
+    /// The handlers fired by eventless transitions and internal events in this step, to name
+    /// the cycle when they never settle.
+    private var microstepTrace: [Int] = []
+    private var lastFired = -1
+    /// Whether history, timers, joins or `finished` changed since they were last published.
+    private var extrasDirty = false
 
-    init(topology: Topology, hooks: any EngineHooks, subscriptions: SubscriptionCount, options: StatechartOptions) {
+    init(
+        topology: Topology,
+        hooks: any EngineHooks,
+        subscriptions: SubscriptionCount,
+        options: StatechartOptions,
+        clock: any StatechartClock
+    ) {
         self.topology = topology
         self.options = options
+        self.clock = clock
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
         resolvesConflicts = options.conflictResolution == .documentOrder
+        raisesInternally = options.raisedEventOrder == .internalQueue
+        maxMicrosteps = options.maxMicrosteps
+        historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
+        restoreTargets = [Int32](repeating: -1, count: topology.regions.count)
+        generations = [UInt64](repeating: 0, count: topology.states.count)
+        timerHandles = [StatechartTimer?](repeating: nil, count: topology.timers.count)
+        timerDeadlines = [Duration?](repeating: nil, count: topology.timers.count)
+        tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
         pump = PumpLock(Pump(regionCount: topology.regions.count))
@@ -56,6 +103,16 @@ final class StatechartEngine: @unchecked Sendable {
         }
         if startDrainer {
             Task { _ = self.drain(first: nil) }
+        }
+    }
+
+    /// Queues an event raised by a user block: on the internal queue when the chart uses one
+    /// and the block runs inside this chart's step, else at the back of the queue.
+    func raise(_ item: QueueItem) {
+        if raisesInternally, Self.currentDrainer === self {
+            internalQueue.append(item)
+        } else {
+            enqueue(item)
         }
     }
 
@@ -94,11 +151,39 @@ final class StatechartEngine: @unchecked Sendable {
         if drainHere { _ = drain(first: nil) }
     }
 
+    /// Resumes a chart that has not started from a snapshot's configuration (per region,
+    /// its active state), history records and join progress; timers restart with
+    /// `remaining` (their full delay when absent) and tasks start afresh. Enter blocks do
+    /// not run. Called only before the chart is shared, so it runs as the drainer.
+    func restore(
+        configuration: [Int32],
+        historyRecords: [[Int32]],
+        joinProgress: [[Bool]],
+        remaining: [Int32: Duration]
+    ) {
+        current = configuration
+        self.historyRecords = historyRecords
+        self.joinProgress = joinProgress
+        joinArrivals = joinProgress.map { $0.filter { $0 }.count }
+        started = true
+        for (region, state) in configuration.enumerated() where state >= 0 {
+            if topology.hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
+            if region == 0, topology.hot[Int(state)].isFinal { finished = true }
+        }
+        extrasDirty = true
+        pump.withLock { publish(into: &$0) }
+    }
+
     // MARK: Draining
 
     /// Runs queued items one run-to-completion step at a time until the queue is empty,
     /// then gives up the drainer role. Must be called only by the drainer.
     private func drain(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
+        guard raisesInternally else { return drainQueue(first: first) }
+        return Self.$currentDrainer.withValue(self) { drainQueue(first: first) }
+    }
+
+    private func drainQueue(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
         var inlineResult: Result<StatechartStepOutcome, StatechartError>?
         if let first {
             let sink = pump.withLock { $0.debugSink }
@@ -108,6 +193,7 @@ final class StatechartEngine: @unchecked Sendable {
             } else {
                 first.completion?.deliver(result)
             }
+            if !deferredItems.isEmpty { replayDeferred() }
         }
         while true {
             var sink: StatechartDebugSink?
@@ -127,13 +213,39 @@ final class StatechartEngine: @unchecked Sendable {
             } else {
                 item.completion?.deliver(result)
             }
+            if !deferredItems.isEmpty { replayDeferred() }
         }
         return inlineResult
+    }
+
+    /// Runs, in arrival order, the deferred events that no active state defers any more.
+    /// Each may change the configuration, so the scan starts over after each one.
+    private func replayDeferred() {
+        var index = 0
+        while index < deferredItems.count {
+            guard case .event(let event, _) = deferredItems[index].request, !isDeferred(event) else {
+                index += 1
+                continue
+            }
+            let item = deferredItems.remove(at: index)
+            let sink = pump.withLock { $0.debugSink }
+            _ = run(item, sink: sink)
+            index = 0
+        }
     }
 
     private func publish(into pump: inout Pump) {
         pump.started = started
         for index in current.indices { pump.snapshot[index] = current[index] }
+        if extrasDirty {
+            pump.extras = PublishedExtras(
+                finished: finished,
+                historyRecords: historyRecords,
+                joinProgress: joinProgress,
+                timerDeadlines: timerDeadlines
+            )
+            extrasDirty = false
+        }
     }
 
     private func run(_ item: QueueItem, sink: StatechartDebugSink?) -> Result<StatechartStepOutcome, StatechartError> {
@@ -156,37 +268,119 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func perform(_ item: QueueItem) -> Result<StatechartStepOutcome, StatechartError> {
         stepPayload = item.payload
-        switch item.request {
-        case .start:
-            stepEvent = -1
-            guard !started else { return .success(.unhandled) }
-            log?.write("[\(topology.name)] setup data: \(describe(stepPayload))")
-            enterRegion(0, plan: -1)
-            started = true
-            return .success(.handled)
-        case .stop:
-            stepEvent = -1
-            guard started else { return .success(.unhandled) }
-            tearDownRegion(0)
-            started = false
-            return .success(.handled)
-        case .event(let index, let unknownName):
-            stepEvent = index
-            if let log {
-                let name = index >= 0 ? topology.eventNames[Int(index)] : unknownName ?? "?"
-                log.write("[\(topology.name)]: attempt to handle event '\(name)' data: \(describe(stepPayload))")
+        do {
+            switch item.request {
+            case .start:
+                stepEvent = -1
+                guard !started else { return .success(.unhandled) }
+                log?.write("[\(topology.name)] setup data: \(describe(stepPayload))")
+                started = true
+                enterRegion(0, plan: -1)
+                try settle()
+                return .success(.handled)
+            case .stop:
+                stepEvent = -1
+                guard started else { return .success(.unhandled) }
+                tearDownRegion(0)
+                started = false
+                finished = false
+                internalQueue.removeAll()
+                deferredItems.removeAll()
+                for index in historyRecords.indices { historyRecords[index] = [] }
+                extrasDirty = true
+                return .success(.handled)
+            case .event(let index, let unknownName):
+                stepEvent = index
+                if let log {
+                    let name = index >= 0 ? topology.eventNames[Int(index)] : unknownName ?? "?"
+                    log.write("[\(topology.name)]: attempt to handle event '\(name)' data: \(describe(stepPayload))")
+                }
+                guard started else { return .success(.discarded) }
+                if item.sourceState >= 0, !isCurrent(item.sourceState, generation: item.generation) {
+                    return .success(.discarded)
+                }
+                guard index >= 0 else { return .success(.unhandled) }
+                stepScopes.removeAll(keepingCapacity: true)
+                let handled = try dispatch(region: 0, event: index)
+                if !handled, topology.hasDeferrals, isDeferred(index) {
+                    deferredItems.append(QueueItem(request: item.request, payload: item.payload, completion: nil))
+                    return .success(.deferred)
+                }
+                try settle()
+                return .success(handled ? .handled : .unhandled)
+            case .timeout(let timer):
+                let node = topology.timers[Int(timer)]
+                guard started, isCurrent(node.state, generation: item.generation) else { return .success(.discarded) }
+                timerHandles[Int(timer)] = nil
+                timerDeadlines[Int(timer)] = nil
+                extrasDirty = true
+                stepEvent = node.event
+                log?.write(
+                    "[\(topology.name)]: attempt to handle event '\(topology.eventNames[Int(node.event)])' data: nil"
+                )
+                stepScopes.removeAll(keepingCapacity: true)
+                let handled = try dispatch(region: 0, event: node.event)
+                try settle()
+                return .success(handled ? .handled : .unhandled)
             }
-            guard started else { return .success(.discarded) }
-            guard index >= 0 else { return .success(.unhandled) }
-            stepScopes.removeAll(keepingCapacity: true)
-            do {
-                return .success(try dispatch(region: 0, event: index) ? .handled : .unhandled)
-            } catch let error as StatechartError {
-                return .failure(error)
-            } catch {
-                preconditionFailure("steps throw only StatechartError")
+        } catch let error as StatechartError {
+            return .failure(error)
+        } catch {
+            preconditionFailure("steps throw only StatechartError")
+        }
+    }
+
+    /// Whether `state` is active and has not been re-entered since `generation`.
+    private func isCurrent(_ state: Int32, generation: UInt64) -> Bool {
+        current[Int(topology.hot[Int(state)].parent)] == state && generations[Int(state)] == generation
+    }
+
+    /// Takes eventless transitions until none is enabled, then processes the internal
+    /// queue one event at a time, each followed by eventless transitions again (SCXML's
+    /// macrostep). Fails after `maxMicrosteps` microsteps, naming the repeating transitions.
+    private func settle() throws {
+        let eventless = topology.eventlessEvent
+        guard eventless >= 0 || !internalQueue.isEmpty else { return }
+        var microsteps = 0
+        microstepTrace.removeAll(keepingCapacity: true)
+        func count() throws {
+            microstepTrace.append(lastFired)
+            microsteps += 1
+            if microsteps >= maxMicrosteps {
+                internalQueue.removeAll()
+                throw StatechartError.eventlessLoop(limit: maxMicrosteps, cycle: repeatingCycle())
             }
         }
+        while true {
+            if eventless >= 0 {
+                stepEvent = eventless
+                while true {
+                    stepScopes.removeAll(keepingCapacity: true)
+                    guard try dispatch(region: 0, event: eventless) else { break }
+                    try count()
+                }
+            }
+            guard !internalQueue.isEmpty else { return }
+            let item = internalQueue.removeFirst()
+            guard case .event(let index, _) = item.request, index >= 0 else { continue }
+            stepPayload = item.payload
+            stepEvent = index
+            log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
+            stepScopes.removeAll(keepingCapacity: true)
+            if try dispatch(region: 0, event: index) { try count() }
+        }
+    }
+
+    /// The shortest sequence of handlers that the end of the microstep trace repeats.
+    private func repeatingCycle() -> [String] {
+        let trace = microstepTrace
+        for period in 1...max(1, min(64, trace.count / 2)) {
+            let tail = trace.suffix(period)
+            if tail.elementsEqual(trace.dropLast(period).suffix(period)) {
+                return tail.map { topology.handlerNames[$0] }
+            }
+        }
+        return trace.suffix(8).map { topology.handlerNames[$0] }
     }
 
     // MARK: The step
@@ -226,11 +420,12 @@ final class StatechartEngine: @unchecked Sendable {
     private func fire(_ index: Int) throws -> Bool {
         let handler = topology.handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return false }
+        lastFired = index
         switch handler.effect {
         case .internalAction:
             logTransition(index, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
-            notify(.internalTransition, state: handler.source)
+            if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case .transition(let change), .fork(let change):
             if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
@@ -254,6 +449,12 @@ final class StatechartEngine: @unchecked Sendable {
             if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil, junctionPath: (junction, chosen))
+        case .history(let history, let remembered, let fallback):
+            let hasRecord = !historyRecords[Int(history)].isEmpty
+            let change = hasRecord ? remembered : fallback
+            if conflicts(change) { return true }
+            logTransition(index, scope: topology.switchScopeNames[Int(change)])
+            perform(change, handler: handler.hasAction ? index : nil, history: hasRecord ? Int(history) : nil)
         }
         return true
     }
@@ -289,6 +490,7 @@ final class StatechartEngine: @unchecked Sendable {
         if joinProgress[join][slot] { return false }
         joinProgress[join][slot] = true
         joinArrivals[join] += 1
+        extrasDirty = true
         guard joinArrivals[join] == topology.joins[join].sourceCount else { return false }
         resetJoin(join)
         return true
@@ -298,11 +500,12 @@ final class StatechartEngine: @unchecked Sendable {
         guard joinArrivals[join] > 0 else { return }
         for slot in joinProgress[join].indices { joinProgress[join][slot] = false }
         joinArrivals[join] = 0
+        extrasDirty = true
     }
 
     /// Exits the scope's active states deeply, runs the handler's action (then, for a
     /// junction, the chosen path's), and enters down to the target(s).
-    private func perform(_ change: Int32, handler: Int?, junctionPath: (Int, Int)? = nil) {
+    private func perform(_ change: Int32, handler: Int?, junctionPath: (Int, Int)? = nil, history: Int? = nil) {
         let entry = topology.switches[Int(change)]
         let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
         for slot in scope {
@@ -314,6 +517,18 @@ final class StatechartEngine: @unchecked Sendable {
         if let (junction, path) = junctionPath {
             hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
         }
+        // The owner's exit has just recorded its history; the entry below follows it.
+        if let history {
+            let regions = topology.histories[history].regions
+            for (position, region) in regions.enumerated() {
+                restoreTargets[Int(region)] = historyRecords[history][position]
+            }
+            restoringHistory = true
+            for slot in scope { enterRegion(topology.scopeRegions[slot], plan: change) }
+            restoringHistory = false
+            for region in regions { restoreTargets[Int(region)] = -1 }
+            return
+        }
         for slot in scope {
             enterRegion(topology.scopeRegions[slot], plan: change)
         }
@@ -323,9 +538,90 @@ final class StatechartEngine: @unchecked Sendable {
     /// `plan` is -1 for a plain default entry.
     private func enterRegion(_ region: Int32, plan: Int32) {
         let explicit = plan >= 0 ? topology.explicitChild(of: region, in: plan) : nil
-        let target = explicit ?? topology.regionInitial[Int(region)]
+        var target = explicit ?? topology.regionInitial[Int(region)]
+        if explicit == nil, restoringHistory, restoreTargets[Int(region)] >= 0 {
+            target = restoreTargets[Int(region)]
+        }
         current[Int(region)] = target
         enterState(target, plan: plan)
+        if topology.hot[Int(target)].isFinal { regionCompleted(region) }
+    }
+
+    /// A final state was entered in `region`: the root region finishes the chart; a state
+    /// whose regions are all in final states raises its done event (if anything handles it).
+    private func regionCompleted(_ region: Int32) {
+        let owner = topology.regions[Int(region)].parent
+        guard owner >= 0 else {
+            finished = true
+            extrasDirty = true
+            return
+        }
+        let done = topology.doneEvents[Int(owner)]
+        guard done >= 0 else { return }
+        let state = topology.hot[Int(owner)]
+        for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
+            let active = current[Int(topology.childRegions[slot])]
+            guard active >= 0, topology.hot[Int(active)].isFinal else { return }
+        }
+        internalQueue.append(QueueItem(request: .event(index: done, unknownName: nil), payload: nil, completion: nil))
+    }
+
+    /// Starts what an active state runs besides its blocks: its delayed transitions' timers
+    /// (each `remaining` when given, else its full delay) and its task.
+    private func activate(_ index: Int32, remaining: [Int32: Duration] = [:]) {
+        generations[Int(index)] &+= 1
+        let generation = generations[Int(index)]
+        let node = topology.states[Int(index)]
+        for timer in node.timers {
+            let delay = remaining[timer] ?? topology.timers[Int(timer)].delay
+            timerDeadlines[Int(timer)] = clock.now + delay
+            timerHandles[Int(timer)] = clock.schedule(after: delay) { [weak self] in
+                _ = self?.submit { _ in
+                    QueueItem(request: .timeout(timer), payload: nil, completion: nil, generation: generation)
+                }
+            }
+            extrasDirty = true
+        }
+        if node.hasTask {
+            tasks[Int(index)] = hooks.startTask(of: index, payload: stepPayload, generation: generation)
+        }
+    }
+
+    /// Records the state's histories and stops its timers and task; called before its
+    /// children exit, while the configuration below it is still active.
+    private func deactivate(_ index: Int32) {
+        let node = topology.states[Int(index)]
+        for history in node.histories {
+            historyRecords[Int(history)] = topology.histories[Int(history)].regions.map { current[Int($0)] }
+            extrasDirty = true
+        }
+        for timer in node.timers {
+            timerHandles[Int(timer)]?.cancel()
+            timerHandles[Int(timer)] = nil
+            timerDeadlines[Int(timer)] = nil
+            extrasDirty = true
+        }
+        if node.hasTask {
+            tasks[Int(index)]?.cancel()
+            tasks[Int(index)] = nil
+        }
+    }
+
+    /// Whether an active state defers `event`.
+    private func isDeferred(_ event: Int32) -> Bool {
+        isDeferred(event, below: 0)
+    }
+
+    private func isDeferred(_ event: Int32, below region: Int32) -> Bool {
+        let active = current[Int(region)]
+        guard active >= 0 else { return false }
+        if topology.states[Int(active)].deferred.contains(event) { return true }
+        let state = topology.hot[Int(active)]
+        for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
+        where isDeferred(event, below: topology.childRegions[slot]) {
+            return true
+        }
+        return false
     }
 
     private func enterState(_ index: Int32, plan: Int32) {
@@ -333,6 +629,7 @@ final class StatechartEngine: @unchecked Sendable {
         log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.entered, state: index)
         if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
+        if state.hasExtras { activate(index) }
         switch state.kind {
         case .simple:
             break
@@ -353,6 +650,7 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func exitState(_ index: Int32) {
         let state = topology.hot[Int(index)]
+        if state.hasExtras { deactivate(index) }
         let regions = Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
         if reverseRegionExit {
             for slot in regions.reversed() { tearDownRegion(topology.childRegions[slot]) }

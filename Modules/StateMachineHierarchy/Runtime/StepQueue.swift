@@ -24,6 +24,8 @@ enum StepRequest: Sendable {
     /// An event by its index in the chart's event table; `-1` for a name no handler uses,
     /// which keeps its text for the debugger.
     case event(index: Int32, unknownName: String?)
+    /// The timer of a delayed transition (an index into `Topology.timers`) fired.
+    case timeout(Int32)
 }
 
 /// One entry of the chart's event queue. Not generic: the payload travels type-erased and
@@ -32,8 +34,27 @@ struct QueueItem: Sendable {
     var request: StepRequest
     var payload: (any Sendable)?
     var completion: StepCompletion?
+    /// For a state-scoped task's result: the state whose task sent it, or -1. The event is
+    /// dropped unless that state is still in the `generation` it was entered in. For a
+    /// timeout, `generation` is the one of the timer's state.
+    var sourceState: Int32 = -1
+    var generation: UInt64 = 0
 
-    var isEvent: Bool { if case .event = request { true } else { false } }
+    /// Whether this is an event (or timeout) rather than a start or stop request.
+    var isEvent: Bool {
+        switch request {
+        case .start, .stop: false
+        case .event, .timeout: true
+        }
+    }
+}
+
+/// What a snapshot reads besides the configuration, published by the drainer when it changes.
+struct PublishedExtras: Sendable {
+    var finished = false
+    var historyRecords: [[Int32]] = []
+    var joinProgress: [[Bool]] = []
+    var timerDeadlines: [Duration?] = []
 }
 
 /// The state shared between submitters and the drainer, guarded by `StatechartEngine.pump`.
@@ -47,6 +68,7 @@ struct Pump: ~Copyable {
     /// for readers outside the drainer.
     var snapshot: [Int32]
     var started = false
+    var extras = PublishedExtras()
     var debugSink: StatechartDebugSink?
 
     init(regionCount: Int) {

@@ -6,6 +6,10 @@
 /// production and a ``ManualStatechartClock`` in tests, which fires timers only when told
 /// to, on the caller's thread, so tests never wait for real time.
 public protocol StatechartClock: Sendable {
+    /// The time elapsed since a fixed origin of this clock; snapshots use it to save how
+    /// long pending timers still have to run.
+    var now: Duration { get }
+
     /// Calls `fire` once, after `delay`, unless the returned timer is cancelled first.
     /// `fire` may run on any thread.
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer
@@ -36,6 +40,11 @@ public struct StatechartTimer: Sendable {
 public struct ContinuousStatechartClock: StatechartClock {
     /// The real-time clock.
     public init() {}
+
+    private static let origin = ContinuousClock.now
+
+    /// The time elapsed since the first use of a continuous statechart clock in this process.
+    public var now: Duration { ContinuousClock.now - Self.origin }
 
     /// Schedules `fire` after `delay` of real time.
     public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {

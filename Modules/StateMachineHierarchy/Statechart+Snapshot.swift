@@ -1,0 +1,167 @@
+extension Statechart {
+    /// The chart's state as of the last completed step, ready to be encoded.
+    ///
+    /// Pending delayed transitions are saved with the time they still have to wait on the
+    /// chart's clock. Cheap: it reads what the last step published and runs no step.
+    public func snapshot() -> StatechartSnapshot {
+        let (configuration, started, extras) = engine.pump.withLock { ($0.snapshot, $0.started, $0.extras) }
+        let now = engine.clock.now
+        var active: [StateID] = []
+        collect(region: 0, snapshot: configuration, into: &active)
+        var history: [String: [String]] = [:]
+        for (index, record) in extras.historyRecords.enumerated() where !record.isEmpty {
+            history[topology.histories[index].name] = record.filter { $0 >= 0 }.map { topology.states[Int($0)].path }
+        }
+        var joins: [String: [String]] = [:]
+        for (index, progress) in extras.joinProgress.enumerated() where progress.contains(true) {
+            joins[topology.joins[index].name] = progress.indices.filter { progress[$0] }.map {
+                topology.states[Int(topology.joins[index].sources[$0])].path
+            }
+        }
+        var timers: [StatechartSnapshot.PendingTimer] = []
+        for (index, deadline) in extras.timerDeadlines.enumerated() {
+            guard let deadline else { continue }
+            let node = topology.timers[index]
+            let remaining = max(deadline - now, .zero)
+            timers.append(
+                StatechartSnapshot.PendingTimer(
+                    state: topology.states[Int(node.state)].path,
+                    transition: topology.states[Int(node.state)].timers.firstIndex(of: Int32(index))!,
+                    remainingSeconds: Double(remaining.components.seconds)
+                        + Double(remaining.components.attoseconds) / 1e18
+                )
+            )
+        }
+        return StatechartSnapshot(
+            chart: topology.name,
+            isRunning: started,
+            configuration: active.map { model.topology.states[Int(model.stateIndex[$0]!)].path },
+            history: history,
+            joins: joins,
+            timers: timers
+        )
+    }
+
+    /// Compiles `definition` and resumes it from `snapshot` so that it behaves as the
+    /// chart it was taken from would have: the same active states (no enter blocks run),
+    /// histories and partial joins as they were, delayed transitions firing after the
+    /// time they still had to wait (on `clock`), and the tasks of active states started
+    /// afresh (a task's work cannot be saved).
+    /// - Throws: ``StatechartError/invalidSnapshot(reason:)`` naming the path, history,
+    ///   join or timer that does not fit this chart, or any error of ``init(_:options:clock:)``.
+    public convenience init(
+        _ definition: Definition,
+        options: StatechartOptions = StatechartOptions(),
+        clock: any StatechartClock = .continuous,
+        restoring snapshot: StatechartSnapshot
+    ) throws {
+        try self.init(definition, options: options, clock: clock)
+        try restore(snapshot)
+    }
+
+    private func restore(_ snapshot: StatechartSnapshot) throws {
+        guard snapshot.chart == topology.name else {
+            throw StatechartError.invalidSnapshot(
+                reason: "it was taken from chart '\(snapshot.chart)', not '\(topology.name)'"
+            )
+        }
+        guard snapshot.isRunning else { return }
+        var configuration = [Int32](repeating: -1, count: topology.regions.count)
+        for path in snapshot.configuration {
+            let state = try snapshotState(path)
+            let region = topology.states[Int(state)].parent
+            guard configuration[Int(region)] < 0 else {
+                throw StatechartError.invalidSnapshot(
+                    reason:
+                        "'\(path)' and '\(topology.states[Int(configuration[Int(region)])].path)' are both active in region '\(topology.regions[Int(region)].name)'"
+                )
+            }
+            configuration[Int(region)] = state
+        }
+        try checkConfiguration(configuration, region: 0, required: true)
+
+        var records = [[Int32]](repeating: [], count: topology.histories.count)
+        for (name, paths) in snapshot.history {
+            guard let index = topology.histories.firstIndex(where: { $0.name == name }) else {
+                throw StatechartError.invalidSnapshot(reason: "the chart has no history named '\(name)'")
+            }
+            let regions = topology.histories[index].regions
+            var record = [Int32](repeating: -1, count: regions.count)
+            for path in paths {
+                let state = try snapshotState(path)
+                guard let position = regions.firstIndex(of: topology.states[Int(state)].parent) else {
+                    throw StatechartError.invalidSnapshot(
+                        reason: "history '\(name)' cannot remember '\(path)', which lies outside what it records"
+                    )
+                }
+                record[position] = state
+            }
+            records[index] = record
+        }
+
+        var joins = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
+        for (name, paths) in snapshot.joins {
+            guard let index = topology.joins.firstIndex(where: { $0.name == name }) else {
+                throw StatechartError.invalidSnapshot(reason: "the chart has no join named '\(name)'")
+            }
+            for path in paths {
+                let state = try snapshotState(path)
+                guard let slot = topology.joins[index].sources.firstIndex(of: state) else {
+                    throw StatechartError.invalidSnapshot(reason: "'\(path)' is not a source of join '\(name)'")
+                }
+                joins[index][slot] = true
+            }
+        }
+
+        var remaining: [Int32: Duration] = [:]
+        for timer in snapshot.timers {
+            let state = try snapshotState(timer.state)
+            let timers = topology.states[Int(state)].timers
+            guard timers.indices.contains(timer.transition), configuration[Int(topology.states[Int(state)].parent)] == state
+            else {
+                throw StatechartError.invalidSnapshot(
+                    reason: "'\(timer.state)' has no active delayed transition number \(timer.transition)"
+                )
+            }
+            remaining[timers[timer.transition]] = .nanoseconds(Int64((max(timer.remainingSeconds, 0) * 1e9).rounded()))
+        }
+        engine.restore(configuration: configuration, historyRecords: records, joinProgress: joins, remaining: remaining)
+    }
+
+    private func snapshotState(_ path: String) throws -> Int32 {
+        do {
+            return try resolve(path)
+        } catch {
+            throw StatechartError.invalidSnapshot(reason: "\(error)")
+        }
+    }
+
+    /// Every active composite state has an active child, every parallel state all its
+    /// regions, and nothing is active below an inactive state.
+    private func checkConfiguration(_ configuration: [Int32], region: Int32, required: Bool) throws {
+        let active = configuration[Int(region)]
+        guard active >= 0 else {
+            if required {
+                throw StatechartError.invalidSnapshot(
+                    reason: "region '\(topology.regions[Int(region)].name)' has no active state"
+                )
+            }
+            for state in topology.regions[Int(region)].states {
+                for inner in topology.states[Int(state)].regions {
+                    try checkConfiguration(configuration, region: inner, required: false)
+                }
+            }
+            return
+        }
+        for state in topology.regions[Int(region)].states {
+            for inner in topology.states[Int(state)].regions {
+                try checkConfiguration(configuration, region: inner, required: state == active)
+            }
+        }
+        if !required {
+            throw StatechartError.invalidSnapshot(
+                reason: "'\(topology.states[Int(active)].path)' is active but its parent is not"
+            )
+        }
+    }
+}
