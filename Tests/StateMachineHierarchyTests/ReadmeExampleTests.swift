@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import TestSupport
 import Testing
 
 // The README's "Statecharts" section, kept compiling and true.
@@ -104,5 +105,63 @@ struct ReadmeExampleTests {
                     """
             )
         }
+    }
+
+    typealias Oven = Statechart<String, String, Int>
+
+    @Test("the oven: history, a delayed transition and a done event")
+    func ovenExample() throws {
+        let clock = ManualStatechartClock()
+        let oven = try Oven(name: "oven", clock: clock) {
+            Oven.State("idle")
+                .on("start", to: "cooking")
+                .on("resume", to: .history("cooking.history"))
+            Oven.State("cooking") {
+                Oven.State("heating").after(.seconds(2), to: "baking")
+                Oven.State("baking").on("ding", to: "cooked")
+                Oven.State(final: "cooked")
+            }
+            .history("cooking.history", .deep)
+            .onDone(to: "ready")
+            .on("open", to: "idle")
+            Oven.State("ready")
+        }
+        oven.start()
+        #expect(oven.activeStates == ["idle"])
+        try oven.handle("start")
+        #expect(oven.activeStates == ["cooking", "heating"])
+        clock.advance(by: .seconds(2))
+        #expect(oven.activeStates == ["cooking", "baking"])
+        try oven.handle("open")
+        #expect(oven.activeStates == ["idle"])
+        try oven.handle("resume")
+        #expect(oven.activeStates == ["cooking", "baking"])
+        try oven.handle("ding")
+        #expect(oven.activeStates == ["ready"])
+    }
+
+    @Test("the one-line examples compile and work")
+    func oneLiners() async throws {
+        @Sendable func fetch(_ id: Int?) async -> Int { (id ?? 0) * 2 }
+        let chart = try Oven(name: "lines") {
+            Oven.State("checking").always(to: "ok", guard: { $0.payload ?? 0 < 100 })
+                .on("check", to: "checking")
+            Oven.State("ok").on("load", to: "loading")
+            Oven.State("loading").task { id in Oven.Event("loaded", payload: await fetch(id)) }
+                .on("loaded", to: "busy")
+            Oven.State("busy").deferring("start").on("done", to: "idle")
+            Oven.State("idle").on("start", to: "ok")
+        }
+        let busy = try chart.subscribe(to: .entered, at: "busy")
+        chart.start(payload: 500)
+        #expect(chart.activeStates == ["checking"])
+        try chart.handle("check", payload: 5)
+        #expect(chart.activeStates == ["ok"])
+        try chart.handle("load", payload: 21)
+        let entered = await within("the task's event") { await busy.first() }
+        #expect(entered??.payload == 42)
+        #expect(try chart.handle("start") == .deferred)
+        try chart.handle("done")
+        #expect(chart.activeStates == ["ok"])
     }
 }
