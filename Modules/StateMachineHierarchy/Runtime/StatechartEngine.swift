@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// The running machine behind a `Statechart`: the active configuration, the event queue
 /// and the step algorithm. Not generic, so that a step runs as plain specialised code
 /// whatever the chart's identifier and payload types; user blocks are reached through
@@ -19,9 +22,11 @@ final class StatechartEngine: @unchecked Sendable {
     private let raisesInternally: Bool
     private let maxMicrosteps: Int
 
-    /// The engine draining on this thread or task, so that `raise` can tell a call made
-    /// inside a step from one made elsewhere. Bound only with `RaisedEventOrder.internalQueue`.
-    @TaskLocal private static var currentDrainer: StatechartEngine?
+    /// The thread running steps, so that `raise` can tell a call made inside a step from
+    /// one made elsewhere (a task started by a block, say). Kept only with
+    /// `RaisedEventOrder.internalQueue`; 0 when no step runs. (A task-local value would be
+    /// inherited by tasks the blocks start, which then would touch the drainer's queue.)
+    private let drainingThread = Atomic<UInt>(0)
 
     // Drainer-confined state (see the type's invariant).
     private var current: [Int32]
@@ -109,7 +114,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// Queues an event raised by a user block: on the internal queue when the chart uses one
     /// and the block runs inside this chart's step, else at the back of the queue.
     func raise(_ item: QueueItem) {
-        if raisesInternally, Self.currentDrainer === self {
+        if raisesInternally, drainingThread.load(ordering: .acquiring) == Self.currentThread {
             internalQueue.append(item)
         } else {
             enqueue(item)
@@ -153,7 +158,7 @@ final class StatechartEngine: @unchecked Sendable {
 
     /// Resumes a chart that has not started from a snapshot's configuration (per region,
     /// its active state), history records and join progress; timers restart with
-    /// `remaining` (their full delay when absent) and tasks start afresh. Enter blocks do
+    /// `remaining` (the others had fired or never started) and tasks start afresh. Enter blocks do
     /// not run. Called only before the chart is shared, so it runs as the drainer.
     func restore(
         configuration: [Int32],
@@ -180,7 +185,14 @@ final class StatechartEngine: @unchecked Sendable {
     /// then gives up the drainer role. Must be called only by the drainer.
     private func drain(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
         guard raisesInternally else { return drainQueue(first: first) }
-        return Self.$currentDrainer.withValue(self) { drainQueue(first: first) }
+        drainingThread.store(Self.currentThread, ordering: .releasing)
+        defer { drainingThread.store(0, ordering: .releasing) }
+        return drainQueue(first: first)
+    }
+
+    /// An identifier of the calling thread, unique among living threads.
+    private static var currentThread: UInt {
+        UInt(bitPattern: ObjectIdentifier(Thread.current).hashValue)
     }
 
     private func drainQueue(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
@@ -567,13 +579,14 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     /// Starts what an active state runs besides its blocks: its delayed transitions' timers
-    /// (each `remaining` when given, else its full delay) and its task.
-    private func activate(_ index: Int32, remaining: [Int32: Duration] = [:]) {
+    /// (when restoring, only those in `remaining`, each for its remaining time) and its task.
+    private func activate(_ index: Int32, remaining: [Int32: Duration]? = nil) {
         generations[Int(index)] &+= 1
         let generation = generations[Int(index)]
         let node = topology.states[Int(index)]
         for timer in node.timers {
-            let delay = remaining[timer] ?? topology.timers[Int(timer)].delay
+            // Restoring: only the timers that were pending when the snapshot was taken.
+            guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
             timerDeadlines[Int(timer)] = clock.now + delay
             timerHandles[Int(timer)] = clock.schedule(after: delay) { [weak self] in
                 _ = self?.submit { _ in

@@ -73,6 +73,25 @@ struct SnapshotTests {
         #expect(again.activeStates == ["active", "settings", "network"])
     }
 
+    @Test("a delayed transition that already fired (its guard failed) does not restart on restore")
+    func firedTimerStaysFired() throws {
+        let definition = Chart.Definition(name: "t") {
+            Chart.State("waiting").after(.seconds(1), to: "late", guard: { _ in false })
+            Chart.State("late")
+        }
+        let clock = ManualStatechartClock()
+        let chart = try Chart(definition, clock: clock)
+        chart.start()
+        clock.advance(by: .seconds(1))
+        let saved = chart.snapshot()
+        #expect(saved.timers.isEmpty)
+        let newClock = ManualStatechartClock()
+        let restored = try Chart(definition, clock: newClock, restoring: saved)
+        #expect(newClock.pendingTimerCount == 0)
+        newClock.advance(by: .seconds(5))
+        #expect(restored.activeStates == ["waiting"])
+    }
+
     @Test("a partial join is saved and completes after restoring")
     func joins() throws {
         let chart = try Chart(Self.definition(Recorder()), clock: ManualStatechartClock())

@@ -211,4 +211,18 @@ struct TimeAndTaskTests {
         #expect(try run(.afterQueuedEvents) == ["external in b", "raised"])
         #expect(try run(.internalQueue) == ["raised", "external in c"])
     }
+
+    @Test("with the internal queue, a raise from a task started by a block goes to the external queue")
+    func raiseFromEscapedTask() async throws {
+        let chart = try Chart(name: "escape", options: .scxml) {
+            Chart.State("a")
+                .onEnter { context in Task { context.raise("later") } }
+                .on("later", to: "b")
+            Chart.State("b")
+        }
+        let entered = try chart.subscribe(to: .entered, at: "b")
+        chart.start()
+        _ = await within("the raised event") { await entered.first() }
+        #expect(chart.activeStates == ["b"])
+    }
 }
