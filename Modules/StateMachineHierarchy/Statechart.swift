@@ -1,6 +1,8 @@
 /// A UML statechart with TBStateMachine's semantics: nested and parallel states,
 /// fork/join/junction pseudo states, external/local/internal transitions ordered by
-/// their least common ancestor, and run-to-completion steps fed by one event queue.
+/// their least common ancestor, and run-to-completion steps fed by one event queue;
+/// plus shallow and deep history, final states and done events, eventless and delayed
+/// transitions, state-scoped tasks, deferred events and snapshots.
 ///
 /// - `StateID` names states (strings, enums, any `Hashable & Sendable` value); names must
 ///   be unique within a chart so that paths and targets are unambiguous.

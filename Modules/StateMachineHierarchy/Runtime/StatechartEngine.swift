@@ -556,7 +556,6 @@ final class StatechartEngine: @unchecked Sendable {
         }
         current[Int(region)] = target
         enterState(target, plan: plan)
-        if topology.hot[Int(target)].isFinal { regionCompleted(region) }
     }
 
     /// A final state was entered in `region`: the root region finishes the chart; a state
@@ -642,7 +641,10 @@ final class StatechartEngine: @unchecked Sendable {
         log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.entered, state: index)
         if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
-        if state.hasExtras { activate(index) }
+        if state.hasExtras {
+            activate(index)
+            if state.isFinal { regionCompleted(state.parent) }
+        }
         switch state.kind {
         case .simple:
             break
