@@ -117,7 +117,8 @@ extension Statechart {
         for timer in snapshot.timers {
             let state = try snapshotState(timer.state)
             let timers = topology.states[Int(state)].timers
-            guard timers.indices.contains(timer.transition), configuration[Int(topology.states[Int(state)].parent)] == state
+            guard timers.indices.contains(timer.transition),
+                configuration[Int(topology.states[Int(state)].parent)] == state
             else {
                 throw StatechartError.invalidSnapshot(
                     reason: "'\(timer.state)' has no active delayed transition number \(timer.transition)"

@@ -13,6 +13,13 @@ extension Statechart where StateID == String, EventID == String {
     /// attach them afterwards with ``Definition/setGuard(forTransition:from:_:)``,
     /// ``Definition/setAction(forTransition:from:_:)``, ``Definition/onEnter(at:_:)``...
     /// Each region's initial state is its first state.
+    ///
+    /// Beyond TBStateMachine's format, a document may use: `{"type": "final", "name": ...}`
+    /// states; `"history": [{"name", "type": "shallow"|"deep", "default": <path>}]` on `sub`
+    /// and `parallel` states; `"deferred": [<event>...]` on any state; a `simple` transition
+    /// with `"history": <name>` instead of `"target"`; and the transition types
+    /// `{"type": "after", "seconds", "source", "target"}`, `{"type": "eventless", "source",
+    /// "target"}` and `{"type": "done", "source", "target"}` (the done event of `source`).
     /// - Throws: ``StatechartError/invalidJSON(_:)`` for malformed JSON or schema violations.
     public static func definition(fromJSON data: Data) throws -> Definition {
         let document: JSONValue
@@ -68,6 +75,8 @@ struct JSONReader<Payload: Sendable> {
     /// Where each state name was first declared, to report duplicates with both places.
     private var declared: [String: String] = [:]
     private var pseudoNames: [String: String] = [:]
+    /// History defaults, resolved once every state is known: (history, default path, JSON path).
+    private var historyDefaults: [(history: String, target: String, path: String)] = []
 
     mutating func read(_ document: JSONValue) throws -> Chart.Definition {
         guard case .object(let root) = document else {
@@ -81,6 +90,10 @@ struct JSONReader<Payload: Sendable> {
         let states = readStates(root["states"], at: "$.states", required: true)
         var definition = Chart.Definition(name: name, root: Chart.RegionSpec(states: states, initial: nil))
 
+        for entry in historyDefaults {
+            guard let target = resolvePath(entry.target, at: entry.path, in: definition) else { continue }
+            try? definition.modifyHistory(named: entry.history) { $0.defaultTarget = target }
+        }
         if let transitions = root["transitions"] {
             if case .array(let items) = transitions {
                 for (index, item) in items.enumerated() {
@@ -143,14 +156,87 @@ struct JSONReader<Payload: Sendable> {
             )
         case "parallel":
             content = .parallel(readRegions(object["regions"], at: "\(path).regions"))
+        case "final":
+            content = .simple
         case nil:
             return nil
         case let other?:
-            issue("\(path).type", "unknown state type '\(other)' (expected 'state', 'sub' or 'parallel')")
+            issue(
+                "\(path).type",
+                "unknown state type '\(other)' (expected 'state', 'sub', 'parallel' or 'final')"
+            )
             return nil
         }
+        var histories: [Chart.HistorySpec] = []
+        if let value = object["history"] {
+            if case .simple = content {
+                issue("\(path).history", "only 'sub' and 'parallel' states have a history")
+            } else {
+                histories = readHistories(value, at: "\(path).history")
+            }
+        }
+        let deferred = readStrings(object["deferred"], at: "\(path).deferred")
         guard let name else { return nil }
-        return Chart.NodeSpec(id: name, content: content, enter: nil, exit: nil, handlers: [])
+        var node = Chart.NodeSpec(id: name, content: content, enter: nil, exit: nil, handlers: [])
+        node.isFinal = type == "final"
+        node.histories = histories
+        node.deferred = deferred
+        return node
+    }
+
+    private mutating func readHistories(_ value: JSONValue, at path: String) -> [Chart.HistorySpec] {
+        guard case .array(let items) = value else {
+            issue(path, "expected an array of histories, found \(value.typeName)")
+            return []
+        }
+        return items.enumerated().compactMap { index, item in
+            let itemPath = "\(path)[\(index)]"
+            guard case .object(let object) = item else {
+                issue(itemPath, "expected a history object, found \(item.typeName)")
+                return nil
+            }
+            let name = requireName(object, at: itemPath, what: "a history")
+            if let name {
+                if let first = pseudoNames[name] {
+                    issue("\(itemPath).name", "duplicate pseudo state name '\(name)' (first declared at \(first))")
+                } else {
+                    pseudoNames[name] = "\(itemPath).name"
+                }
+            }
+            var kind = StatechartHistoryKind.shallow
+            if let text = requireString(object, key: "type", at: itemPath) {
+                if let parsed = StatechartHistoryKind(rawValue: text) {
+                    kind = parsed
+                } else {
+                    issue("\(itemPath).type", "unknown history type '\(text)' (expected 'shallow' or 'deep')")
+                }
+            }
+            if let value = object["default"] {
+                if case .string(let target) = value {
+                    if let name { historyDefaults.append((name, target, "\(itemPath).default")) }
+                } else {
+                    issue("\(itemPath).default", "expected a state path, found \(value.typeName)")
+                }
+            }
+            guard let name else { return nil }
+            return Chart.HistorySpec(name: name, kind: kind, defaultTarget: nil)
+        }
+    }
+
+    private mutating func readStrings(_ value: JSONValue?, at path: String) -> [String] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            issue(path, "expected an array of event names, found \(value.typeName)")
+            return []
+        }
+        return items.enumerated().compactMap { index, item in
+            guard case .string(let text) = item else {
+                issue("\(path)[\(index)]", "expected an event name, found \(item.typeName)")
+                return nil
+            }
+            if text.isEmpty { issue("\(path)[\(index)]", "an event name must not be empty") }
+            return text.isEmpty ? nil : text
+        }
     }
 
     private mutating func readRegions(_ value: JSONValue?, at path: String) -> [Chart.RegionSpec] {
@@ -180,11 +266,68 @@ struct JSONReader<Payload: Sendable> {
             readSimple(object, at: path, into: &definition)
         case "compound":
             readCompound(object, at: path, into: &definition)
+        case "after", "eventless", "done":
+            readTriggered(object, at: path, into: &definition)
         case nil:
             break
         case let other?:
-            issue("\(path).type", "unknown transition type '\(other)' (expected 'simple' or 'compound')")
+            issue(
+                "\(path).type",
+                "unknown transition type '\(other)' (expected 'simple', 'compound', 'after', 'eventless' or 'done')"
+            )
         }
+    }
+
+    /// A transition fired by time, by nothing, or by its source's done event.
+    private mutating func readTriggered(
+        _ object: [String: JSONValue],
+        at path: String,
+        into definition: inout Chart.Definition
+    ) {
+        let source = resolve(object, key: "source", at: path, in: definition)
+        let target = readTarget(object, at: path, in: definition)
+        let trigger: Chart.Trigger?
+        switch object["type"] {
+        case .string("after"):
+            if case .number(let seconds) = object["seconds"], seconds >= 0, seconds.isFinite {
+                trigger = .after(.nanoseconds(Int64((seconds * 1e9).rounded())))
+            } else {
+                issue(
+                    object["seconds"] == nil ? path : "\(path).seconds",
+                    "an 'after' transition needs 'seconds', a number of seconds >= 0"
+                )
+                trigger = nil
+            }
+        case .string("done"):
+            if let source, (try? definition.isSimple(at: source.text)) == true {
+                issue("\(path).source", "'\(source.text)' is a simple state, so it raises no done event")
+            }
+            trigger = .done(nil)
+        default:
+            trigger = .eventless
+        }
+        guard issues.isEmpty, let source, let target, let trigger else { return }
+        try? definition.addTransition(from: source.text, trigger: trigger, to: target)
+    }
+
+    private func targetText(_ object: [String: JSONValue]) -> String? {
+        if case .string(let text) = object["target"] { text } else { nil }
+    }
+
+    /// `target` (a state path) or `history` (a history name) of a transition.
+    private mutating func readTarget(
+        _ object: [String: JSONValue],
+        at path: String,
+        in definition: Chart.Definition
+    ) -> Chart.Target? {
+        if object["target"] == nil, let value = object["history"] {
+            guard case .string(let name) = value, !name.isEmpty else {
+                issue("\(path).history", "expected the name of a history, found \(value.typeName)")
+                return nil
+            }
+            return .history(name)
+        }
+        return resolve(object, key: "target", at: path, in: definition).map { .state($0.id) }
     }
 
     private mutating func readSimple(
@@ -205,16 +348,16 @@ struct JSONReader<Payload: Sendable> {
             }
         }
         let source = resolve(object, key: "source", at: path, in: definition)
-        let target = resolve(object, key: "target", at: path, in: definition)
+        let target = readTarget(object, at: path, in: definition)
         guard let event, let kind, let source, let target else { return }
-        if kind == .internal && source.id != target.id {
+        if kind == .internal, case .state(let id) = target, source.id != id {
             issue(
                 "\(path).target",
-                "an internal transition must target its source '\(source.text)', not '\(target.text)'"
+                "an internal transition must target its source '\(source.text)', not '\(targetText(object) ?? id)'"
             )
             return
         }
-        try? definition.addTransition(from: source.text, on: event, to: .state(target.id), kind: kind)
+        try? definition.addTransition(from: source.text, on: event, to: target, kind: kind)
     }
 
     private mutating func readCompound(
@@ -394,13 +537,17 @@ struct JSONReader<Payload: Sendable> {
         in definition: Chart.Definition
     ) -> (text: String, id: String)? {
         guard let text = requireString(object, key: key, at: path) else { return nil }
+        return resolvePath(text, at: "\(path).\(key)", in: definition).map { (text, $0) }
+    }
+
+    private mutating func resolvePath(_ text: String, at path: String, in definition: Chart.Definition) -> String? {
         do {
-            return (text, try definition.state(at: text))
+            return try definition.state(at: text)
         } catch let error as StatechartError {
-            issue("\(path).\(key)", error.description)
+            issue(path, error.description)
             return nil
         } catch {
-            issue("\(path).\(key)", String(describing: error))
+            issue(path, String(describing: error))
             return nil
         }
     }

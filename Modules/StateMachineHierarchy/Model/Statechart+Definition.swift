@@ -53,6 +53,34 @@ extension Statechart {
             return false
         }
 
+        func isSimple(at path: String) throws -> Bool {
+            if case .simple = node(at: try locate(path)).content { return true }
+            return false
+        }
+
+        /// Adds a handler with any trigger (the JSON builder's eventless, delayed and done transitions).
+        mutating func addTransition(from source: String, trigger: Trigger, to target: Target) throws {
+            let location = try locate(source)
+            let handler = HandlerSpec(trigger: trigger, target: target, kind: .external, guardBlock: nil, action: nil)
+            modify(at: location) { $0.handlers.append(handler) }
+        }
+
+        /// Changes the history pseudo state `name`, wherever it is declared.
+        mutating func modifyHistory(named name: String, _ body: (inout HistorySpec) -> Void) throws {
+            var found: [Step]?
+            visit(root, location: [], path: "") { location, _, node in
+                if node.histories.contains(where: { $0.name == name }) { found = location }
+            }
+            guard let location = found else {
+                throw StatechartError.unknownPseudoState(name: name, referencedBy: "JSON")
+            }
+            modify(at: location) { node in
+                for index in node.histories.indices where node.histories[index].name == name {
+                    body(&node.histories[index])
+                }
+            }
+        }
+
         /// Sets the block run when the state at `path` is entered, replacing any earlier one.
         public mutating func onEnter(at path: String, _ action: @escaping Action) throws {
             let location = try locate(path)
@@ -97,7 +125,13 @@ extension Statechart {
             guard guardBlock: Guard? = nil
         ) throws {
             let location = try locate(source)
-            let handler = HandlerSpec(trigger: .event(event), target: target, kind: kind, guardBlock: guardBlock, action: action)
+            let handler = HandlerSpec(
+                trigger: .event(event),
+                target: target,
+                kind: kind,
+                guardBlock: guardBlock,
+                action: action
+            )
             modify(at: location) { $0.handlers.append(handler) }
         }
 

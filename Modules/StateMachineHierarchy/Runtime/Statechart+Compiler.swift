@@ -203,7 +203,10 @@ extension Statechart {
                         stateTimers[sourceIndex].append(Int32(timers.count))
                         timers.append(TimerNode(state: source, event: event, delay: max(delay, .zero)))
                     case .done(let id):
-                        let completing = try id.map { try lookup($0, referencedBy: "a done handler of '\(states[sourceIndex].path)'") } ?? source
+                        let completing =
+                            try id.map {
+                                try lookup($0, referencedBy: "a done handler of '\(states[sourceIndex].path)'")
+                            } ?? source
                         guard states[Int(completing)].kind != .simple else {
                             throw StatechartError.invalidTransition(
                                 source: states[sourceIndex].path,

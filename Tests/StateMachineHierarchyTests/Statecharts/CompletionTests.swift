@@ -148,10 +148,17 @@ struct CompletionTests {
 
     @Test("declaration errors: transitions out of a final state, done of a simple state")
     func errors() {
-        #expect(throws: StatechartError.invalidTransition(source: "f", reason: "a final state has no outgoing transitions")) {
+        #expect(
+            throws: StatechartError.invalidTransition(source: "f", reason: "a final state has no outgoing transitions")
+        ) {
             try Chart(name: "x") { Chart.State(final: "f").on("e", to: "f") }
         }
-        #expect(throws: StatechartError.invalidTransition(source: "a", reason: "'a' is a simple state, so it raises no done event")) {
+        #expect(
+            throws: StatechartError.invalidTransition(
+                source: "a",
+                reason: "'a' is a simple state, so it raises no done event"
+            )
+        ) {
             try Chart(name: "x") { Chart.State("a").onDone(to: "a") }
         }
     }

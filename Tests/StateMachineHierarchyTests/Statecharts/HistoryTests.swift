@@ -1,7 +1,6 @@
 import StateMachineHierarchy
 import Testing
 
-
 @Suite("History states")
 struct HistoryTests {
     /// `player` { `off` | `on` { `playing` | `paused` { `quiet` | `loud` } } } with a
@@ -128,7 +127,12 @@ struct HistoryTests {
 
     @Test("declaration errors name the history")
     func errors() {
-        #expect(throws: StatechartError.invalidHistory(history: "h", reason: "'a' is a simple state; only composite and parallel states have a history")) {
+        #expect(
+            throws: StatechartError.invalidHistory(
+                history: "h",
+                reason: "'a' is a simple state; only composite and parallel states have a history"
+            )
+        ) {
             try Chart(name: "x") { Chart.State("a").history("h") }
         }
         #expect(throws: StatechartError.invalidHistory(history: "h", reason: "its default 'b' is not inside 'a'")) {
@@ -137,7 +141,9 @@ struct HistoryTests {
                 Chart.State("b")
             }
         }
-        #expect(throws: StatechartError.unknownPseudoState(name: "nope", referencedBy: "the handler for event 'e' on 'a'")) {
+        #expect(
+            throws: StatechartError.unknownPseudoState(name: "nope", referencedBy: "the handler for event 'e' on 'a'")
+        ) {
             try Chart(name: "x") { Chart.State("a").on("e", to: .history("nope")) }
         }
         #expect(throws: StatechartError.duplicatePseudoState(name: "h")) {

@@ -136,7 +136,9 @@ struct SnapshotTests {
             try restore(StatechartSnapshot(chart: "device", isRunning: true, configuration: ["active", "standby"]))
         }
         #expect(throws: StatechartError.invalidSnapshot(reason: "'active/menu' is active but its parent is not")) {
-            try restore(StatechartSnapshot(chart: "device", isRunning: true, configuration: ["standby", "active/menu"]))
+            try restore(
+                StatechartSnapshot(chart: "device", isRunning: true, configuration: ["standby", "active/menu"])
+            )
         }
         #expect(throws: StatechartError.invalidSnapshot(reason: "the chart has no history named 'h'")) {
             try restore(
