@@ -1,112 +1,169 @@
-/// Runs an ``SCXMLDocument`` with W3C SCXML semantics (the algorithm of the
-/// specification's Appendix D, null data model): event-name prefix matching and `*`,
-/// eventless transitions taken until the configuration is stable, an internal queue for
-/// events raised during a step (processed before the next external event), SCXML
-/// conflict resolution between parallel regions (document order; a transition whose
-/// source is a descendant preempts), shallow and deep history, final states and
-/// `done.state.<id>` events.
-///
-/// These semantics differ from ``Statechart``'s TBStateMachine semantics on purpose:
-/// regions are exited in reverse document order, and transitions selected in several
-/// regions are resolved by exit-set conflicts rather than "inner region handles first".
-///
-/// A value type: each call runs one complete macrostep on the caller's thread, so a
-/// machine shared between threads must be guarded by its owner.
-///
-/// ```swift
-/// var machine = SCXMLInterpreter(document: try SCXMLDocument(xml: text))
-/// try machine.start()
-/// try machine.send("t")
-/// print(machine.activeAtomicStates)
-/// ```
-public struct SCXMLInterpreter: Sendable {
-    /// Per-machine settings.
-    public struct Options: Sendable, Equatable {
-        /// The most microsteps one macrostep may take before it fails with
-        /// ``SCXMLError/microstepLimit(limit:cycle:)`` (the loop guard against eventless
-        /// transitions or raised events that never settle). Default 1000; at least 1.
-        public var maxMicrosteps: Int
-
-        /// Options with the given loop guard (values below 1 count as 1).
-        public init(maxMicrosteps: Int = 1000) {
-            self.maxMicrosteps = max(1, maxMicrosteps)
-        }
+/// The state of one ``SCXMLInterpreter`` and the W3C algorithm (Appendix D) that moves
+/// it: configuration, history values, both event queues, the pending delayed sends and
+/// the `idlocation` slots. A value type with no locking and no callbacks: the
+/// interpreter owns it behind its lock, runs one macrostep at a time on it, and arms the
+/// timers of new delayed sends (``takeUnarmedSends()``) before releasing the lock.
+struct SCXMLMachine {
+    /// A delayed `<send>` waiting for its timer.
+    struct PendingSend {
+        var event: String
+        var sendID: String?
+        /// When it is due, on the machine's clock (``StatechartClock/now``).
+        var deadline: Duration
+        /// The clock's timer, once armed; nil between the send and the arming.
+        var timer: StatechartTimer?
     }
 
-    /// The chart being run.
-    public let document: SCXMLDocument
-    /// The settings given at creation.
-    public let options: Options
+    let document: SCXMLDocument
+    let options: SCXMLInterpreter.Options
+    let clock: any StatechartClock
 
-    private var active: [Bool]
-    private var historyValue: [Int: [Int]] = [:]
-    private var internalQueue: [String] = []
-    private var queueHead = 0
-    /// True between `start()` and reaching a top-level `<final>` (or a failed macrostep).
-    public private(set) var isRunning = false
-    /// True once the machine reached a top-level `<final>` state.
-    public private(set) var isDone = false
-    /// What the last macrostep did, in order: `event:<name>` for each event processed
-    /// (the external one first, then raised and `done.state` events), `exit:<id>` and
-    /// `enter:<id>` for each state left and entered.
-    public private(set) var trace: [String] = []
+    var active: [Bool]
+    var historyValue: [Int: [Int]] = [:]
+    var internalQueue: [String] = []
+    var queueHead = 0
+    /// Events waiting for their own macrostep: sent by callers, zero-delay `<send>`s and
+    /// fired timers, in arrival order.
+    var externalQueue: [String] = []
+    var externalHead = 0
+    /// True from `start()` until a top-level `<final>` or a failed macrostep.
+    var isRunning = false
+    /// True once a top-level `<final>` was entered.
+    var isDone = false
+    /// `start()` was called and its macrostep has not run yet.
+    var startRequested = false
+    /// What the last macrostep did (see ``SCXMLInterpreter/trace``).
+    var trace: [String] = []
+    /// The error that stopped the machine, if any.
+    var failure: SCXMLError?
+    /// `idlocation` slots: slot name to the last generated send id stored there.
+    var locations: [String: String] = [:]
+    /// How many send ids were generated (for `idlocation`); keeps them unique.
+    var generatedSendIDCount = 0
+    /// Delayed sends not yet fired or cancelled, by sequence number. A sequence is never
+    /// reused, so a timer whose sequence is gone is stale and delivers nothing.
+    var pendingSends: [UInt64: PendingSend] = [:]
+    var nextSequence: UInt64 = 0
+    /// Sequences of pending sends whose timer the interpreter has not armed yet.
+    var unarmed: [UInt64] = []
 
-    /// A machine for `document`, not started.
-    public init(document: SCXMLDocument, options: Options = Options()) {
+    init(document: SCXMLDocument, options: SCXMLInterpreter.Options, clock: any StatechartClock) {
         self.document = document
         self.options = options
+        self.clock = clock
         active = [Bool](repeating: false, count: document.nodes.count)
     }
 
-    // MARK: Configuration
+    // MARK: Queues
 
-    /// Ids of every active state (atomic and compound), in document order.
-    public var activeStates: [String] {
-        document.nodes.indices.filter { $0 > 0 && active[$0] }.map { document.nodes[$0].id }
+    /// Whether a macrostep is waiting to run.
+    var hasWork: Bool {
+        startRequested || (isRunning && (externalHead < externalQueue.count || !internalQueue.isEmpty))
     }
 
-    /// Ids of the active atomic states (`<state>` without children and `<final>`).
-    public var activeAtomicStates: Set<String> {
-        Set(
-            document.nodes.indices.filter { $0 > 0 && active[$0] && document.isAtomic($0) }.map {
-                document.nodes[$0].id
+    /// Appends an external event; ignored unless the machine is running or starting.
+    mutating func enqueue(_ event: String) -> Bool {
+        guard isRunning || startRequested else { return false }
+        externalQueue.append(event)
+        return true
+    }
+
+    /// What ``runNextMacrostep()`` did.
+    enum MacrostepResult {
+        /// There was nothing to do.
+        case idle
+        /// A macrostep ran.
+        case ran
+        /// A macrostep ran and stopped the machine with this error.
+        case failed(SCXMLError)
+    }
+
+    /// Runs the next macrostep: the pending start, the internal queue left by a restored
+    /// snapshot, or the next external event.
+    mutating func runNextMacrostep() -> MacrostepResult {
+        if startRequested {
+            startRequested = false
+            guard !isRunning, !isDone else { return .idle }
+            trace = []
+            isRunning = true
+            failure = nil
+            guard let initial = document.nodes[0].initialTransition else { return .ran }
+            return run { (machine: inout SCXMLMachine) throws(SCXMLError) in
+                machine.enterStates([initial])
+                try machine.settle()
             }
-        )
+        }
+        if isRunning, !internalQueue.isEmpty {
+            trace = []
+            return run { (machine: inout SCXMLMachine) throws(SCXMLError) in try machine.settle() }
+        }
+        guard isRunning, externalHead < externalQueue.count else { return .idle }
+        let event = externalQueue[externalHead]
+        externalHead += 1
+        if externalHead == externalQueue.count {
+            externalQueue.removeAll(keepingCapacity: true)
+            externalHead = 0
+        }
+        trace = ["event:\(event)"]
+        return run { (machine: inout SCXMLMachine) throws(SCXMLError) in
+            let enabled = machine.selectTransitions(event: event)
+            if !enabled.isEmpty { machine.microstep(enabled) }
+            try machine.settle()
+        }
     }
 
-    /// Whether the state with `id` is active.
-    public func isActive(_ id: String) -> Bool {
-        guard let index = document.index(of: id) else { return false }
-        return active[index]
+    /// Runs `body`; records its error as the failure; cleans up when the machine stopped.
+    private mutating func run(_ body: (inout SCXMLMachine) throws(SCXMLError) -> Void) -> MacrostepResult {
+        var result = MacrostepResult.ran
+        do {
+            try body(&self)
+        } catch {
+            failure = error
+            result = .failed(error)
+        }
+        if !isRunning { stopped() }
+        return result
     }
 
-    // MARK: Running
-
-    /// Enters the initial configuration and settles it (eventless transitions and raised
-    /// events). Does nothing if the machine is already running or done.
-    /// - Throws: ``SCXMLError/microstepLimit(limit:cycle:)`` if it never settles; the
-    ///   machine then stops.
-    public mutating func start() throws(SCXMLError) {
-        guard !isRunning, !isDone else { return }
-        trace = []
-        isRunning = true
-        guard let initial = document.nodes[0].initialTransition else { return }
-        enterStates([initial])
-        try settle()
+    /// A stopped machine keeps no queue and no timer.
+    private mutating func stopped() {
+        internalQueue = []
+        queueHead = 0
+        externalQueue = []
+        externalHead = 0
+        cancelPendingSends { _ in true }
     }
 
-    /// Processes the external event `name` as one macrostep: its transitions, then every
-    /// eventless transition and raised event until the configuration is stable.
-    /// Ignored when the machine is not running.
-    /// - Throws: ``SCXMLError/microstepLimit(limit:cycle:)`` if it never settles; the
-    ///   machine then stops.
-    public mutating func send(_ name: String) throws(SCXMLError) {
-        guard isRunning else { return }
-        trace = ["event:\(name)"]
-        let enabled = selectTransitions(event: name)
-        if !enabled.isEmpty { microstep(enabled) }
-        try settle()
+    /// Removes the pending sends `matching` accepts and cancels their timers.
+    mutating func cancelPendingSends(matching: (PendingSend) -> Bool) {
+        for (sequence, send) in pendingSends where matching(send) {
+            send.timer?.cancel()
+            pendingSends[sequence] = nil
+        }
+        unarmed.removeAll { pendingSends[$0] == nil }
     }
+
+    /// The pending sends whose timers must be armed, with their remaining delays, in
+    /// deadline order; they count as armed from now on.
+    mutating func takeUnarmedSends() -> [(sequence: UInt64, delay: Duration)] {
+        let now = clock.now
+        let result = unarmed.compactMap { sequence -> (sequence: UInt64, delay: Duration)? in
+            guard let send = pendingSends[sequence] else { return nil }
+            return (sequence, max(send.deadline - now, .zero))
+        }
+        unarmed = []
+        return result.sorted { ($0.delay, $0.sequence) < ($1.delay, $1.sequence) }
+    }
+
+    /// Called when the timer of `sequence` fires: moves its event to the external queue.
+    /// False when the send is stale (cancelled, already delivered, machine stopped or
+    /// restored elsewhere).
+    mutating func deliver(_ sequence: UInt64) -> Bool {
+        guard let send = pendingSends.removeValue(forKey: sequence) else { return false }
+        return enqueue(send.event)
+    }
+
+    // MARK: Macrostep
 
     private mutating func settle() throws(SCXMLError) {
         var steps = 0
@@ -126,8 +183,6 @@ public struct SCXMLInterpreter: Sendable {
             if recent.count > 64 { recent.removeFirst(recent.count - 64) }
             if steps > options.maxMicrosteps {
                 isRunning = false
-                internalQueue = []
-                queueHead = 0
                 var seen = Set<Int>()
                 let cycle = recent.filter { seen.insert($0).inserted }.map(describe)
                 throw .microstepLimit(limit: options.maxMicrosteps, cycle: cycle)
@@ -166,7 +221,7 @@ public struct SCXMLInterpreter: Sendable {
 
     /// Transitions enabled by `event` (eventless ones when nil), one per atomic state
     /// at most, conflicts removed.
-    private func selectTransitions(event: String?) -> [Int] {
+    func selectTransitions(event: String?) -> [Int] {
         var enabled: [Int] = []
         for state in document.nodes.indices where active[state] && document.isAtomic(state) {
             for index in document.selectionChains[state] {
@@ -212,7 +267,7 @@ public struct SCXMLInterpreter: Sendable {
 
     // MARK: Microstep
 
-    private mutating func microstep(_ enabled: [Int]) {
+    mutating func microstep(_ enabled: [Int]) {
         exitStates(enabled)
         for index in enabled { execute(document.transitions[index].actions) }
         enterStates(enabled)
@@ -220,8 +275,48 @@ public struct SCXMLInterpreter: Sendable {
 
     private mutating func execute(_ actions: [SCXMLDocument.Action]) {
         for action in actions {
-            if case let .raise(event) = action { internalQueue.append(event) }
+            switch action {
+            case let .raise(event):
+                internalQueue.append(event)
+            case .log:
+                break
+            case let .send(send):
+                execute(send)
+            case let .cancel(cancel):
+                let id: String?
+                switch cancel.reference {
+                case let .id(given): id = given
+                case let .location(slot): id = locations[slot]
+                }
+                if let id { cancelPendingSends { $0.sendID == id } }
+            }
         }
+    }
+
+    private mutating func execute(_ send: SCXMLDocument.Send) {
+        var id = send.id
+        if let slot = send.idLocation {
+            generatedSendIDCount += 1
+            let generated = "send.\(generatedSendIDCount)"
+            locations[slot] = generated
+            id = generated
+        }
+        switch send.target {
+        case .internal:
+            internalQueue.append(send.event)
+        case .external where send.delay <= .zero:
+            externalQueue.append(send.event)
+        case .external:
+            addPendingSend(PendingSend(event: send.event, sendID: id, deadline: clock.now + send.delay))
+        }
+    }
+
+    /// Records a delayed send; its timer is armed by the interpreter after the macrostep.
+    mutating func addPendingSend(_ send: PendingSend) {
+        let sequence = nextSequence
+        nextSequence += 1
+        pendingSends[sequence] = send
+        unarmed.append(sequence)
     }
 
     private func exitSet(_ transitions: [Int]) -> Set<Int> {
@@ -262,7 +357,7 @@ public struct SCXMLInterpreter: Sendable {
         var historyContent: [Int: Int] = [:]
     }
 
-    private mutating func enterStates(_ enabled: [Int]) {
+    mutating func enterStates(_ enabled: [Int]) {
         var entry = EntrySet()
         for index in enabled {
             let transition = document.transitions[index]
