@@ -112,12 +112,18 @@ extension SCXMLMachine {
         if snapshot.isRunning, snapshot.isDone {
             throw .invalidSnapshot(id: "", reason: "a machine cannot be both running and done")
         }
+        for index in document.nodes.indices where configuration[index] {
+            let parent = document.nodes[index].parent
+            if parent > 0, !configuration[parent] {
+                throw .invalidSnapshot(
+                    id: document.nodes[index].id,
+                    reason: "is active but its parent '\(document.nodes[parent].id)' is not"
+                )
+            }
+        }
         for index in document.nodes.indices where index == 0 || configuration[index] {
             let node = document.nodes[index]
             let name = index == 0 ? "scxml" : node.id
-            if index > 0, node.parent > 0, !configuration[node.parent] {
-                throw .invalidSnapshot(id: node.id, reason: "is active but its parent '\(document.nodes[node.parent].id)' is not")
-            }
             switch node.kind {
             case .root, .compound:
                 let activeChildren = node.children.filter { configuration[$0] }
