@@ -271,10 +271,13 @@ struct SCXMLSendTests {
         #expect(log.entries == ["stop", "tick"])
     }
 
-    @Test("delay accepts CSS2 times, exactly", arguments: [
-        ("2s", Duration.seconds(2)), ("500ms", .milliseconds(500)), ("1.5s", .milliseconds(1500)),
-        ("0s", .zero), (".5s", .milliseconds(500)), ("1.25ms", .microseconds(1250)), (" 3s ", .seconds(3)),
-    ])
+    @Test(
+        "delay accepts CSS2 times, exactly",
+        arguments: [
+            ("2s", Duration.seconds(2)), ("500ms", .milliseconds(500)), ("1.5s", .milliseconds(1500)),
+            ("0s", .zero), (".5s", .milliseconds(500)), ("1.25ms", .microseconds(1250)), (" 3s ", .seconds(3)),
+        ]
+    )
     func delays(text: String, expected: Duration) throws {
         let loaded = try document("<state id=\"a\"><onentry><send event=\"e\" delay=\"\(text)\"/></onentry></state>")
         let actions = try #require(loaded.nodes.first { $0.id == "a" }?.onEntry)
@@ -294,13 +297,22 @@ struct SCXMLSendTests {
             #"<send event="e" delayexpr="'1s'"/>"#,
             .unsupportedAttribute(element: "send", attribute: "delayexpr", line: 3), "send"
         ),
-        (#"<send event="e" namelist="x"/>"#, .unsupportedAttribute(element: "send", attribute: "namelist", line: 3), "send"),
+        (
+            #"<send event="e" namelist="x"/>"#, .unsupportedAttribute(element: "send", attribute: "namelist", line: 3),
+            "send"
+        ),
         (
             #"<send event="e" targetexpr="t"/>"#,
             .unsupportedAttribute(element: "send", attribute: "targetexpr", line: 3), "send"
         ),
-        ("<send event=\"e\">\n<param name=\"p\" expr=\"1\"/></send>", .unsupportedElement(element: "param", line: 4), "param"),
-        ("<send event=\"e\">\n<content>x</content></send>", .unsupportedElement(element: "content", line: 4), "content"),
+        (
+            "<send event=\"e\">\n<param name=\"p\" expr=\"1\"/></send>", .unsupportedElement(element: "param", line: 4),
+            "param"
+        ),
+        (
+            "<send event=\"e\">\n<content>x</content></send>", .unsupportedElement(element: "content", line: 4),
+            "content"
+        ),
         (
             ##"<send event="e" target="#_parent"/>"##,
             .unsupportedValue(element: "send", attribute: "target", value: "#_parent", line: 3), "send"
@@ -327,7 +339,8 @@ struct SCXMLSendTests {
         (
             ##"<send event="e" target="#_internal" delay="1s"/>"##,
             .invalidStructure(
-                reason: "a <send> to #_internal cannot have a delay (the internal queue is emptied within the macrostep)",
+                reason:
+                    "a <send> to #_internal cannot have a delay (the internal queue is emptied within the macrostep)",
                 line: 3
             ), "send"
         ),

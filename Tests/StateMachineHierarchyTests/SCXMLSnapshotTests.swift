@@ -41,7 +41,11 @@ private func encodeAndDecode(_ snapshot: SCXMLSnapshot) throws -> SCXMLSnapshot 
 
 private func restoreError(_ snapshot: SCXMLSnapshot, _ xml: String = editorXML) -> SCXMLError? {
     do {
-        _ = try SCXMLInterpreter(document: try SCXMLDocument(xml: xml), restoring: snapshot, clock: ManualStatechartClock())
+        _ = try SCXMLInterpreter(
+            document: try SCXMLDocument(xml: xml),
+            restoring: snapshot,
+            clock: ManualStatechartClock()
+        )
         return nil
     } catch {
         return error
@@ -177,7 +181,10 @@ struct SCXMLSnapshotTests {
             <scxml initial="p"><parallel id="p"><state id="r1"/><state id="r2"/></parallel></scxml>
             """
         let error = restoreError(SCXMLSnapshot(configuration: ["p", "r1"], isRunning: true), xml)
-        #expect(error == .invalidSnapshot(id: "r2", reason: "is a region of the active parallel state 'p' but is not active"))
+        #expect(
+            error
+                == .invalidSnapshot(id: "r2", reason: "is a region of the active parallel state 'p' but is not active")
+        )
         #expect(restoreError(SCXMLSnapshot(configuration: ["p", "r1", "r2"], isRunning: true), xml) == nil)
         #expect(throws: DecodingError.self) {
             _ = try JSONDecoder().decode(SCXMLSnapshot.self, from: Data(#"{"configuration": ["p"]}"#.utf8))

@@ -413,7 +413,8 @@ struct SCXMLBuilder {
         }
         if target == .internal, delay > .zero {
             throw .invalidStructure(
-                reason: "a <send> to #_internal cannot have a delay (the internal queue is emptied within the macrostep)",
+                reason:
+                    "a <send> to #_internal cannot have a delay (the internal queue is emptied within the macrostep)",
                 line: element.line
             )
         }
@@ -461,7 +462,12 @@ struct SCXMLBuilder {
                 }
             }
             guard Self.isSlotName(trimmed) else {
-                throw .unsupportedValue(element: "cancel", attribute: "sendidexpr", value: expression, line: element.line)
+                throw .unsupportedValue(
+                    element: "cancel",
+                    attribute: "sendidexpr",
+                    value: expression,
+                    line: element.line
+                )
             }
             cancelledLocations.append((trimmed, element.line))
             return SCXMLDocument.Cancel(reference: .location(trimmed), line: element.line)

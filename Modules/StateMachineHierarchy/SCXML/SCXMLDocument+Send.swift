@@ -70,7 +70,11 @@ extension SCXMLDocument {
         guard let units = whole.isEmpty ? 0 : Int64(whole) else { return nil }
         let (scaled, overflow) = units.multipliedReportingOverflow(by: nanosecondsPerUnit)
         guard !overflow else { return nil }
-        let padded = String(fraction.prefix(fractionDigits)).padding(toLength: fractionDigits, withPad: "0", startingAt: 0)
+        let padded = String(fraction.prefix(fractionDigits)).padding(
+            toLength: fractionDigits,
+            withPad: "0",
+            startingAt: 0
+        )
         guard let fractional = Int64(padded) else { return nil }
         let (total, overflowTotal) = scaled.addingReportingOverflow(fractional)
         guard !overflowTotal else { return nil }
