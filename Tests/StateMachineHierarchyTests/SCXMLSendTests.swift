@@ -40,18 +40,6 @@ private func loadError(_ text: String) -> SCXMLError? {
     }
 }
 
-/// A clock whose timers cannot be cancelled: every callback fires when due, so a machine
-/// must recognise stale ones itself.
-private struct UncancellableClock: StatechartClock {
-    let inner = ManualStatechartClock()
-    var now: Duration { inner.now }
-
-    func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {
-        _ = inner.schedule(after: delay, fire)
-        return StatechartTimer {}
-    }
-}
-
 @Suite("SCXML <send> and <cancel>")
 struct SCXMLSendTests {
     @Test("A delayed send fires only once its delay has passed, as its own macrostep")

@@ -191,3 +191,53 @@ struct SCXMLSnapshotTests {
         }
     }
 }
+
+@Suite("SCXML restore in place")
+struct SCXMLRestoreInPlaceTests {
+    @Test("restore(_:) replaces the state; the replaced machine's timers deliver nothing, even if they fire")
+    func restoreInPlace() throws {
+        let document = try SCXMLDocument(
+            xml: """
+                <scxml initial="a">
+                  <state id="a">
+                    <transition event="arm" target="b"/>
+                  </state>
+                  <state id="b">
+                    <onentry><send event="timeout" delay="1s"/></onentry>
+                    <transition event="timeout" target="c"/>
+                  </state>
+                  <state id="c"><transition event="timeout" target="wrong"/></state>
+                  <state id="wrong"/>
+                </scxml>
+                """
+        )
+        let clock = UncancellableClock()
+        let machine = SCXMLInterpreter(document: document, clock: clock)
+        try machine.start()
+        try machine.send("arm")
+        let armed = machine.snapshot()
+        #expect(armed.pendingSends == [.init(event: "timeout", sendID: nil, remaining: .seconds(1))])
+
+        // Back to "c" with nothing pending: the "timeout" timer of "b" is now stale.
+        try machine.restore(SCXMLSnapshot(configuration: ["c"], isRunning: true))
+        #expect(machine.activeAtomicStates == ["c"])
+        clock.inner.advance(by: .seconds(1))
+        #expect(machine.activeAtomicStates == ["c"])
+
+        // Restoring the armed snapshot reschedules its send: it fires after its full second.
+        try machine.restore(armed)
+        #expect(machine.activeAtomicStates == ["b"])
+        clock.inner.advance(by: .milliseconds(999))
+        #expect(machine.activeAtomicStates == ["b"])
+        clock.inner.advance(by: .milliseconds(1))
+        #expect(machine.activeAtomicStates == ["c"])
+
+        // A snapshot that does not fit leaves the machine as it was.
+        #expect(
+            throws: SCXMLError.invalidSnapshot(id: "nowhere", reason: "no state has this id (in the configuration)")
+        ) {
+            try machine.restore(SCXMLSnapshot(configuration: ["nowhere"], isRunning: true))
+        }
+        #expect(machine.activeAtomicStates == ["c"])
+    }
+}

@@ -197,6 +197,32 @@ public final class SCXMLInterpreter: Sendable {
         state.withLock { $0.machine.snapshot() }
     }
 
+    /// Replaces this machine's state with `snapshot`'s, as
+    /// ``init(document:restoring:options:clock:onMacrostep:)`` would, keeping the clock and
+    /// the observer. The current pending delayed sends are cancelled; should one of their
+    /// timers fire anyway, it delivers nothing. Events waiting in the snapshot's queues are
+    /// processed before this returns unless another thread is running macrosteps (then
+    /// that thread does); a failure there is reported by ``failure``.
+    /// - Throws: ``SCXMLError/invalidSnapshot(id:reason:)`` when the snapshot does not fit
+    ///   the document; the machine is then left as it was.
+    public func restore(_ snapshot: SCXMLSnapshot) throws(SCXMLError) {
+        let outcome = state.withLock { guarded -> Result<Bool, SCXMLError> in
+            var restored = SCXMLMachine(document: document, options: options, clock: clock)
+            // Sequences are never reused, so the old sends' timers stay recognisably stale.
+            restored.nextSequence = guarded.machine.nextSequence
+            do throws(SCXMLError) {
+                try restored.restore(snapshot)
+            } catch {
+                return .failure(error)
+            }
+            guarded.machine.cancelPendingSends { _ in true }
+            guarded.machine = restored
+            armTimers(&guarded.machine)
+            return .success(guarded.machine.hasWork && Self.claim(&guarded))
+        }
+        if try outcome.get() { try? pump() }
+    }
+
     // MARK: Pumping
 
     /// Takes the right to run macrosteps if nobody holds it.
