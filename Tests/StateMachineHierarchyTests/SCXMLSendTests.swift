@@ -259,6 +259,63 @@ struct SCXMLSendTests {
         #expect(log.entries == ["stop", "tick"])
     }
 
+    @Test("The macrostep observer may send events and take snapshots; they queue behind the current work")
+    func observerReentrancy() throws {
+        let log = Recorder()
+        let snapshots = Box<[SCXMLSnapshot]>([])
+        let holder = Box<SCXMLInterpreter?>(nil)
+        let chart = SCXMLInterpreter(
+            document: try document(
+                """
+                <state id="a"><transition event="go" target="b"/></state>
+                <state id="b"><transition event="next" target="c"/></state>
+                <state id="c"/>
+                """
+            ),
+            clock: ManualStatechartClock()
+        ) { trace in
+            log.append(trace.first ?? "")
+            guard trace.first == "event:go", let machine = holder.value else { return }
+            snapshots.value.append(machine.snapshot())
+            try? machine.send("next")  // queued: this thread runs it once the observer returns
+            log.append("sent next")
+        }
+        holder.value = chart
+        defer { holder.value = nil }
+        try chart.start()
+        try chart.send("go")
+        #expect(log.entries == ["enter:a", "event:go", "sent next", "event:next"])
+        #expect(snapshots.value.map(\.configuration) == [["b"]])
+        #expect(chart.activeAtomicStates == ["c"])
+    }
+
+    @Test("A macrostep that fails on a timer's thread stops the machine, cancels its timers and is kept in failure")
+    func failureOnTimer() throws {
+        let clock = ManualStatechartClock()
+        let chart = SCXMLInterpreter(
+            document: try document(
+                """
+                <state id="a">
+                  <onentry><send event="loop" delay="1s"/><send event="later" delay="5s"/></onentry>
+                  <transition event="loop" target="b"/>
+                </state>
+                <state id="b"><transition target="c"/></state>
+                <state id="c"><transition target="b"/></state>
+                """
+            ),
+            options: .init(maxMicrosteps: 20),
+            clock: clock
+        )
+        try chart.start()
+        #expect(chart.failure == nil)
+        clock.advance(by: .seconds(1))
+        #expect(chart.failure == .microstepLimit(limit: 20, cycle: ["b -> c", "c -> b"]))
+        #expect(!chart.isRunning)
+        #expect(clock.pendingTimerCount == 0)
+        try chart.send("loop")  // ignored: the machine stopped
+        #expect(chart.snapshot().pendingSends.isEmpty)
+    }
+
     @Test(
         "delay accepts CSS2 times, exactly",
         arguments: [

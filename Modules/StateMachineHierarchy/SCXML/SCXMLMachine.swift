@@ -103,6 +103,10 @@ struct SCXMLMachine {
         if externalHead == externalQueue.count {
             externalQueue.removeAll(keepingCapacity: true)
             externalHead = 0
+        } else if externalHead >= 1024, externalHead * 2 >= externalQueue.count {
+            // Senders keep the queue from emptying: drop the consumed half, amortised O(1).
+            externalQueue.removeFirst(externalHead)
+            externalHead = 0
         }
         trace = ["event:\(event)"]
         return run { (machine: inout SCXMLMachine) throws(SCXMLError) in

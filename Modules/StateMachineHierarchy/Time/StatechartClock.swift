@@ -12,7 +12,8 @@ public protocol StatechartClock: Sendable {
     var now: Duration { get }
 
     /// Calls `fire` once, after `delay`, unless the returned timer is cancelled first.
-    /// `fire` may run on any thread.
+    /// `fire` may run on any thread, but never before `schedule` returns: machines call
+    /// `schedule` while holding their own lock, which `fire` takes.
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer
 }
 
