@@ -314,6 +314,10 @@ struct SCXMLSendTests {
         #expect(clock.pendingTimerCount == 0)
         try chart.send("loop")  // ignored: the machine stopped
         #expect(chart.snapshot().pendingSends.isEmpty)
+        try chart.start()  // a new session, from scratch
+        #expect(chart.failure == nil)
+        #expect(chart.activeStates == ["a"])
+        #expect(clock.pendingTimerCount == 2)
     }
 
     @Test(

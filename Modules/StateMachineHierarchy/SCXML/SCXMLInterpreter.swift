@@ -162,7 +162,8 @@ public final class SCXMLInterpreter: Sendable {
 
     /// Enters the initial configuration and settles it (eventless transitions and raised
     /// events), then processes the events its `<send>`s queued. Does nothing if the
-    /// machine is already running or done.
+    /// machine is already running or done; after a failure it starts afresh, from an empty
+    /// configuration and no history.
     /// - Throws: ``SCXMLError/microstepLimit(limit:cycle:)`` if a macrostep this call ran
     ///   never settles; the machine then stops.
     public func start() throws(SCXMLError) {

@@ -84,6 +84,9 @@ struct SCXMLMachine {
         if startRequested {
             startRequested = false
             guard !isRunning, !isDone else { return .idle }
+            // After a failure, a start begins a new session: nothing of the old one stays active.
+            active = [Bool](repeating: false, count: active.count)
+            historyValue = [:]
             trace = []
             isRunning = true
             failure = nil
