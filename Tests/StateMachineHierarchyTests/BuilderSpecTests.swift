@@ -126,7 +126,7 @@ struct JSONValidationTests {
             ),
             .init(
                 path: "$.states[3].type",
-                message: "unknown state type 'compound' (expected 'state', 'sub' or 'parallel')"
+                message: "unknown state type 'compound' (expected 'state', 'sub', 'parallel' or 'final')"
             ),
             .init(path: "$.states[4]", message: "missing required string 'name'"),
             .init(
@@ -151,7 +151,7 @@ struct JSONValidationTests {
             ),
             .init(
                 path: "$.transitions[4].type",
-                message: "unknown transition type 'teleport' (expected 'simple' or 'compound')"
+                message: "unknown transition type 'teleport' (expected 'simple', 'compound', 'after', 'eventless' or 'done')"
             ),
             .init(path: "$.transitions[5].pseudo_state.region", message: "'a' is not a parallel state"),
             .init(

@@ -1,3 +1,4 @@
+import Foundation
 import StateMachineHierarchy
 import TestSupport
 import Testing
@@ -163,5 +164,48 @@ struct ReadmeExampleTests {
         #expect(try chart.handle("start") == .deferred)
         try chart.handle("done")
         #expect(chart.activeStates == ["ok"])
+    }
+
+    @Test("the SCXML <send>/<cancel> example and its snapshot")
+    func sendExample() throws {
+        let clock = ManualStatechartClock()
+        let document = try SCXMLDocument(
+            xml: """
+                <scxml initial="idle">
+                  <state id="idle"><transition event="ring" target="ringing"/></state>
+                  <state id="ringing">
+                    <onentry><send id="timeout" event="hangup" delay="30s"/></onentry>
+                    <onexit><cancel sendid="timeout"/></onexit>
+                    <transition event="answer" target="talking"/>
+                    <transition event="hangup" target="idle"/>
+                  </state>
+                  <state id="talking"><transition event="hangup" target="idle"/></state>
+                </scxml>
+                """
+        )
+        let machine = SCXMLInterpreter(document: document, clock: clock)
+        try machine.start()
+        try machine.send("ring")
+        clock.advance(by: .seconds(18))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(machine.snapshot())
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"configuration":["ringing"],"externalQueue":[],"generatedSendIDCount":0,"history":{},"#
+                + #""internalQueue":[],"isDone":false,"isRunning":true,"locations":{},"#
+                + #""pendingSends":[{"event":"hangup","remainingNanoseconds":12000000000,"sendID":"timeout"}]}"#
+        )
+        clock.advance(by: .seconds(11))
+        #expect(machine.activeAtomicStates == ["ringing"])
+        clock.advance(by: .seconds(1))
+        #expect(machine.activeAtomicStates == ["idle"])
+
+        let resumedClock = ManualStatechartClock()
+        let snapshot = try JSONDecoder().decode(SCXMLSnapshot.self, from: data)
+        let resumed = try SCXMLInterpreter(document: document, restoring: snapshot, clock: resumedClock)
+        try resumed.send("answer")  // <onexit> cancels the timeout
+        resumedClock.advance(by: .seconds(60))
+        #expect(resumed.activeAtomicStates == ["talking"])
     }
 }

@@ -56,7 +56,7 @@ enum SCION {
         }
         do {
             let document = try SCXMLDocument.load(contentsOf: directory.appendingPathComponent(name + ".scxml"))
-            var machine = SCXMLInterpreter(document: document)
+            let machine = SCXMLInterpreter(document: document)
             try machine.start()
             if machine.activeAtomicStates != Set(expectation.initialConfiguration) {
                 return

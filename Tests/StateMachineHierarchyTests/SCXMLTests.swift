@@ -27,7 +27,7 @@ private func loadError(_ text: String) -> SCXMLError? {
 struct SCXMLLoaderTests {
     @Test("Accepts datamodel=\"ecmascript\" when nothing uses it; ids in document order")
     func acceptsEcmascriptDeclaration() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <state id="a"><state id="a1"/><state/></state>
             <parallel id="p"><state id="r1"/><state id="r2"/></parallel>
@@ -56,10 +56,10 @@ struct SCXMLLoaderTests {
         #expect(error == .unsupportedElement(element: "script", line: 3))
         #expect(error?.description.contains("<script>") == true)
         #expect(error?.description.contains("line 3") == true)
-        let send = loadError(
-            "<scxml>\n<state id=\"a\"><transition event=\"t\"><send event=\"x\"/></transition></state></scxml>"
+        let invoke = loadError(
+            "<scxml>\n<state id=\"a\"><invoke type=\"scxml\"/></state></scxml>"
         )
-        #expect(send == .unsupportedElement(element: "send", line: 2))
+        #expect(invoke == .unsupportedElement(element: "invoke", line: 2))
         let datamodel = loadError("<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"/></scxml>")
         #expect(datamodel == .unsupportedElement(element: "datamodel", line: 1))
     }
@@ -153,7 +153,7 @@ struct SCXMLLoaderTests {
         var failed = 0
         for length in 0...text.count {
             do {
-                var machine = SCXMLInterpreter(document: try SCXMLDocument(xml: String(text.prefix(length))))
+                let machine = SCXMLInterpreter(document: try SCXMLDocument(xml: String(text.prefix(length))))
                 try machine.start()
                 try machine.send("t")
                 loaded += 1
@@ -163,7 +163,7 @@ struct SCXMLLoaderTests {
         }
         #expect(loaded >= 1)  // at least the whole document
         #expect(failed >= text.count - 10)
-        var whole = SCXMLInterpreter(document: try SCXMLDocument(xml: text))
+        let whole = SCXMLInterpreter(document: try SCXMLDocument(xml: text))
         try whole.start()
         #expect(whole.activeAtomicStates == ["a", "f"])
     }
@@ -180,7 +180,7 @@ struct SCXMLLoaderTests {
 struct SCXMLSemanticsTests {
     @Test("Event descriptors match by dot-separated prefix; * matches everything")
     func prefixMatching() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <state id="a">
               <transition event="error" target="b"/>
@@ -214,7 +214,7 @@ struct SCXMLSemanticsTests {
 
     @Test("Eventless transitions run until the configuration is stable, In() guards them")
     func eventless() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <parallel id="p">
               <state id="r1" initial="a">
@@ -237,7 +237,7 @@ struct SCXMLSemanticsTests {
 
     @Test("Raised events go to the internal queue and run before the next external event, FIFO")
     func internalQueue() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <state id="a">
               <transition event="t" target="b"><raise event="r1"/><raise event="r2"/></transition>
@@ -269,7 +269,7 @@ struct SCXMLSemanticsTests {
 
     @Test("Parallel regions: the first transition in document order wins a conflict")
     func conflictDocumentOrder() throws {
-        var leaving = try chart(
+        let leaving = try chart(
             """
             <parallel id="p">
               <state id="r1"><transition event="t" target="out"/></state>
@@ -284,7 +284,7 @@ struct SCXMLSemanticsTests {
         // descendant of r1, and its exit set meets that of r1 → out, which came first.
         #expect(leaving.activeAtomicStates == ["out"])
 
-        var staying = try chart(
+        let staying = try chart(
             """
             <parallel id="p">
               <state id="r1" initial="a1"><state id="a1"><transition event="t" target="b1"/></state><state id="b1"/></state>
@@ -297,7 +297,7 @@ struct SCXMLSemanticsTests {
         try staying.send("t")
         #expect(staying.activeAtomicStates == ["b1", "a2"])
 
-        var both = try chart(
+        let both = try chart(
             """
             <parallel id="p">
               <state id="r1" initial="a1"><state id="a1"><transition event="t" target="b1"/></state><state id="b1"/></state>
@@ -312,7 +312,7 @@ struct SCXMLSemanticsTests {
 
     @Test("A transition whose source is a descendant preempts its ancestor's")
     func descendantPreempts() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <parallel id="p">
               <transition event="t" target="out"/>
@@ -329,7 +329,7 @@ struct SCXMLSemanticsTests {
 
     @Test("Regions are exited in reverse document order and entered in document order")
     func regionOrder() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <parallel id="p">
               <state id="r1"/>
@@ -347,7 +347,7 @@ struct SCXMLSemanticsTests {
 
     @Test("type=internal keeps the source; targetless transitions exit nothing")
     func internalAndTargetless() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <state id="s" initial="a">
               <transition event="in" type="internal" target="b"/>
@@ -370,7 +370,7 @@ struct SCXMLSemanticsTests {
 
     @Test("Shallow and deep history restore the last configuration, defaults the first time")
     func history() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <state id="s" initial="sh">
               <history id="sh" type="shallow"><transition target="s2"/></history>
@@ -405,7 +405,7 @@ struct SCXMLSemanticsTests {
 
     @Test("Deep history with no stored value takes its default transition")
     func historyDefault() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <state id="out"><transition event="t" target="h"/></state>
             <state id="s">
@@ -423,7 +423,7 @@ struct SCXMLSemanticsTests {
 
     @Test("Final states raise done.state events; a parallel state is done when all its regions are")
     func finalStates() throws {
-        var machine = try chart(
+        let machine = try chart(
             """
             <parallel id="p">
               <transition event="done.state.p" target="after"/>
@@ -459,7 +459,7 @@ struct SCXMLSemanticsTests {
 
     @Test("The loop guard stops a machine whose eventless transitions never settle and names the cycle")
     func loopGuard() throws {
-        var machine = SCXMLInterpreter(
+        let machine = SCXMLInterpreter(
             document: try SCXMLDocument(
                 xml: """
                     <scxml initial="idle">
@@ -478,7 +478,7 @@ struct SCXMLSemanticsTests {
         }
         #expect(!machine.isRunning)
 
-        var raising = try chart(
+        let raising = try chart(
             """
             <state id="a"><transition event="ping" type="internal"><raise event="ping"/></transition></state>
             """

@@ -23,6 +23,10 @@ struct SCXMLBuilder {
     private var initialTransition: [Int?] = []
     private var initialAttribute: [(ids: [String], line: Int)?] = []
     private var idLines: [String: Int] = [:]
+    /// Every `idlocation` slot a `<send>` declares.
+    private var idLocations: Set<String> = []
+    /// Every `<cancel sendidexpr="slot">`, checked against `idLocations` at the end.
+    private var cancelledLocations: [(slot: String, line: Int)] = []
 
     private static let stateElements: Set<String> = ["state", "parallel", "final", "history"]
 
@@ -52,6 +56,9 @@ struct SCXMLBuilder {
         for index in nodes.indices {
             nodes[index].transitions = ownTransitions[index]
             nodes[index].initialTransition = initialTransition[index]
+        }
+        for cancel in cancelledLocations where !idLocations.contains(cancel.slot) {
+            throw .unsupportedValue(element: "cancel", attribute: "sendidexpr", value: cancel.slot, line: cancel.line)
         }
         let document = SCXMLDocument(name: root.attributes["name"], nodes: nodes, transitions: transitions)
         try validate(document)
@@ -97,7 +104,7 @@ struct SCXMLBuilder {
             case "onentry", "onexit":
                 if node == 0 { throw .unsupportedElement(element: child.name, line: child.line) }
                 try Self.checkAttributes(child, allowed: [])
-                let actions = try Self.actions(in: child)
+                let actions = try self.actions(in: child)
                 if child.name == "onentry" {
                     nodes[node].onEntry += actions
                 } else {
@@ -227,7 +234,7 @@ struct SCXMLBuilder {
                 )
             }
         }
-        let actions = try Self.actions(in: element)
+        let actions = try self.actions(in: element)
         pending.append(
             PendingTransition(
                 source: source,
@@ -345,26 +352,136 @@ struct SCXMLBuilder {
 
     // MARK: Helpers
 
-    private static func actions(in element: SCXMLElement) throws(SCXMLError) -> [SCXMLDocument.Action] {
+    private mutating func actions(in element: SCXMLElement) throws(SCXMLError) -> [SCXMLDocument.Action] {
         var actions: [SCXMLDocument.Action] = []
         for child in element.children {
             switch child.name {
             case "raise":
-                try checkAttributes(child, allowed: ["event"])
+                try Self.checkAttributes(child, allowed: ["event"])
                 guard let event = child.attributes["event"], !event.isEmpty else {
                     throw .missingAttribute(element: "raise", attribute: "event", line: child.line)
                 }
                 if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
                 actions.append(.raise(event))
             case "log":
-                try checkAttributes(child, allowed: ["label", "expr"])
+                try Self.checkAttributes(child, allowed: ["label", "expr"])
                 if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
                 actions.append(.log)
+            case "send":
+                actions.append(.send(try send(child)))
+            case "cancel":
+                actions.append(.cancel(try cancel(child)))
             default:
                 throw .unsupportedElement(element: child.name, line: child.line)
             }
         }
         return actions
+    }
+
+    /// The SCXML event I/O processor's type URI (and its short legacy form).
+    private static let scxmlProcessorTypes: Set<String> = [
+        "http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml",
+    ]
+
+    /// A `<send>` to the machine itself. Expressions (`eventexpr`, `delayexpr`,
+    /// `targetexpr`, `typeexpr`, `namelist`) need a data model and are rejected as
+    /// unsupported attributes; `<param>` and `<content>` as unsupported elements.
+    private mutating func send(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.Send {
+        try Self.checkAttributes(element, allowed: ["event", "delay", "id", "idlocation", "target", "type"])
+        if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+        guard let event = element.attributes["event"] else {
+            throw .missingAttribute(element: "send", attribute: "event", line: element.line)
+        }
+        guard !event.isEmpty, !event.contains(where: { $0.isWhitespace }) else {
+            throw .unsupportedValue(element: "send", attribute: "event", value: event, line: element.line)
+        }
+        if let type = element.attributes["type"], !Self.scxmlProcessorTypes.contains(type) {
+            throw .unsupportedValue(element: "send", attribute: "type", value: type, line: element.line)
+        }
+        let target: SCXMLDocument.Send.Target
+        switch element.attributes["target"] {
+        case nil: target = .external
+        case "#_internal": target = .internal
+        case let other?: throw .unsupportedValue(element: "send", attribute: "target", value: other, line: element.line)
+        }
+        var delay = Duration.zero
+        if let text = element.attributes["delay"] {
+            guard let parsed = SCXMLDocument.duration(css2: text) else {
+                throw .invalidDelay(element: "send", value: text, line: element.line)
+            }
+            delay = parsed
+        }
+        if target == .internal, delay > .zero {
+            throw .invalidStructure(
+                reason:
+                    "a <send> to #_internal cannot have a delay (the internal queue is emptied within the macrostep)",
+                line: element.line
+            )
+        }
+        let id = element.attributes["id"]
+        let idLocation = element.attributes["idlocation"]
+        if id != nil, idLocation != nil {
+            throw .invalidStructure(reason: "<send> cannot have both 'id' and 'idlocation'", line: element.line)
+        }
+        if let id, id.isEmpty {
+            throw .unsupportedValue(element: "send", attribute: "id", value: id, line: element.line)
+        }
+        if let idLocation {
+            guard Self.isSlotName(idLocation) else {
+                throw .unsupportedValue(element: "send", attribute: "idlocation", value: idLocation, line: element.line)
+            }
+            idLocations.insert(idLocation)
+        }
+        return SCXMLDocument.Send(
+            event: event,
+            delay: delay,
+            id: id,
+            idLocation: idLocation,
+            target: target,
+            line: element.line
+        )
+    }
+
+    /// A `<cancel>` with exactly one of `sendid` and `sendidexpr` (a slot filled by an
+    /// `idlocation`, or a quoted literal id).
+    private mutating func cancel(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.Cancel {
+        try Self.checkAttributes(element, allowed: ["sendid", "sendidexpr"])
+        if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+        switch (element.attributes["sendid"], element.attributes["sendidexpr"]) {
+        case let (id?, nil):
+            guard !id.isEmpty else {
+                throw .unsupportedValue(element: "cancel", attribute: "sendid", value: id, line: element.line)
+            }
+            return SCXMLDocument.Cancel(reference: .id(id), line: element.line)
+        case let (nil, expression?):
+            let trimmed = expression.trimmingCharacters(in: .whitespaces)
+            if trimmed.count >= 3, let quote = trimmed.first, quote == "'" || quote == "\"", trimmed.last == quote {
+                let id = String(trimmed.dropFirst().dropLast())
+                if !id.contains(quote) {
+                    return SCXMLDocument.Cancel(reference: .id(id), line: element.line)
+                }
+            }
+            guard Self.isSlotName(trimmed) else {
+                throw .unsupportedValue(
+                    element: "cancel",
+                    attribute: "sendidexpr",
+                    value: expression,
+                    line: element.line
+                )
+            }
+            cancelledLocations.append((trimmed, element.line))
+            return SCXMLDocument.Cancel(reference: .location(trimmed), line: element.line)
+        case (nil, nil):
+            throw .missingAttribute(element: "cancel", attribute: "sendid", line: element.line)
+        case (_?, _?):
+            throw .invalidStructure(reason: "<cancel> cannot have both 'sendid' and 'sendidexpr'", line: element.line)
+        }
+    }
+
+    /// A slot name: letters, digits, `_`, `.`, `-` and `$`, not starting with a digit.
+    private static func isSlotName(_ text: String) -> Bool {
+        guard let first = text.first, !first.isNumber else { return false }
+        return text.allSatisfy { $0.isLetter || $0.isNumber || "_.-$".contains($0) }
     }
 
     private static func checkAttributes(_ element: SCXMLElement, allowed: Set<String>) throws(SCXMLError) {

@@ -3,7 +3,8 @@ import Foundation
 /// A statechart loaded from an SCXML document (the null data model subset: states,
 /// compound and parallel states, finals, initial states, shallow and deep history,
 /// transitions with event descriptors, `In('id')` conditions, internal/external types,
-/// and `<raise>`/`<log>` executable content). Run it with ``SCXMLInterpreter``.
+/// and `<raise>`, `<send>`, `<cancel>` and `<log>` executable content). Run it with
+/// ``SCXMLInterpreter``.
 ///
 /// Nodes are stored in document order (pre-order), so a node's index is its document
 /// position; the `<scxml>` root is node 0. Ancestor chains and child lists are
@@ -31,6 +32,10 @@ public struct SCXMLDocument: Sendable {
         case raise(String)
         /// `<log>`: accepted, has no effect.
         case log
+        /// `<send>`: queues an event for this machine, now or after a delay.
+        case send(Send)
+        /// `<cancel>`: cancels the pending delayed sends with an id.
+        case cancel(Cancel)
     }
 
     /// One `<state>`, `<parallel>`, `<final>`, `<history>` or the `<scxml>` root.

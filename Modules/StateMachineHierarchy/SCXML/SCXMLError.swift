@@ -10,7 +10,7 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The root element is not `<scxml>`.
     case notSCXML(element: String, line: Int)
     /// An element outside the supported null-data-model subset (`<script>`, `<assign>`,
-    /// `<send>`, `<invoke>`, ...).
+    /// `<invoke>`, `<param>` and `<content>` in a `<send>`, ...).
     case unsupportedElement(element: String, line: Int)
     /// An attribute the subset does not support on this element.
     case unsupportedAttribute(element: String, attribute: String, line: Int)
@@ -25,6 +25,12 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownState(id: String, element: String, line: Int)
     /// The document's structure breaks an SCXML rule (text explains which).
     case invalidStructure(reason: String, line: Int)
+    /// A `delay` that is not a CSS2 time (`2s`, `500ms`, `1.5s`, `0s`).
+    case invalidDelay(element: String, value: String, line: Int)
+    /// A snapshot that does not fit the document: an unknown state id, a configuration
+    /// SCXML cannot reach, a history value outside its parent... `id` names the state,
+    /// history or slot at fault (empty when the problem is not about one id).
+    case invalidSnapshot(id: String, reason: String)
     /// A macrostep took more microsteps than ``SCXMLInterpreter/Options/maxMicrosteps``:
     /// eventless transitions or raised events that never settle. `cycle` lists the
     /// distinct transitions (`source -> targets`) of the last microsteps.
@@ -47,6 +53,10 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .duplicateID(id, line): "line \(line): duplicate state id '\(id)'"
         case let .unknownState(id, element, line): "line \(line): <\(element)> refers to unknown state '\(id)'"
         case let .invalidStructure(reason, line): "line \(line): \(reason)"
+        case let .invalidDelay(element, value, line):
+            "line \(line): delay=\"\(value)\" on <\(element)> is not a CSS2 time (such as 2s, 500ms, 1.5s or 0s)"
+        case let .invalidSnapshot(id, reason):
+            id.isEmpty ? "invalid snapshot: \(reason)" : "invalid snapshot: '\(id)': \(reason)"
         case let .microstepLimit(limit, cycle):
             "the machine did not settle after \(limit) microsteps; cycle: \(cycle.joined(separator: ", "))"
         }

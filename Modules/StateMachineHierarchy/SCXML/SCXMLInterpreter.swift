@@ -4,22 +4,36 @@
 /// events raised during a step (processed before the next external event), SCXML
 /// conflict resolution between parallel regions (document order; a transition whose
 /// source is a descendant preempts), shallow and deep history, final states and
-/// `done.state.<id>` events.
+/// `done.state.<id>` events, and `<send>`/`<cancel>` with delays on an injected
+/// ``StatechartClock``.
 ///
 /// These semantics differ from ``Statechart``'s TBStateMachine semantics on purpose:
 /// regions are exited in reverse document order, and transitions selected in several
 /// regions are resolved by exit-set conflicts rather than "inner region handles first".
 ///
-/// A value type: each call runs one complete macrostep on the caller's thread, so a
-/// machine shared between threads must be guarded by its owner.
+/// **Threads.** The interpreter is a thread-safe reference: any thread (and the clock's
+/// timers) may call ``send(_:)``. Events go to one external queue and are processed one
+/// macrostep at a time, in arrival order, by whichever caller finds the machine idle: that
+/// caller runs every macrostep queued until the queue is empty, then returns. A caller that
+/// finds another thread running macrosteps queues its event and returns at once; the
+/// running thread processes it. So events are never dropped or reordered (while the
+/// machine runs), and each thread's events keep their order.
+///
+/// **Delayed sends.** `<send delay="2s">` arms a timer on the clock; when it fires, the
+/// event joins the external queue and is processed as its own macrostep. `<cancel>` and
+/// the machine stopping (a top-level `<final>`, a failed macrostep) cancel it; a timer
+/// that fires anyway is recognised as stale (its send is no longer pending) and delivers
+/// nothing.
 ///
 /// ```swift
-/// var machine = SCXMLInterpreter(document: try SCXMLDocument(xml: text))
+/// let clock = ManualStatechartClock()
+/// let machine = SCXMLInterpreter(document: try SCXMLDocument(xml: text), clock: clock)
 /// try machine.start()
 /// try machine.send("t")
+/// clock.advance(by: .seconds(2))        // delayed sends due by then are processed
 /// print(machine.activeAtomicStates)
 /// ```
-public struct SCXMLInterpreter: Sendable {
+public final class SCXMLInterpreter: Sendable {
     /// Per-machine settings.
     public struct Options: Sendable, Equatable {
         /// The most microsteps one macrostep may take before it fails with
@@ -33,361 +47,242 @@ public struct SCXMLInterpreter: Sendable {
         }
     }
 
+    /// Called after every macrostep with its trace (as in ``trace``), on the thread that
+    /// ran it, outside the machine's lock and in macrostep order. It may read the machine
+    /// and send it events (they are queued behind the current work).
+    public typealias MacrostepObserver = @Sendable (_ trace: [String]) -> Void
+
     /// The chart being run.
     public let document: SCXMLDocument
     /// The settings given at creation.
     public let options: Options
+    /// The clock delayed sends are timed by.
+    public let clock: any StatechartClock
 
-    private var active: [Bool]
-    private var historyValue: [Int: [Int]] = [:]
-    private var internalQueue: [String] = []
-    private var queueHead = 0
-    /// True between `start()` and reaching a top-level `<final>` (or a failed macrostep).
-    public private(set) var isRunning = false
-    /// True once the machine reached a top-level `<final>` state.
-    public private(set) var isDone = false
-    /// What the last macrostep did, in order: `event:<name>` for each event processed
-    /// (the external one first, then raised and `done.state` events), `exit:<id>` and
-    /// `enter:<id>` for each state left and entered.
-    public private(set) var trace: [String] = []
+    private let onMacrostep: MacrostepObserver?
+    /// The machine, and whether a thread is currently running its macrosteps.
+    private let state: PumpLock<Guarded>
+
+    private struct Guarded {
+        var machine: SCXMLMachine
+        /// True while one thread runs macrosteps; only that thread may run them.
+        var isPumping = false
+    }
 
     /// A machine for `document`, not started.
-    public init(document: SCXMLDocument, options: Options = Options()) {
-        self.document = document
-        self.options = options
-        active = [Bool](repeating: false, count: document.nodes.count)
+    /// - Parameters:
+    ///   - options: the loop guard.
+    ///   - clock: times delayed `<send>`s; `.continuous` (real time) by default, a
+    ///     ``ManualStatechartClock`` in tests.
+    ///   - onMacrostep: called after each macrostep with its trace.
+    public convenience init(
+        document: SCXMLDocument,
+        options: Options = Options(),
+        clock: some StatechartClock = .continuous,
+        onMacrostep: MacrostepObserver? = nil
+    ) {
+        self.init(machine: SCXMLMachine(document: document, options: options, clock: clock), onMacrostep: onMacrostep)
+    }
+
+    /// A machine for `document` that resumes from `snapshot`, exactly as if the machine
+    /// that took it had not stopped: same configuration, history values and `idlocation`
+    /// slots, no `<onentry>` run again, and every pending delayed send rescheduled on
+    /// `clock` with the delay it had left. Events that were waiting in the snapshot's
+    /// queues are processed before this initialiser returns (a failure there is reported
+    /// by ``failure``).
+    /// - Throws: ``SCXMLError/invalidSnapshot(id:reason:)`` naming the state, history or
+    ///   send at fault when the snapshot does not fit `document`.
+    public convenience init(
+        document: SCXMLDocument,
+        restoring snapshot: SCXMLSnapshot,
+        options: Options = Options(),
+        clock: some StatechartClock = .continuous,
+        onMacrostep: MacrostepObserver? = nil
+    ) throws(SCXMLError) {
+        var machine = SCXMLMachine(document: document, options: options, clock: clock)
+        try machine.restore(snapshot)
+        self.init(machine: machine, onMacrostep: onMacrostep)
+        armTimersAndPump()
+    }
+
+    private init(machine: SCXMLMachine, onMacrostep: MacrostepObserver?) {
+        document = machine.document
+        options = machine.options
+        clock = machine.clock
+        self.onMacrostep = onMacrostep
+        state = PumpLock(Guarded(machine: machine))
+    }
+
+    deinit {
+        state.withLock { $0.machine.cancelPendingSends { _ in true } }
     }
 
     // MARK: Configuration
 
     /// Ids of every active state (atomic and compound), in document order.
     public var activeStates: [String] {
-        document.nodes.indices.filter { $0 > 0 && active[$0] }.map { document.nodes[$0].id }
+        state.withLock { guarded in
+            document.nodes.indices.filter { $0 > 0 && guarded.machine.active[$0] }.map { document.nodes[$0].id }
+        }
     }
 
     /// Ids of the active atomic states (`<state>` without children and `<final>`).
     public var activeAtomicStates: Set<String> {
-        Set(
-            document.nodes.indices.filter { $0 > 0 && active[$0] && document.isAtomic($0) }.map {
-                document.nodes[$0].id
-            }
-        )
+        state.withLock { guarded in
+            Set(
+                document.nodes.indices.filter { $0 > 0 && guarded.machine.active[$0] && document.isAtomic($0) }.map {
+                    document.nodes[$0].id
+                }
+            )
+        }
     }
 
     /// Whether the state with `id` is active.
     public func isActive(_ id: String) -> Bool {
         guard let index = document.index(of: id) else { return false }
-        return active[index]
+        return state.withLock { $0.machine.active[index] }
     }
+
+    /// True between `start()` and reaching a top-level `<final>` (or a failed macrostep).
+    public var isRunning: Bool { state.withLock { $0.machine.isRunning } }
+
+    /// True once the machine reached a top-level `<final>` state.
+    public var isDone: Bool { state.withLock { $0.machine.isDone } }
+
+    /// What the last macrostep did, in order: `event:<name>` for each event processed
+    /// (the external one first, then raised and `done.state` events), `exit:<id>` and
+    /// `enter:<id>` for each state left and entered.
+    public var trace: [String] { state.withLock { $0.machine.trace } }
+
+    /// The error that stopped the machine (``SCXMLError/microstepLimit(limit:cycle:)``),
+    /// also when the failing macrostep ran on a timer's thread; nil while it runs.
+    public var failure: SCXMLError? { state.withLock { $0.machine.failure } }
 
     // MARK: Running
 
     /// Enters the initial configuration and settles it (eventless transitions and raised
-    /// events). Does nothing if the machine is already running or done.
-    /// - Throws: ``SCXMLError/microstepLimit(limit:cycle:)`` if it never settles; the
-    ///   machine then stops.
-    public mutating func start() throws(SCXMLError) {
-        guard !isRunning, !isDone else { return }
-        trace = []
-        isRunning = true
-        guard let initial = document.nodes[0].initialTransition else { return }
-        enterStates([initial])
-        try settle()
-    }
-
-    /// Processes the external event `name` as one macrostep: its transitions, then every
-    /// eventless transition and raised event until the configuration is stable.
-    /// Ignored when the machine is not running.
-    /// - Throws: ``SCXMLError/microstepLimit(limit:cycle:)`` if it never settles; the
-    ///   machine then stops.
-    public mutating func send(_ name: String) throws(SCXMLError) {
-        guard isRunning else { return }
-        trace = ["event:\(name)"]
-        let enabled = selectTransitions(event: name)
-        if !enabled.isEmpty { microstep(enabled) }
-        try settle()
-    }
-
-    private mutating func settle() throws(SCXMLError) {
-        var steps = 0
-        var recent: [Int] = []
-        while isRunning {
-            var enabled = selectTransitions(event: nil)
-            if enabled.isEmpty {
-                guard queueHead < internalQueue.count else { break }
-                let event = internalQueue[queueHead]
-                queueHead += 1
-                trace.append("event:\(event)")
-                enabled = selectTransitions(event: event)
+    /// events), then processes the events its `<send>`s queued. Does nothing if the
+    /// machine is already running or done; after a failure it starts afresh, from an empty
+    /// configuration and no history.
+    /// - Throws: ``SCXMLError/microstepLimit(limit:cycle:)`` if a macrostep this call ran
+    ///   never settles; the machine then stops.
+    public func start() throws(SCXMLError) {
+        let claimed = state.withLock { guarded -> Bool in
+            guard !guarded.machine.isRunning, !guarded.machine.isDone, !guarded.machine.startRequested else {
+                return false
             }
-            guard !enabled.isEmpty else { continue }
-            steps += 1
-            recent.append(contentsOf: enabled)
-            if recent.count > 64 { recent.removeFirst(recent.count - 64) }
-            if steps > options.maxMicrosteps {
-                isRunning = false
-                internalQueue = []
-                queueHead = 0
-                var seen = Set<Int>()
-                let cycle = recent.filter { seen.insert($0).inserted }.map(describe)
-                throw .microstepLimit(limit: options.maxMicrosteps, cycle: cycle)
-            }
-            microstep(enabled)
+            guarded.machine.startRequested = true
+            return Self.claim(&guarded)
         }
-        internalQueue.removeAll(keepingCapacity: true)
-        queueHead = 0
+        if claimed { try pump() }
     }
 
-    private func describe(_ transition: Int) -> String {
-        let t = document.transitions[transition]
-        let targets = t.targets.map { document.nodes[$0].id }.joined(separator: " ")
-        let event = t.events.isEmpty ? "" : " [\(t.events.joined(separator: " "))]"
-        return "\(document.nodes[t.source].id)\(event) -> \(targets.isEmpty ? "(targetless)" : targets)"
-    }
-
-    // MARK: Selection
-
-    private static func matches(_ descriptors: [String], _ event: String) -> Bool {
-        for descriptor in descriptors {
-            if descriptor == "*" || descriptor == event { return true }
-            if event.count > descriptor.count, event.hasPrefix(descriptor),
-                event[event.index(event.startIndex, offsetBy: descriptor.count)] == "."
-            {
-                return true
-            }
+    /// Queues the external event `name` and, unless another thread is running macrosteps,
+    /// processes the queue: this event's macrostep (its transitions, then every eventless
+    /// transition and raised event until the configuration is stable) and those queued
+    /// behind it. Ignored when the machine is not running.
+    /// - Throws: ``SCXMLError/microstepLimit(limit:cycle:)`` if a macrostep this call ran
+    ///   never settles; the machine then stops.
+    public func send(_ name: String) throws(SCXMLError) {
+        let claimed = state.withLock { guarded -> Bool in
+            guard guarded.machine.enqueue(name) else { return false }
+            return Self.claim(&guarded)
         }
-        return false
+        if claimed { try pump() }
     }
 
-    private func conditionHolds(_ transition: SCXMLDocument.Transition) -> Bool {
-        guard let states = transition.inStates else { return true }
-        return states.allSatisfy { active[$0] }
+    /// The state to save: configuration, history values, queued events, `idlocation`
+    /// slots and the pending delayed sends with the delay each has left on ``clock``.
+    /// Taken between macrosteps; encode it with `JSONEncoder`.
+    public func snapshot() -> SCXMLSnapshot {
+        state.withLock { $0.machine.snapshot() }
     }
 
-    /// Transitions enabled by `event` (eventless ones when nil), one per atomic state
-    /// at most, conflicts removed.
-    private func selectTransitions(event: String?) -> [Int] {
-        var enabled: [Int] = []
-        for state in document.nodes.indices where active[state] && document.isAtomic(state) {
-            for index in document.selectionChains[state] {
-                let transition = document.transitions[index]
-                let eventMatches: Bool
-                if let event {
-                    eventMatches = !transition.events.isEmpty && Self.matches(transition.events, event)
-                } else {
-                    eventMatches = transition.events.isEmpty
+    /// Replaces this machine's state with `snapshot`'s, as
+    /// ``init(document:restoring:options:clock:onMacrostep:)`` would, keeping the clock and
+    /// the observer. The current pending delayed sends are cancelled; should one of their
+    /// timers fire anyway, it delivers nothing. Events waiting in the snapshot's queues are
+    /// processed before this returns unless another thread is running macrosteps (then
+    /// that thread does); a failure there is reported by ``failure``.
+    /// - Throws: ``SCXMLError/invalidSnapshot(id:reason:)`` when the snapshot does not fit
+    ///   the document; the machine is then left as it was.
+    public func restore(_ snapshot: SCXMLSnapshot) throws(SCXMLError) {
+        let outcome = state.withLock { guarded -> Result<Bool, SCXMLError> in
+            var restored = SCXMLMachine(document: document, options: options, clock: clock)
+            // Sequences are never reused, so the old sends' timers stay recognisably stale.
+            restored.nextSequence = guarded.machine.nextSequence
+            do throws(SCXMLError) {
+                try restored.restore(snapshot)
+            } catch {
+                return .failure(error)
+            }
+            guarded.machine.cancelPendingSends { _ in true }
+            guarded.machine = restored
+            armTimers(&guarded.machine)
+            return .success(guarded.machine.hasWork && Self.claim(&guarded))
+        }
+        if try outcome.get() { try? pump() }
+    }
+
+    // MARK: Pumping
+
+    /// Takes the right to run macrosteps if nobody holds it.
+    private static func claim(_ guarded: inout Guarded) -> Bool {
+        if guarded.isPumping { return false }
+        guarded.isPumping = true
+        return true
+    }
+
+    /// Runs macrosteps until there is no work left, then gives up the right to run them.
+    /// Only the thread that claimed that right calls it.
+    /// - Throws: the first failure of a macrostep it ran.
+    private func pump() throws(SCXMLError) {
+        var firstError: SCXMLError?
+        while true {
+            let step = state.withLock { guarded -> (trace: [String], failure: SCXMLError?)? in
+                let failure: SCXMLError?
+                switch guarded.machine.runNextMacrostep() {
+                case .idle:
+                    guarded.isPumping = false
+                    return nil
+                case .ran: failure = nil
+                case let .failed(error): failure = error
                 }
-                if eventMatches, conditionHolds(transition) {
-                    if !enabled.contains(index) { enabled.append(index) }
-                    break
-                }
+                armTimers(&guarded.machine)
+                return (guarded.machine.trace, failure)
             }
+            guard let step else { break }
+            if firstError == nil { firstError = step.failure }
+            onMacrostep?(step.trace)
         }
-        return removeConflicts(enabled)
+        if let firstError { throw firstError }
     }
 
-    private func removeConflicts(_ enabled: [Int]) -> [Int] {
-        var filtered: [Int] = []
-        var exitSets: [Int: Set<Int>] = [:]
-        for t1 in enabled {
-            let exit1 = exitSet([t1])
-            exitSets[t1] = exit1
-            var preempted = false
-            var toRemove = Set<Int>()
-            for t2 in filtered where !(exitSets[t2] ?? []).isDisjoint(with: exit1) {
-                if document.isDescendant(document.transitions[t1].source, of: document.transitions[t2].source) {
-                    toRemove.insert(t2)
-                } else {
-                    preempted = true
-                    break
-                }
-            }
-            if !preempted {
-                filtered.removeAll { toRemove.contains($0) }
-                filtered.append(t1)
-            }
-        }
-        return filtered
-    }
-
-    // MARK: Microstep
-
-    private mutating func microstep(_ enabled: [Int]) {
-        exitStates(enabled)
-        for index in enabled { execute(document.transitions[index].actions) }
-        enterStates(enabled)
-    }
-
-    private mutating func execute(_ actions: [SCXMLDocument.Action]) {
-        for action in actions {
-            if case let .raise(event) = action { internalQueue.append(event) }
+    /// Arms a clock timer for every new delayed send. Called under the lock: the clock's
+    /// `schedule` only registers the callback and never calls it synchronously.
+    private func armTimers(_ machine: inout SCXMLMachine) {
+        for (sequence, delay) in machine.takeUnarmedSends() {
+            let timer = clock.schedule(after: delay) { [weak self] in self?.timerFired(sequence) }
+            machine.pendingSends[sequence]?.timer = timer
         }
     }
 
-    private func exitSet(_ transitions: [Int]) -> Set<Int> {
-        var result = Set<Int>()
-        for index in transitions {
-            let transition = document.transitions[index]
-            guard !transition.targets.isEmpty, let domain = transitionDomain(transition) else { continue }
-            for state in (domain + 1)..<document.subtreeEnd[domain] where active[state] {
-                result.insert(state)
-            }
+    /// A timer fired: delivers its event unless the send is stale, and runs it if idle.
+    private func timerFired(_ sequence: UInt64) {
+        let claimed = state.withLock { guarded -> Bool in
+            guard guarded.machine.deliver(sequence) else { return false }
+            return Self.claim(&guarded)
         }
-        return result
+        // No caller to report to: a failure stays readable through `failure`.
+        if claimed { try? pump() }
     }
 
-    private mutating func exitStates(_ enabled: [Int]) {
-        let states = exitSet(enabled).sorted(by: >)
-        for state in states {
-            for history in document.nodes[state].histories {
-                guard case let .history(deep) = document.nodes[history].kind else { continue }
-                historyValue[history] = document.nodes.indices.filter { candidate in
-                    guard active[candidate] else { return false }
-                    return deep
-                        ? document.isAtomic(candidate) && document.isDescendant(candidate, of: state)
-                        : document.nodes[candidate].parent == state
-                }
-            }
+    /// After a restore: arms the rescheduled sends and runs the queued events, if any.
+    private func armTimersAndPump() {
+        let claimed = state.withLock { guarded -> Bool in
+            armTimers(&guarded.machine)
+            return guarded.machine.hasWork && Self.claim(&guarded)
         }
-        for state in states {
-            execute(document.nodes[state].onExit)
-            active[state] = false
-            trace.append("exit:\(document.nodes[state].id)")
-        }
-    }
-
-    private struct EntrySet {
-        var states = Set<Int>()
-        var defaultEntry = Set<Int>()
-        var historyContent: [Int: Int] = [:]
-    }
-
-    private mutating func enterStates(_ enabled: [Int]) {
-        var entry = EntrySet()
-        for index in enabled {
-            let transition = document.transitions[index]
-            for target in transition.targets { addDescendants(target, &entry) }
-            let domain = transitionDomain(transition)
-            for target in effectiveTargets(transition) { addAncestors(target, upTo: domain, &entry) }
-        }
-        for state in entry.states.sorted() {
-            active[state] = true
-            trace.append("enter:\(document.nodes[state].id)")
-            execute(document.nodes[state].onEntry)
-            if entry.defaultEntry.contains(state), let initial = document.nodes[state].initialTransition {
-                execute(document.transitions[initial].actions)
-            }
-            if let history = entry.historyContent[state] {
-                execute(document.transitions[history].actions)
-            }
-            guard document.nodes[state].kind == .final else { continue }
-            let parent = document.nodes[state].parent
-            if parent == 0 {
-                isRunning = false
-                isDone = true
-                continue
-            }
-            internalQueue.append("done.state.\(document.nodes[parent].id)")
-            let grandparent = document.nodes[parent].parent
-            if grandparent > 0, document.nodes[grandparent].kind == .parallel,
-                document.nodes[grandparent].children.allSatisfy(isInFinalState)
-            {
-                internalQueue.append("done.state.\(document.nodes[grandparent].id)")
-            }
-        }
-    }
-
-    private func isInFinalState(_ state: Int) -> Bool {
-        switch document.nodes[state].kind {
-        case .compound:
-            document.nodes[state].children.contains { active[$0] && document.nodes[$0].kind == .final }
-        case .parallel:
-            document.nodes[state].children.allSatisfy(isInFinalState)
-        default:
-            false
-        }
-    }
-
-    private func addDescendants(_ state: Int, _ entry: inout EntrySet) {
-        let node = document.nodes[state]
-        if case .history = node.kind {
-            if let stored = historyValue[state] {
-                for target in stored { addDescendants(target, &entry) }
-                for target in stored { addAncestors(target, upTo: node.parent, &entry) }
-            } else if let defaultIndex = node.transitions.first {
-                entry.historyContent[node.parent] = defaultIndex
-                let targets = document.transitions[defaultIndex].targets
-                for target in targets { addDescendants(target, &entry) }
-                for target in targets { addAncestors(target, upTo: node.parent, &entry) }
-            }
-            return
-        }
-        entry.states.insert(state)
-        switch node.kind {
-        case .compound:
-            entry.defaultEntry.insert(state)
-            if let initial = node.initialTransition {
-                let targets = document.transitions[initial].targets
-                for target in targets { addDescendants(target, &entry) }
-                for target in targets { addAncestors(target, upTo: state, &entry) }
-            }
-        case .parallel:
-            addMissingRegions(of: state, &entry)
-        default:
-            break
-        }
-    }
-
-    private func addMissingRegions(of parallel: Int, _ entry: inout EntrySet) {
-        for child in document.nodes[parallel].children
-        where !entry.states.contains(where: { $0 == child || document.isDescendant($0, of: child) }) {
-            addDescendants(child, &entry)
-        }
-    }
-
-    /// Adds the proper ancestors of `state` below `ancestor` (all of them when nil).
-    private func addAncestors(_ state: Int, upTo ancestor: Int?, _ entry: inout EntrySet) {
-        for candidate in document.ancestors[state] {
-            if candidate == ancestor || candidate == 0 { break }
-            entry.states.insert(candidate)
-            if document.nodes[candidate].kind == .parallel { addMissingRegions(of: candidate, &entry) }
-        }
-    }
-
-    private func effectiveTargets(_ transition: SCXMLDocument.Transition) -> [Int] {
-        var result: [Int] = []
-        for target in transition.targets {
-            if case .history = document.nodes[target].kind {
-                if let stored = historyValue[target] {
-                    result += stored
-                } else if let defaultIndex = document.nodes[target].transitions.first {
-                    result += effectiveTargets(document.transitions[defaultIndex])
-                }
-            } else {
-                result.append(target)
-            }
-        }
-        var seen = Set<Int>()
-        return result.filter { seen.insert($0).inserted }
-    }
-
-    private func transitionDomain(_ transition: SCXMLDocument.Transition) -> Int? {
-        let targets = effectiveTargets(transition)
-        if targets.isEmpty { return nil }
-        let source = transition.source
-        let sourceIsCompound = document.nodes[source].kind == .compound || source == 0
-        if transition.isInternal, sourceIsCompound, targets.allSatisfy({ document.isDescendant($0, of: source) }) {
-            return source
-        }
-        return leastCommonCompoundAncestor([source] + targets)
-    }
-
-    private func leastCommonCompoundAncestor(_ states: [Int]) -> Int {
-        for ancestor in document.ancestors[states[0]] {
-            let kind = document.nodes[ancestor].kind
-            guard kind == .compound || kind == .root else { continue }
-            if states.dropFirst().allSatisfy({ document.isDescendant($0, of: ancestor) }) { return ancestor }
-        }
-        return 0
+        if claimed { try? pump() }
     }
 }

@@ -6,12 +6,14 @@
 /// production and a ``ManualStatechartClock`` in tests, which fires timers only when told
 /// to, on the caller's thread, so tests never wait for real time.
 public protocol StatechartClock: Sendable {
-    /// The time elapsed since a fixed origin of this clock; snapshots use it to save how
-    /// long pending timers still have to run.
+    /// The time elapsed since the clock's origin (a fixed instant of this clock). Only
+    /// differences between two readings mean something: a machine reads it to know how
+    /// much of a pending delay is left (for snapshots).
     var now: Duration { get }
 
     /// Calls `fire` once, after `delay`, unless the returned timer is cancelled first.
-    /// `fire` may run on any thread.
+    /// `fire` may run on any thread, but never before `schedule` returns: machines call
+    /// `schedule` while holding their own lock, which `fire` takes.
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer
 }
 
@@ -38,12 +40,14 @@ public struct StatechartTimer: Sendable {
 /// Real time: every timer is a `Task` that sleeps on `ContinuousClock` and then fires,
 /// unless it was cancelled while sleeping. Costs one task per pending timer.
 public struct ContinuousStatechartClock: StatechartClock {
+    /// The instant every `ContinuousStatechartClock` measures ``now`` from, so that readings
+    /// of two instances can be compared.
+    private static let origin = ContinuousClock.now
+
     /// The real-time clock.
     public init() {}
 
-    private static let origin = ContinuousClock.now
-
-    /// The time elapsed since the first use of a continuous statechart clock in this process.
+    /// The `ContinuousClock` time elapsed since the first use of this type in the process.
     public var now: Duration { ContinuousClock.now - Self.origin }
 
     /// Schedules `fire` after `delay` of real time.

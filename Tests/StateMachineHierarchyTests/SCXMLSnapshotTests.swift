@@ -1,0 +1,243 @@
+import Foundation
+import StateMachineHierarchy
+import Testing
+
+// Snapshots of SCXMLInterpreter: save, encode as JSON, restore on a new machine (and a
+// new clock), and carry on as if nothing had happened.
+
+/// An editor with a deep history, a settings page with a shallow history, and an `away`
+/// state left by a delayed `wake` (sent on the way in) or by `return`.
+private let editorXML = """
+    <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="main">
+      <state id="main" initial="editor">
+        <state id="editor">
+          <history id="editorHistory" type="deep"><transition target="text"/></history>
+          <state id="text" initial="plain">
+            <state id="plain"><transition event="bold" target="bold"/></state>
+            <state id="bold"/>
+          </state>
+          <transition event="settings" target="settings"/>
+        </state>
+        <state id="settings">
+          <history id="settingsHistory" type="shallow"><transition target="general"/></history>
+          <state id="general"><transition event="advanced" target="advanced"/></state>
+          <state id="advanced"/>
+          <transition event="back" target="editorHistory"/>
+          <transition event="away" target="away"><send event="wake" delay="3s"/></transition>
+        </state>
+        <state id="away">
+          <onentry><send id="nudge" event="nudge" delay="10s"/></onentry>
+          <transition event="wake" target="settingsHistory"/>
+        </state>
+      </state>
+    </scxml>
+    """
+
+private func encodeAndDecode(_ snapshot: SCXMLSnapshot) throws -> SCXMLSnapshot {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try JSONDecoder().decode(SCXMLSnapshot.self, from: try encoder.encode(snapshot))
+}
+
+private func restoreError(_ snapshot: SCXMLSnapshot, _ xml: String = editorXML) -> SCXMLError? {
+    do {
+        _ = try SCXMLInterpreter(
+            document: try SCXMLDocument(xml: xml),
+            restoring: snapshot,
+            clock: ManualStatechartClock()
+        )
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("SCXML snapshots")
+struct SCXMLSnapshotTests {
+    @Test("snapshot → JSON → restore: same configuration, history, pending sends; onentry not re-run")
+    func roundTrip() throws {
+        let document = try SCXMLDocument(xml: editorXML)
+        let oldClock = ManualStatechartClock()
+        var old: SCXMLInterpreter? = SCXMLInterpreter(document: document, clock: oldClock)
+        try old?.start()
+        for event in ["bold", "settings", "advanced", "away"] { try old?.send(event) }
+        oldClock.advance(by: .seconds(1))
+        let taken = try #require(old?.snapshot())
+        #expect(taken.configuration == ["main", "away"])
+        #expect(taken.history == ["editorHistory": ["bold"], "settingsHistory": ["advanced"]])
+        #expect(
+            taken.pendingSends == [
+                .init(event: "wake", sendID: nil, remaining: .seconds(2)),
+                .init(event: "nudge", sendID: "nudge", remaining: .seconds(9)),
+            ]
+        )
+        let json = String(decoding: try JSONEncoder().encode(taken), as: UTF8.self)
+        #expect(json.contains("\"remainingNanoseconds\":2000000000"))
+
+        old = nil  // the old machine goes away and takes its timers with it
+        #expect(oldClock.pendingTimerCount == 0)
+
+        let clock = ManualStatechartClock()
+        clock.advance(by: .seconds(100))  // another clock, at another time
+        let restored = try SCXMLInterpreter(document: document, restoring: try encodeAndDecode(taken), clock: clock)
+        #expect(restored.isRunning)
+        #expect(restored.activeStates == ["main", "away"])
+        #expect(restored.snapshot() == taken)  // the onentry send of "away" did not run again
+        #expect(restored.trace.isEmpty)
+
+        clock.advance(by: .milliseconds(1999))
+        #expect(restored.activeAtomicStates == ["away"])
+        clock.advance(by: .milliseconds(1))
+        // wake re-enters settings through its shallow history: advanced, not general.
+        #expect(restored.activeAtomicStates == ["advanced"])
+        try restored.send("back")
+        // The deep history of the editor remembers bold inside text.
+        #expect(restored.activeStates == ["main", "editor", "text", "bold"])
+        #expect(oldClock.pendingTimerCount == 0)
+    }
+
+    @Test("A snapshot taken before start or after the end restores that status")
+    func statuses() throws {
+        let document = try SCXMLDocument(
+            xml: """
+                <scxml initial="a"><state id="a"><transition event="end" target="f"/></state><final id="f"/></scxml>
+                """
+        )
+        let fresh = SCXMLInterpreter(document: document)
+        let notStarted = try encodeAndDecode(fresh.snapshot())
+        #expect(notStarted.configuration.isEmpty)
+        let restored = try SCXMLInterpreter(document: document, restoring: notStarted)
+        #expect(!restored.isRunning)
+        try restored.start()
+        #expect(restored.activeAtomicStates == ["a"])
+
+        try restored.send("end")
+        let done = try SCXMLInterpreter(document: document, restoring: try encodeAndDecode(restored.snapshot()))
+        #expect(done.isDone)
+        #expect(!done.isRunning)
+        #expect(done.activeAtomicStates == ["f"])
+    }
+
+    @Test("Queued external events and idlocation slots survive a restore")
+    func queuesAndSlots() throws {
+        let document = try SCXMLDocument(
+            xml: """
+                <scxml initial="a">
+                  <state id="a">
+                    <onentry><send event="t" delay="1s" idlocation="timer"/></onentry>
+                    <transition event="cancel"><cancel sendidexpr="timer"/></transition>
+                    <transition event="t" target="b"/>
+                  </state>
+                  <state id="b"/>
+                </scxml>
+                """
+        )
+        let original = SCXMLInterpreter(document: document, clock: ManualStatechartClock())
+        try original.start()
+        var snapshot = original.snapshot()
+        #expect(snapshot.locations == ["timer": "send.1"])
+        // A snapshot taken while another thread ran a macrostep may hold queued events.
+        snapshot.externalQueue = ["cancel"]
+        let clock = ManualStatechartClock()
+        let restored = try SCXMLInterpreter(document: document, restoring: try encodeAndDecode(snapshot), clock: clock)
+        // The queued "cancel" ran during the restore and cancelled send.1 through the slot.
+        #expect(restored.snapshot().pendingSends.isEmpty)
+        clock.advance(by: .seconds(2))
+        #expect(restored.activeAtomicStates == ["a"])
+    }
+
+    /// A running snapshot of the editor with `configuration` (and `history`).
+    static func editor(_ configuration: [String], history: [String: [String]] = [:]) -> SCXMLSnapshot {
+        SCXMLSnapshot(configuration: configuration, history: history, isRunning: true)
+    }
+
+    static let badSnapshots: [(SCXMLSnapshot, String)] = [
+        (editor(["main", "nowhere"]), "nowhere"),
+        (editor(["main", "editor", "text", "plain", "bold"]), "text"),
+        (editor(["main", "editor"]), "editor"),
+        (editor(["editor", "text", "plain"]), "editor"),
+        (editor(["main", "editorHistory"]), "editorHistory"),
+        (editor(["main", "away"], history: ["settingsHistory": ["plain"]]), "plain"),
+        (editor(["main", "away"], history: ["editorHistory": ["text"]]), "text"),
+        (editor(["main", "away"], history: ["main": ["away"]]), "main"),
+        (editor(["main", "away"], history: ["ghost": ["away"]]), "ghost"),
+        (editor([]), ""),
+    ]
+
+    @Test("A snapshot that does not fit the document is an error naming the id", arguments: badSnapshots)
+    func badSnapshot(snapshot: SCXMLSnapshot, id: String) {
+        let error = restoreError(snapshot)
+        guard case let .invalidSnapshot(named, reason)? = error else {
+            Issue.record("expected invalidSnapshot, got \(String(describing: error))")
+            return
+        }
+        #expect(named == id, "\(reason)")
+        if !id.isEmpty { #expect(error?.description.contains("'\(id)'") == true) }
+    }
+
+    @Test("A parallel state needs every region active; broken JSON is a decoding error")
+    func parallelAndJSON() throws {
+        let xml = """
+            <scxml initial="p"><parallel id="p"><state id="r1"/><state id="r2"/></parallel></scxml>
+            """
+        let error = restoreError(SCXMLSnapshot(configuration: ["p", "r1"], isRunning: true), xml)
+        #expect(
+            error
+                == .invalidSnapshot(id: "r2", reason: "is a region of the active parallel state 'p' but is not active")
+        )
+        #expect(restoreError(SCXMLSnapshot(configuration: ["p", "r1", "r2"], isRunning: true), xml) == nil)
+        #expect(throws: DecodingError.self) {
+            _ = try JSONDecoder().decode(SCXMLSnapshot.self, from: Data(#"{"configuration": ["p"]}"#.utf8))
+        }
+    }
+}
+
+@Suite("SCXML restore in place")
+struct SCXMLRestoreInPlaceTests {
+    @Test("restore(_:) replaces the state; the replaced machine's timers deliver nothing, even if they fire")
+    func restoreInPlace() throws {
+        let document = try SCXMLDocument(
+            xml: """
+                <scxml initial="a">
+                  <state id="a">
+                    <transition event="arm" target="b"/>
+                  </state>
+                  <state id="b">
+                    <onentry><send event="timeout" delay="1s"/></onentry>
+                    <transition event="timeout" target="c"/>
+                  </state>
+                  <state id="c"><transition event="timeout" target="wrong"/></state>
+                  <state id="wrong"/>
+                </scxml>
+                """
+        )
+        let clock = UncancellableClock()
+        let machine = SCXMLInterpreter(document: document, clock: clock)
+        try machine.start()
+        try machine.send("arm")
+        let armed = machine.snapshot()
+        #expect(armed.pendingSends == [.init(event: "timeout", sendID: nil, remaining: .seconds(1))])
+
+        // Back to "c" with nothing pending: the "timeout" timer of "b" is now stale.
+        try machine.restore(SCXMLSnapshot(configuration: ["c"], isRunning: true))
+        #expect(machine.activeAtomicStates == ["c"])
+        clock.inner.advance(by: .seconds(1))
+        #expect(machine.activeAtomicStates == ["c"])
+
+        // Restoring the armed snapshot reschedules its send: it fires after its full second.
+        try machine.restore(armed)
+        #expect(machine.activeAtomicStates == ["b"])
+        clock.inner.advance(by: .milliseconds(999))
+        #expect(machine.activeAtomicStates == ["b"])
+        clock.inner.advance(by: .milliseconds(1))
+        #expect(machine.activeAtomicStates == ["c"])
+
+        // A snapshot that does not fit leaves the machine as it was.
+        #expect(
+            throws: SCXMLError.invalidSnapshot(id: "nowhere", reason: "no state has this id (in the configuration)")
+        ) {
+            try machine.restore(SCXMLSnapshot(configuration: ["nowhere"], isRunning: true))
+        }
+        #expect(machine.activeAtomicStates == ["c"])
+    }
+}
