@@ -28,6 +28,8 @@ extension Statechart {
         var kind: StatechartTransitionKind
         var guardBlock: Guard?
         var action: Action?
+        /// The guard's name, shown by diagrams; nil when the guard has none.
+        var guardName: String? = nil
     }
 
     struct ForkSpec: Sendable {
