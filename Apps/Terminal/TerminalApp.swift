@@ -105,7 +105,10 @@ public final class TerminalApp {
             if let text = await global.action(command) { show(text) }
             return .proceed
         }
-        guard let spec = screen.commands.first(where: { $0.name == command.name }) else {
+        // Commands match without regard to case, an enabled one first; the screen gets the
+        // name as it declared it (a statechart's events keep their case).
+        let matching = screen.commands.filter { $0.name.lowercased() == command.name }
+        guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
             let available = (screen.commands.filter(\.isEnabled).map(\.name) + ["help", "back", "quit"])
             show("Unknown command '\(command.name)'. Available here: \(available.joined(separator: ", ")).")
             return .proceed
@@ -114,7 +117,7 @@ public final class TerminalApp {
             show("'\(spec.name)' is not available now (the state does not allow it).")
             return .proceed
         }
-        return apply(await screen.perform(command))
+        return apply(await screen.perform(ParsedCommand(name: spec.name, arguments: command.arguments)))
     }
 
     /// Carries out what a screen did with a command.
