@@ -68,6 +68,29 @@ struct DiagramTests {
         )
     }
 
+    @Test("The README's example: a named guard and an unnamed one")
+    func readmeExample() throws {
+        typealias Door = Statechart<String, String, String>
+        let door = try Door(name: "door") {
+            Door.State("closed").on("open", to: "opened", guard: { $0.payload == "key" }, guardName: "hasKey")
+            Door.State("opened").on("close", to: "closed", guard: { _ in true })
+        }
+        #expect(
+            door.mermaid() == """
+                stateDiagram-v2
+                    closed
+                    opened
+                    [*] --> closed
+                    closed --> opened : open [hasKey]
+                    opened --> closed : close [guard]
+
+                """
+        )
+        door.start()
+        #expect(try door.handle("open", payload: "crowbar") == .unhandled)
+        #expect(try door.handle("open", payload: "key") == .handled)
+    }
+
     /// A parallel state whose ids need escaping: dots, spaces, a dash, a quote, a keyword.
     static func escaped() throws -> Chart {
         try Chart(name: #"a "quoted" chart"#) {
@@ -185,7 +208,9 @@ struct DiagramTests {
 
                 """
         )
-        #expect(chart.dot().contains(#""f" [shape=box, style=filled, fillcolor=black, label="", height=0.1, width=0.8];"#))
+        #expect(
+            chart.dot().contains(#""f" [shape=box, style=filled, fillcolor=black, label="", height=0.1, width=0.8];"#)
+        )
         #expect(chart.dot().contains(#""j" [shape=diamond, label="", width=0.3, height=0.3];"#))
         #expect(chart.dot().contains(#""f" -> "p1";"#))
     }

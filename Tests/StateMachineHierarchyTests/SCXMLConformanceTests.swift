@@ -102,7 +102,9 @@ struct SCIONRunnerTests {
 
         let badInitial = try Self.directory(json: #"{"initialConfiguration": ["b"], "events": []}"#)
         defer { try? FileManager.default.removeItem(at: badInitial) }
-        #expect(SCIONConformance.run("group/one", in: badInitial) == "initial configuration: expected [\"b\"], got [\"a\"]")
+        #expect(
+            SCIONConformance.run("group/one", in: badInitial) == "initial configuration: expected [\"b\"], got [\"a\"]"
+        )
     }
 
     @Test("Runs a whole directory into a report with the summary line")
@@ -112,7 +114,9 @@ struct SCIONRunnerTests {
         )
         defer { try? FileManager.default.removeItem(at: root) }
         let group = root.appendingPathComponent("group")
-        try Data(#"{"initialConfiguration": ["a"], "events": []}"#.utf8).write(to: group.appendingPathComponent("lonely.json"))
+        try Data(#"{"initialConfiguration": ["a"], "events": []}"#.utf8).write(
+            to: group.appendingPathComponent("lonely.json")
+        )
         let report = SCIONConformance.runAll(in: root)
         #expect(report.passed == ["group/lonely"])
         #expect(report.failures.map(\.name) == ["group/one"])

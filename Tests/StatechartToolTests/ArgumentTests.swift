@@ -39,7 +39,10 @@ struct ArgumentTests {
             (["diagram", "a.scxml", "--format", "svg"], "unknown format 'svg' (expected mermaid or dot)"),
             (["run", "a.scxml", "--format", "dot"], "--format applies only to 'statechart diagram'"),
             (["check", "dir", "--log"], "--log applies only to 'statechart run'"),
-            (["run", "a.scxml", "--delay-scale", "2"], "--delay-scale does not apply: statechart runs charts without delays"),
+            (
+                ["run", "a.scxml", "--delay-scale", "2"],
+                "--delay-scale does not apply: statechart runs charts without delays"
+            ),
         ]
     )
     func invalid(arguments: [String], message: String) {

@@ -62,7 +62,11 @@ struct CommandTests {
         let run = await runTool(["draw", "x"])
         #expect(run.status == 2)
         #expect(run.standardOutput.isEmpty)
-        #expect(run.standardError.hasPrefix("statechart: unknown subcommand 'draw' (expected run, check or diagram)\n\nusage: statechart run FILE"))
+        #expect(
+            run.standardError.hasPrefix(
+                "statechart: unknown subcommand 'draw' (expected run, check or diagram)\n\nusage: statechart run FILE"
+            )
+        )
     }
 
     @Test("diagram: the sample's Mermaid diagram (the README shows it)")
@@ -133,15 +137,15 @@ struct CommandTests {
         "bad files exit 2 with a message naming the file and the line, JSON path or element",
         arguments: [
             (
-                "send.scxml",
+                "script.scxml",
                 """
                 <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
                   <state id="a">
-                    <onentry><send event="x"/></onentry>
+                    <onentry><script>x = 1</script></onentry>
                   </state>
                 </scxml>
                 """,
-                "line 3: <send> is not supported (null data model subset)"
+                "line 3: <script> is not supported (null data model subset)"
             ),
             (
                 "broken.scxml",
@@ -162,7 +166,10 @@ struct CommandTests {
                 #"{"name": "m", "states": [{"name": "a", "type": "box"}]}"#,
                 "$.states[0].type: unknown state type 'box' (expected 'state', 'sub' or 'parallel')"
             ),
-            ("malformed.json", "{\"name\": \"m\",\n \"states\": [}", "$: malformed JSON"),
+            (
+                "malformed.json", "{\"name\": \"m\",\n \"states\": [}",
+                "line 2, column 13: malformed JSON: Invalid value around character 26."
+            ),
             ("chart.txt", "anything", "unknown kind of file (expected a .scxml or a .json chart)"),
         ]
     )

@@ -67,15 +67,24 @@ struct EndToEndTests {
         let answers = text.components(separatedBy: "statechart> ")
         try #require(answers.count == 6, "\(text)")
         #expect(answers[0].hasPrefix("== player.scxml ==\n  Active: boot, selftest\n"))
-        #expect(answers[1].hasPrefix("ready\n== player.scxml ==\n  Active: on, deck, transport, stopped, volume, loud\n"))
+        #expect(
+            answers[1].hasPrefix("ready\n== player.scxml ==\n  Active: on, deck, transport, stopped, volume, loud\n")
+        )
         #expect(answers[2].hasPrefix("play\n") && answers[2].contains("    exit stopped\n    enter playing\n"))
-        #expect(answers[5].hasPrefix("power\n") && answers[5].contains("Active: on, deck, transport, playing, volume, muted"))
+        #expect(
+            answers[5].hasPrefix("power\n")
+                && answers[5].contains("Active: on, deck, transport, playing, volume, muted")
+        )
         #expect(!text.contains("\u{1B}["), "escape sequences in plain output")
     }
 
     @Test("on a terminal: Tab completes an accepted event, the step shows, quit exits 0")
     func terminal() async throws {
-        let app = try ProcessDriver(executable("statechart"), arguments: ["run", Paths.sample("player.scxml")], terminal: true)
+        let app = try ProcessDriver(
+            executable("statechart"),
+            arguments: ["run", Paths.sample("player.scxml")],
+            terminal: true
+        )
         defer { app.terminate() }
         let killer = Task {
             try? await Task.sleep(for: .seconds(60))

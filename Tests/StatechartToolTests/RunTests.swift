@@ -71,7 +71,11 @@ struct RunTests {
     @Test("JSON: the Statechart runtime's enters and exits, in TBStateMachine's order")
     func jsonSession() async throws {
         let console = ScriptedConsole()
-        let run = await runTool(["run", Paths.sample("player.json")], input: ["power", "play", "power"], console: console)
+        let run = await runTool(
+            ["run", Paths.sample("player.json")],
+            input: ["power", "play", "power"],
+            console: console
+        )
         #expect(run.status == 0)
         let frames = Self.frames(console)
         try #require(frames.count == 4, "\(console.output)")
@@ -117,11 +121,17 @@ struct RunTests {
         )
         let output = console.output
         #expect(output.contains("'play' is not available now (the state does not allow it)."))
-        #expect(output.contains { $0.contains("  Step 1 (play):\n    (nothing entered or exited)\n  'play' selected no transition.") })
+        #expect(
+            output.contains {
+                $0.contains("  Step 1 (play):\n    (nothing entered or exited)\n  'play' selected no transition.")
+            }
+        )
         #expect(output.contains { $0.contains("  Step 2 (nothing.here):\n") })
         #expect(output.contains("'send' needs an event name: send <event>."))
         #expect(output.contains("An event takes no arguments; to send 'ready ...' use send <event>."))
-        #expect(output.contains { $0.hasPrefix("Unknown command 'jump'. Available here: done.state.boot, ready, send,") })
+        #expect(
+            output.contains { $0.hasPrefix("Unknown command 'jump'. Available here: done.state.boot, ready, send,") }
+        )
     }
 
     @Test("Events keep their case, and events named like a built-in are sent with send")
@@ -172,7 +182,10 @@ struct RunTests {
     @Test("--log writes each step's trace on standard error")
     func log() async throws {
         let run = await runTool(["run", "--log", Paths.sample("player.scxml")], input: ["ready"])
-        #expect(run.standardError == "[trace] enter:boot enter:selftest\n[trace] exit:selftest enter:booted event:done.state.boot exit:booted exit:boot enter:on enter:deck enter:transport enter:stopped enter:volume enter:loud\n")
+        #expect(
+            run.standardError
+                == "[trace] enter:boot enter:selftest\n[trace] exit:selftest enter:booted event:done.state.boot exit:booted exit:boot enter:on enter:deck enter:transport enter:stopped enter:volume enter:loud\n"
+        )
         let json = await runTool(["run", "--log", Paths.sample("player.json")], input: ["power"])
         #expect(json.standardError.contains("[player] performing transition: off --> on"), "\(json.standardError)")
     }

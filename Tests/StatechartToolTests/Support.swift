@@ -113,7 +113,8 @@ final class CapturedOutput: Sendable {
 /// from a scripted console. Returns the exit status and what it wrote; `console` gets the
 /// frames and messages of `run`.
 @MainActor
-func runTool(_ arguments: [String], input: [String] = [], console: ScriptedConsole = ScriptedConsole()) async -> ToolRun {
+func runTool(_ arguments: [String], input: [String] = [], console: ScriptedConsole = ScriptedConsole()) async -> ToolRun
+{
     let captured = CapturedOutput()
     for line in input { console.type(line) }
     console.endInput()
@@ -129,7 +130,11 @@ func runTool(_ arguments: [String], input: [String] = [], console: ScriptedConso
 /// Runs the built `statechart` with `input` piped in (then closed) and returns its exit
 /// status and everything it wrote (standard output and error together); the process is
 /// killed, and the status is then the signal's, after `seconds`.
-func runBinary(_ arguments: [String], input: String = "", seconds: Double = 60) async throws -> (
+func runBinary(
+    _ arguments: [String],
+    input: String = "",
+    seconds: Double = 60
+) async throws -> (
     status: Int32, text: String
 ) {
     let process = Process()

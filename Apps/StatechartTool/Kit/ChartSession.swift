@@ -99,13 +99,17 @@ final class StatechartSession: ChartSession {
             var kinds: [(ChartFile.JSONChart.Notification.Kind, String)] = [(.entered, "enter"), (.exited, "exit")]
             kinds += chart.events.map { (.internalTransition($0), "internal") }
             for (kind, word) in kinds {
-                if let subscription = try? chart.observe(kind, at: path, { notification in
-                    if case .internalTransition(let event) = notification.kind {
-                        recorder.append("\(word) \(notification.state) on \(event)")
-                    } else {
-                        recorder.append("\(word) \(notification.state)")
+                if let subscription = try? chart.observe(
+                    kind,
+                    at: path,
+                    { notification in
+                        if case .internalTransition(let event) = notification.kind {
+                            recorder.append("\(word) \(notification.state) on \(event)")
+                        } else {
+                            recorder.append("\(word) \(notification.state)")
+                        }
                     }
-                }) {
+                ) {
                     subscriptions.append(subscription)
                 }
             }

@@ -27,7 +27,12 @@ extension SCXMLDocument {
                 let targets = transition.targets.isEmpty ? [index] : transition.targets
                 for target in targets {
                     transitions.append(
-                        .init(source: node.id, target: nodes[target].id, events: transition.events, guardLabel: guardLabel)
+                        .init(
+                            source: node.id,
+                            target: nodes[target].id,
+                            events: transition.events,
+                            guardLabel: guardLabel
+                        )
                     )
                 }
             }

@@ -38,7 +38,9 @@ extension Statechart.Definition {
         for junction in junctions {
             vertices.append(StatechartDiagram.Vertex(id: junction.name, kind: .junction))
             for path in junction.paths {
-                transitions.append(.init(source: junction.name, target: statechartName(path.target), guardLabel: "guard"))
+                transitions.append(
+                    .init(source: junction.name, target: statechartName(path.target), guardLabel: "guard")
+                )
             }
         }
         let initial = root.initial ?? root.states.first?.id

@@ -58,7 +58,9 @@ private struct DOTWriter {
         for target in region.initial {
             let point = initialName()
             lines.append("\(indent)\(Self.quote(point)) [shape=point, width=0.15, label=\"\"];")
-            lines.append("\(indent)\(Self.quote(point)) -> \(Self.quote(target))\(attributes(label: "", source: nil, target: target));")
+            lines.append(
+                "\(indent)\(Self.quote(point)) -> \(Self.quote(target))\(attributes(label: "", source: nil, target: target));"
+            )
         }
         for transition in region.transitions {
             lines.append(
