@@ -167,13 +167,15 @@ public final class TerminalApp {
         } onChange: {
             Task { @MainActor [weak self] in self?.scheduleRender() }
         }
+        let allCompletions = completions + globalCommands.map(\.spec.name) + Self.builtIns.map(\.name)
+        updateBusyIndicator(isBusy)
+        // The completions first: once a frame shows, Tab completes the commands it lists
+        // (a console applies them no later than the output that follows).
+        console.setPrompt(prompt(isBusy: isBusy), completions: allCompletions)
         if force || frame != lastFrame {
             console.write(frame)
             lastFrame = frame
         }
-        let allCompletions = completions + globalCommands.map(\.spec.name) + Self.builtIns.map(\.name)
-        updateBusyIndicator(isBusy)
-        console.setPrompt(prompt(isBusy: isBusy), completions: allCompletions)
     }
 
     /// Coalesces a burst of state changes into one frame.
