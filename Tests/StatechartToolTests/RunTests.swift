@@ -102,6 +102,29 @@ struct RunTests {
         )
     }
 
+    @Test("JSON: an internal transition is logged, an event nobody handles gets a note")
+    func jsonInternalAndUnhandled() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write(
+            "clock.json",
+            """
+            {"name": "clock", "states": [{"name": "ticking", "type": "state"}],
+             "transitions": [{"type": "simple", "name": "tick", "kind": "internal", "source": "ticking", "target": "ticking"}]}
+            """
+        )
+        let console = ScriptedConsole()
+        _ = await runTool(["run", file], input: ["tick", "send tock"], console: console)
+        let frames = Self.frames(console)
+        try #require(frames.count == 3, "\(console.output)")
+        #expect(frames[1].contains("  Active: ticking\n  Step 1 (tick):\n    internal ticking on tick\n\nCommands: tick,"))
+        #expect(
+            frames[2].contains(
+                "  Step 2 (tock):\n    (nothing entered or exited)\n  'tock' was not handled: no active state has a transition whose guard passes.\n"
+            )
+        )
+    }
+
     @Test("Tab completes the events the configuration accepts, with send and the built-ins")
     func completions() async throws {
         let console = ScriptedConsole()
