@@ -117,7 +117,9 @@ struct RunTests {
         _ = await runTool(["run", file], input: ["tick", "send tock"], console: console)
         let frames = Self.frames(console)
         try #require(frames.count == 3, "\(console.output)")
-        #expect(frames[1].contains("  Active: ticking\n  Step 1 (tick):\n    internal ticking on tick\n\nCommands: tick,"))
+        #expect(
+            frames[1].contains("  Active: ticking\n  Step 1 (tick):\n    internal ticking on tick\n\nCommands: tick,")
+        )
         #expect(
             frames[2].contains(
                 "  Step 2 (tock):\n    (nothing entered or exited)\n  'tock' was not handled: no active state has a transition whose guard passes.\n"

@@ -33,7 +33,8 @@ struct CommandCaseTests {
         #expect(await app.run() == 0)
         #expect(
             screen.received == [
-                ParsedCommand(name: "GoNow"), ParsedCommand(name: "GoNow", arguments: ["x"]), ParsedCommand(name: "stay"),
+                ParsedCommand(name: "GoNow"), ParsedCommand(name: "GoNow", arguments: ["x"]),
+                ParsedCommand(name: "stay"),
             ]
         )
     }
