@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
         .executable(name: "Navigation", targets: ["Navigation"]),
+        .executable(name: "statechart", targets: ["StatechartTool"]),
     ],
     targets: [
         // MARK: Libraries
@@ -117,6 +118,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "StatechartToolKit",
+            dependencies: ["Terminal", "StateMachineHierarchy"],
+            path: "Apps/StatechartTool/Kit",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "StatechartTool",
+            dependencies: ["StatechartToolKit", "Terminal"],
+            path: "Apps/StatechartTool/Main",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "Benchmarks",
@@ -167,6 +181,12 @@ let package = Package(
             name: "NavigationTests",
             dependencies: ["NavigationScreens", "NavigationFeatures", "Terminal", "TestSupport"],
             path: "Tests/NavigationTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StatechartToolTests",
+            dependencies: ["StatechartToolKit", "StateMachineHierarchy", "Terminal", "TestSupport"],
+            path: "Tests/StatechartToolTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

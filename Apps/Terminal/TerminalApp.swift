@@ -105,7 +105,10 @@ public final class TerminalApp {
             if let text = await global.action(command) { show(text) }
             return .proceed
         }
-        guard let spec = screen.commands.first(where: { $0.name == command.name }) else {
+        // Commands match without regard to case, an enabled one first; the screen gets the
+        // name as it declared it (a statechart's events keep their case).
+        let matching = screen.commands.filter { $0.name.lowercased() == command.name }
+        guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
             let available = (screen.commands.filter(\.isEnabled).map(\.name) + ["help", "back", "quit"])
             show("Unknown command '\(command.name)'. Available here: \(available.joined(separator: ", ")).")
             return .proceed
@@ -114,7 +117,7 @@ public final class TerminalApp {
             show("'\(spec.name)' is not available now (the state does not allow it).")
             return .proceed
         }
-        return apply(await screen.perform(command))
+        return apply(await screen.perform(ParsedCommand(name: spec.name, arguments: command.arguments)))
     }
 
     /// Carries out what a screen did with a command.
@@ -164,13 +167,15 @@ public final class TerminalApp {
         } onChange: {
             Task { @MainActor [weak self] in self?.scheduleRender() }
         }
+        let allCompletions = completions + globalCommands.map(\.spec.name) + Self.builtIns.map(\.name)
+        updateBusyIndicator(isBusy)
+        // The completions first: once a frame shows, Tab completes the commands it lists
+        // (a console applies them no later than the output that follows).
+        console.setPrompt(prompt(isBusy: isBusy), completions: allCompletions)
         if force || frame != lastFrame {
             console.write(frame)
             lastFrame = frame
         }
-        let allCompletions = completions + globalCommands.map(\.spec.name) + Self.builtIns.map(\.name)
-        updateBusyIndicator(isBusy)
-        console.setPrompt(prompt(isBusy: isBusy), completions: allCompletions)
     }
 
     /// Coalesces a burst of state changes into one frame.

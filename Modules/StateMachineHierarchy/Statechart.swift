@@ -26,6 +26,8 @@
 public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & Sendable, Payload: Sendable>: Sendable {
     let engine: StatechartEngine
     let hooks: Hooks
+    /// The declaration the chart was compiled from, kept for diagrams.
+    let definition: Definition
     var model: Model { hooks.model }
     var topology: Topology { engine.topology }
 
@@ -42,6 +44,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     ) throws {
         var compiler = Compiler(definition)
         let model = try compiler.compile()
+        self.definition = definition
         let observers = ObserverRegistry()
         hooks = Hooks(model: model, observers: observers)
         engine = StatechartEngine(

@@ -151,7 +151,8 @@ struct JSONValidationTests {
             ),
             .init(
                 path: "$.transitions[4].type",
-                message: "unknown transition type 'teleport' (expected 'simple', 'compound', 'after', 'eventless' or 'done')"
+                message:
+                    "unknown transition type 'teleport' (expected 'simple', 'compound', 'after', 'eventless' or 'done')"
             ),
             .init(path: "$.transitions[5].pseudo_state.region", message: "'a' is not a parallel state"),
             .init(

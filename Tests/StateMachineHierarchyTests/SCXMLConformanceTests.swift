@@ -3,20 +3,10 @@ import StateMachineHierarchy
 import Testing
 
 // The SCION structural tests (`../shared/conformance/scion` next to the repository, or
-// `$SCION_DIR`), run through SCXMLDocument + SCXMLInterpreter. The files are not copied
+// `$SCION_DIR`), run through `SCIONConformance`, the runner `statechart check` also uses
+// (SCXMLDocument + SCXMLInterpreter). The files are not copied
 // into the repository; when the directory is absent the test is skipped (see
 // `.enabled(if:)` below), never passed vacuously.
-
-/// One SCION test: the expected configurations before and after each event.
-struct SCIONExpectation: Decodable {
-    struct Step: Decodable {
-        struct Event: Decodable { let name: String }
-        let event: Event
-        let nextConfiguration: [String]
-    }
-    let initialConfiguration: [String]
-    let events: [Step]
-}
 
 enum SCION {
     /// `$SCION_DIR`, else `<repository>/../shared/conformance/scion`, if it exists.
@@ -31,49 +21,6 @@ enum SCION {
         let candidate = root.deletingLastPathComponent().appendingPathComponent("shared/conformance/scion")
         return fileManager.fileExists(atPath: candidate.path) ? candidate : nil
     }()
-
-    /// Test names (`group/name`) of every `.scxml` that has a `.json` beside it, sorted.
-    static func testNames(in directory: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        var names: [String] = []
-        for case let path as String in enumerator where path.hasSuffix(".scxml") {
-            let base = String(path.dropLast(".scxml".count))
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent(base + ".json").path) {
-                names.append(base)
-            }
-        }
-        return names.sorted()
-    }
-
-    /// Runs one test; nil when it passes, else the first difference.
-    static func run(_ name: String, in directory: URL) -> String? {
-        let expectation: SCIONExpectation
-        do {
-            let data = try Data(contentsOf: directory.appendingPathComponent(name + ".json"))
-            expectation = try JSONDecoder().decode(SCIONExpectation.self, from: data)
-        } catch {
-            return "cannot read the expectations: \(error)"
-        }
-        do {
-            let document = try SCXMLDocument.load(contentsOf: directory.appendingPathComponent(name + ".scxml"))
-            let machine = SCXMLInterpreter(document: document)
-            try machine.start()
-            if machine.activeAtomicStates != Set(expectation.initialConfiguration) {
-                return
-                    "initial configuration: expected \(expectation.initialConfiguration.sorted()), got \(machine.activeAtomicStates.sorted())"
-            }
-            for (number, step) in expectation.events.enumerated() {
-                try machine.send(step.event.name)
-                if machine.activeAtomicStates != Set(step.nextConfiguration) {
-                    return
-                        "after event #\(number + 1) '\(step.event.name)': expected \(step.nextConfiguration.sorted()), got \(machine.activeAtomicStates.sorted())"
-                }
-            }
-            return nil
-        } catch {
-            return "error: \(error)"
-        }
-    }
 }
 
 @Suite("SCION conformance")
@@ -91,11 +38,11 @@ struct SCXMLConformanceTests {
     )
     func scion() throws {
         let directory = try #require(SCION.directory)
-        let names = SCION.testNames(in: directory)
+        let names = SCIONConformance.testNames(in: directory)
         #expect(!names.isEmpty, "no .scxml/.json pairs in \(directory.path)")
         var passed = 0
         for name in names {
-            let failure = SCION.run(name, in: directory)
+            let failure = SCIONConformance.run(name, in: directory)
             if let reason = Self.knownFailures[name] {
                 // A known failure that starts passing must be taken off the list.
                 #expect(failure != nil, "\(name) now passes: remove it from knownFailures (\(reason))")
@@ -140,8 +87,8 @@ struct SCIONRunnerTests {
             json: #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "nextConfiguration": ["b"]}]}"#
         )
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(SCION.testNames(in: root) == ["group/one"])
-        #expect(SCION.run("group/one", in: root) == nil)
+        #expect(SCIONConformance.testNames(in: root) == ["group/one"])
+        #expect(SCIONConformance.run("group/one", in: root) == nil)
     }
 
     @Test("Reports the first differing configuration")
@@ -150,11 +97,31 @@ struct SCIONRunnerTests {
             json: #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "nextConfiguration": ["a"]}]}"#
         )
         defer { try? FileManager.default.removeItem(at: root) }
-        let failure = try #require(SCION.run("group/one", in: root))
+        let failure = try #require(SCIONConformance.run("group/one", in: root))
         #expect(failure == "after event #1 't': expected [\"a\"], got [\"b\"]")
 
         let badInitial = try Self.directory(json: #"{"initialConfiguration": ["b"], "events": []}"#)
         defer { try? FileManager.default.removeItem(at: badInitial) }
-        #expect(SCION.run("group/one", in: badInitial) == "initial configuration: expected [\"b\"], got [\"a\"]")
+        #expect(
+            SCIONConformance.run("group/one", in: badInitial) == "initial configuration: expected [\"b\"], got [\"a\"]"
+        )
+    }
+
+    @Test("Runs a whole directory into a report with the summary line")
+    func report() throws {
+        let root = try Self.directory(
+            json: #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "nextConfiguration": ["a"]}]}"#
+        )
+        defer { try? FileManager.default.removeItem(at: root) }
+        let group = root.appendingPathComponent("group")
+        try Data(#"{"initialConfiguration": ["a"], "events": []}"#.utf8).write(
+            to: group.appendingPathComponent("lonely.json")
+        )
+        let report = SCIONConformance.runAll(in: root)
+        #expect(report.passed == ["group/lonely"])
+        #expect(report.failures.map(\.name) == ["group/one"])
+        #expect(report.failures.map(\.reason) == ["after event #1 't': expected [\"a\"], got [\"b\"]"])
+        #expect(report.summary == "1 passed, 1 failed")
+        #expect(!report.allPassed)
     }
 }

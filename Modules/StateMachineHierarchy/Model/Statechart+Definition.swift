@@ -163,7 +163,7 @@ extension Statechart {
             try modifyHandler(named: name, from: source) { $0.action = action }
         }
 
-        private mutating func modifyHandler(
+        mutating func modifyHandler(
             named name: EventID,
             from source: String?,
             _ body: (inout HandlerSpec) -> Void

@@ -48,6 +48,8 @@ extension Statechart {
         var kind: StatechartTransitionKind
         var guardBlock: Guard?
         var action: Action?
+        /// The guard's name, shown by diagrams; nil when the guard has none.
+        var guardName: String? = nil
 
         /// The named event, for handlers triggered by one.
         var event: EventID? {

@@ -105,3 +105,44 @@ struct JSONExtensionTests {
         )
     }
 }
+
+@Suite("Diagrams of history, final states, delayed, eventless and done transitions")
+struct CompleteDiagramTests {
+    @Test("the typed builder's new features are drawn")
+    func mermaid() throws {
+        let chart = try Chart(name: "oven") {
+            Chart.State("idle")
+                .on("start", to: "cooking")
+                .on("resume", to: .history("again"))
+            Chart.State("cooking") {
+                Chart.State("heating").after(.milliseconds(1_500), to: "baking")
+                Chart.State("baking").always(to: "cooked", guard: { _ in true })
+                Chart.State(final: "cooked")
+            }
+            .history("again", .shallow, default: "baking")
+            .onDone(to: "idle")
+        }
+        #expect(
+            chart.mermaid() == """
+                stateDiagram-v2
+                    idle
+                    state cooking {
+                        state "H" as again
+                        heating
+                        baking
+                        cooked
+                        [*] --> heating
+                        again --> baking
+                        heating --> baking : after 1.5s
+                        baking --> cooked : [guard]
+                        cooked --> [*]
+                    }
+                    [*] --> idle
+                    idle --> cooking : start
+                    idle --> again : resume
+                    cooking --> idle : done.state.cooking
+
+                """
+        )
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import StateMachineHierarchy
+
+/// A chart read from a file: an SCXML document or a chart in the JSON format of
+/// ``Statechart`` (with `String` states, events and payloads).
+public enum ChartFile: Sendable {
+    /// The chart type a JSON file is read as.
+    public typealias JSONChart = Statechart<String, String, String>
+
+    /// A `.scxml` file, run with ``SCXMLInterpreter``.
+    case scxml(SCXMLDocument)
+    /// A `.json` file, compiled into a ``Statechart``.
+    case json(JSONChart)
+
+    /// Reads the chart at `path`, choosing the format by its extension; a JSON chart's
+    /// delayed transitions run on `clock`.
+    /// - Throws: ``StatechartToolFailure`` (exit status 2) when the file is missing, has
+    ///   another extension, or is not a valid chart; the message names the file and the
+    ///   line (SCXML) or JSON path of the problem.
+    public static func load(
+        _ path: String,
+        clock: any StatechartClock = .continuous
+    ) throws(StatechartToolFailure) -> ChartFile {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw StatechartToolFailure("\(path): no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw StatechartToolFailure("\(path): is a directory, not a chart file")
+        }
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "scxml":
+            do {
+                return .scxml(try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw StatechartToolFailure("\(path): \(error)")
+            }
+        case "json":
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                if let problem = syntaxError(in: data) { throw StatechartToolFailure("\(path): \(problem)") }
+                return .json(try JSONChart(JSONChart.definition(fromJSON: data), clock: clock))
+            } catch let failure as StatechartToolFailure {
+                throw failure
+            } catch {
+                throw StatechartToolFailure("\(path): \(error)")
+            }
+        default:
+            throw StatechartToolFailure("\(path): unknown kind of file (expected a .scxml or a .json chart)")
+        }
+    }
+
+    /// Where malformed JSON goes wrong, as `line L, column C: malformed JSON: ...`; nil
+    /// when `data` is well-formed. (The chart reader reports schema problems by JSON
+    /// path, but a syntax error only as "not valid JSON".)
+    static func syntaxError(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            // Foundation says where: "... around character 26." (a byte offset).
+            guard let marker = reason.range(of: "character "),
+                let offset = Int(reason[marker.upperBound...].prefix(while: \.isNumber))
+            else {
+                return "malformed JSON: \(reason)"
+            }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+            return "line \(line), column \(offset - lineStart + 1): malformed JSON: \(reason)"
+        }
+    }
+
+    /// The chart's diagram in `format`.
+    public func diagram(_ format: StatechartToolInvocation.DiagramFormat) -> String {
+        switch (self, format) {
+        case (.scxml(let document), .mermaid): document.mermaid()
+        case (.scxml(let document), .dot): document.dot()
+        case (.json(let chart), .mermaid): chart.mermaid()
+        case (.json(let chart), .dot): chart.dot()
+        }
+    }
+}
+
+/// Why `statechart` stops before doing its work: bad input (exit status 2 unless said
+/// otherwise). The message goes to standard error after `statechart: `.
+public struct StatechartToolFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the file and where in it.
+    public let message: String
+    /// The exit status.
+    public let status: Int32
+
+    /// A failure saying `message`, with exit status `status`.
+    public init(_ message: String, status: Int32 = 2) {
+        self.message = message
+        self.status = status
+    }
+
+    /// The message.
+    public var description: String { message }
+}

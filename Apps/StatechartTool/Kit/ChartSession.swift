@@ -1,0 +1,209 @@
+import StateMachineHierarchy
+import Synchronization
+
+/// A running chart as the `run` screen drives it: one implementation per runtime.
+@MainActor
+protocol ChartSession: AnyObject {
+    /// The active states (compound ones too), in document order.
+    var activeStates: [String] { get }
+    /// Every event the chart's transitions name, in document order.
+    var events: [String] { get }
+    /// The events the active configuration has transitions for.
+    var acceptedEvents: [String] { get }
+    /// Why the chart takes no more events (it reached a top-level final state), if so.
+    var endReason: String? { get }
+    /// Starts the chart; what happened.
+    func start() -> ChartStep
+    /// Sends `event`; what happened.
+    func send(_ event: String) -> ChartStep
+    /// Calls `hook` (on any thread) whenever a step logs something, including steps no
+    /// command started: delayed transitions and delayed sends firing.
+    func onLog(_ hook: @escaping @Sendable () -> Void)
+    /// What steps logged since the last command or call, leaving nothing.
+    func takeLog() -> [String]
+}
+
+/// What one step did: the states left and entered (and events raised), in order, and a
+/// note when the event changed nothing or the step failed.
+struct ChartStep: Equatable {
+    var log: [String] = []
+    var note: String?
+}
+
+/// Runs an SCXML document with ``SCXMLInterpreter``; the log is the trace of every
+/// macrostep, collected through the interpreter's macrostep observer.
+@MainActor
+final class SCXMLSession: ChartSession {
+    private let machine: SCXMLInterpreter
+    private let recorder = StepRecorder()
+
+    /// A session on `document` whose delayed sends run on `clock`; `echo`, when given,
+    /// receives each macrostep's whole trace.
+    init(
+        _ document: SCXMLDocument,
+        clock: any StatechartClock = .continuous,
+        echo: (@Sendable (String) -> Void)? = nil
+    ) {
+        let recorder = recorder
+        machine = SCXMLInterpreter(document: document, clock: clock) { trace in
+            echo?(trace.joined(separator: " "))
+            recorder.append(contentsOf: trace.map(Self.describe))
+        }
+    }
+
+    var activeStates: [String] { machine.activeStates }
+    var events: [String] { machine.document.events }
+    var acceptedEvents: [String] { machine.acceptedEvents }
+    var endReason: String? {
+        machine.isDone ? "The machine reached a top-level final state; it takes no more events." : nil
+    }
+
+    func start() -> ChartStep {
+        do {
+            try machine.start()
+            return ChartStep(log: recorder.take())
+        } catch {
+            return ChartStep(log: recorder.take(), note: "\(error)")
+        }
+    }
+
+    func send(_ event: String) -> ChartStep {
+        guard machine.isRunning else { return ChartStep(note: "'\(event)' ignored: the machine is not running.") }
+        do {
+            try machine.send(event)
+            var result = ChartStep(log: withoutHeader(recorder.take(), event))
+            if result.log.isEmpty { result.note = "'\(event)' selected no transition." }
+            return result
+        } catch {
+            return ChartStep(log: withoutHeader(recorder.take(), event), note: "\(error)")
+        }
+    }
+
+    func onLog(_ hook: @escaping @Sendable () -> Void) { recorder.onAppend(hook) }
+    func takeLog() -> [String] { recorder.take() }
+
+    /// The log without the entry for the sent event itself, which the step's header names.
+    private func withoutHeader(_ log: [String], _ event: String) -> [String] {
+        guard let index = log.firstIndex(of: "event \(event)") else { return log }
+        var log = log
+        log.remove(at: index)
+        return log
+    }
+
+    /// `exit:a` becomes `exit a`, `event:t` (an event processed) `event t`.
+    private nonisolated static func describe(_ entry: String) -> String {
+        guard let colon = entry.firstIndex(of: ":") else { return entry }
+        return "\(entry[..<colon]) \(entry[entry.index(after: colon)...])"
+    }
+}
+
+/// Runs a ``Statechart`` read from JSON; the log comes from its enter, exit and
+/// internal-transition notifications.
+@MainActor
+final class StatechartSession: ChartSession {
+    private let chart: ChartFile.JSONChart
+    private let recorder = StepRecorder()
+    private var subscriptions: [StatechartSubscription] = []
+
+    /// A session on `chart`, observing every state.
+    init(_ chart: ChartFile.JSONChart) {
+        self.chart = chart
+        let recorder = recorder
+        for state in chart.states {
+            guard let path = chart.path(of: state) else { continue }
+            var kinds: [(ChartFile.JSONChart.Notification.Kind, String)] = [(.entered, "enter"), (.exited, "exit")]
+            kinds += chart.events.map { (.internalTransition($0), "internal") }
+            for (kind, word) in kinds {
+                if let subscription = try? chart.observe(
+                    kind,
+                    at: path,
+                    { notification in
+                        if case .internalTransition(let event) = notification.kind {
+                            recorder.append("\(word) \(notification.state) on \(event)")
+                        } else {
+                            recorder.append("\(word) \(notification.state)")
+                        }
+                    }
+                ) {
+                    subscriptions.append(subscription)
+                }
+            }
+        }
+    }
+
+    var activeStates: [String] { chart.activeStates }
+    var events: [String] { chart.events }
+    var acceptedEvents: [String] { chart.acceptedEvents }
+    var endReason: String? {
+        chart.isFinished ? "The chart reached a final state of its root region; it handles no more events." : nil
+    }
+
+    func start() -> ChartStep {
+        _ = recorder.take()
+        chart.start()
+        return ChartStep(log: recorder.take())
+    }
+
+    func send(_ event: String) -> ChartStep {
+        _ = recorder.take()
+        do {
+            let outcome = try chart.handle(event)
+            let note: String? =
+                switch outcome {
+                case .handled: nil
+                case .unhandled: "'\(event)' was not handled: no active state has a transition whose guard passes."
+                case .discarded: "'\(event)' was discarded: the chart is not running."
+                case .queued: "'\(event)' was queued behind the step in progress."
+                case .deferred: "'\(event)' was deferred: it runs once no active state defers it."
+                }
+            return ChartStep(log: recorder.take(), note: note)
+        } catch {
+            return ChartStep(log: recorder.take(), note: "'\(event)' failed: \(error)")
+        }
+    }
+
+    func onLog(_ hook: @escaping @Sendable () -> Void) { recorder.onAppend(hook) }
+    func takeLog() -> [String] { recorder.take() }
+
+    /// Sends the chart's debugger output (TBStateMachine's step log) to `sink`.
+    func attachDebugger(_ sink: StatechartDebugSink) {
+        chart.attachDebugger(sink)
+    }
+}
+
+/// The log lines of the steps since the last take, appended on whichever thread runs a
+/// step (the main actor for commands, a timer's task for delayed steps).
+final class StepRecorder: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var hook: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    func append(_ line: String) {
+        append(contentsOf: [line])
+    }
+
+    func append(contentsOf lines: [String]) {
+        guard !lines.isEmpty else { return }
+        let hook = state.withLock { state in
+            state.lines += lines
+            return state.hook
+        }
+        hook?()
+    }
+
+    /// Calls `hook` after every append.
+    func onAppend(_ hook: @escaping @Sendable () -> Void) {
+        state.withLock { $0.hook = hook }
+    }
+
+    /// The lines so far, leaving none.
+    func take() -> [String] {
+        state.withLock { state in
+            defer { state.lines = [] }
+            return state.lines
+        }
+    }
+}

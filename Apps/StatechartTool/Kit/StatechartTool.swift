@@ -1,0 +1,162 @@
+import Foundation
+import StateMachineHierarchy
+import Terminal
+
+/// The `statechart` command-line tool: `run`, `check` and `diagram` on SCXML and JSON
+/// charts. The executable only calls ``main(arguments:environment:output:makeConsole:)``,
+/// so tests drive every subcommand in-process.
+///
+/// Exit status: 0 on success, 1 when `check` finds failing tests, 2 for a usage error or
+/// bad input (a missing file, malformed XML or JSON, an unsupported element); the message
+/// goes to standard error and names the file and the line or JSON path at fault.
+@MainActor
+public enum StatechartTool {
+    /// The usage text.
+    public static let usage = """
+        usage: statechart run FILE [--log]
+               statechart check DIR
+               statechart diagram FILE [--format mermaid|dot]
+               statechart --help
+
+          run FILE      send events to the chart in FILE (.scxml: SCXML semantics; .json: the
+                        Statechart JSON format) at a prompt: type an event (Tab completes the
+                        events the active configuration accepts) or 'send <event>' for any
+                        name; after each step the active states and what was exited and
+                        entered are shown. 'help' lists the commands, 'quit' or Ctrl-D leaves.
+                        Without a terminal, reads one event per line and exits at the end
+                        of input.
+          check DIR     run every SCION-format test in DIR (a .scxml with a .json of expected
+                        configurations beside it); print each failure with its first
+                        differing configuration, then 'N passed, M failed'
+          diagram FILE  print the chart as a Mermaid state diagram or in Graphviz's DOT
+          --format      mermaid (the default) or dot
+          --log         also log every step on standard error (the debugger for a .json
+                        chart, the interpreter's trace for a .scxml one)
+          --help        show this help
+
+        exit status: 0 success, 1 failing tests (check), 2 usage error or bad input
+        """
+
+    /// Where the tool writes.
+    public struct Output: Sendable {
+        /// Writes to standard output.
+        public let standardOutput: @Sendable (String) -> Void
+        /// Writes to standard error.
+        public let standardError: @Sendable (String) -> Void
+
+        /// Output through the two closures.
+        public init(
+            standardOutput: @escaping @Sendable (String) -> Void,
+            standardError: @escaping @Sendable (String) -> Void
+        ) {
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+        }
+
+        /// The process's standard output and standard error.
+        public static let process = Output(
+            standardOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            standardError: { FileHandle.standardError.write(Data($0.utf8)) }
+        )
+    }
+
+    /// Parses `arguments` (without the program name) and runs the subcommand; returns the
+    /// exit status. `makeConsole` is called only by `run`, for the prompt; `style` styles
+    /// its frames.
+    public static func main(
+        arguments: [String],
+        environment: [String: String],
+        output: Output = .process,
+        style: TerminalStyle = TerminalStyle(isEnabled: false),
+        makeConsole: () -> any Console
+    ) async -> Int32 {
+        switch StatechartToolInvocation.parse(arguments, environment: environment) {
+        case .failure(let error):
+            output.standardError("statechart: \(error.message)\n\n\(usage)\n")
+            return 2
+        case .success(let invocation):
+            return await run(invocation, output: output, style: style, makeConsole: makeConsole)
+        }
+    }
+
+    /// Runs `invocation`; returns the exit status.
+    public static func run(
+        _ invocation: StatechartToolInvocation,
+        output: Output = .process,
+        style: TerminalStyle = TerminalStyle(isEnabled: false),
+        makeConsole: () -> any Console
+    ) async -> Int32 {
+        do throws(StatechartToolFailure) {
+            switch invocation {
+            case .help:
+                output.standardOutput(usage + "\n")
+                return 0
+            case .diagram(let file, let format):
+                output.standardOutput(try ChartFile.load(file).diagram(format))
+                return 0
+            case .check(let directory):
+                return try check(directory, output: output)
+            case .run(let file, let log, let delayScale):
+                let clock = ScaledStatechartClock(scale: delayScale)
+                let session = session(
+                    for: try ChartFile.load(file, clock: clock),
+                    clock: clock,
+                    log: log,
+                    output: output
+                )
+                let title = URL(fileURLWithPath: file).lastPathComponent
+                let app = TerminalApp(
+                    name: "statechart",
+                    console: makeConsole(),
+                    style: style,
+                    home: ChartScreen(title: title, session: session)
+                )
+                return await app.run()
+            }
+        } catch {
+            output.standardError("statechart: \(error.message)\n")
+            return error.status
+        }
+    }
+
+    /// Runs the SCION tests of `directory`: one line per failure, then the summary.
+    /// - Returns: 0 when every test passes, 1 otherwise.
+    /// - Throws: ``StatechartToolFailure`` when the directory is missing or holds no test.
+    static func check(_ directory: String, output: Output) throws(StatechartToolFailure) -> Int32 {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw StatechartToolFailure("\(directory): no such directory")
+        }
+        let url = URL(fileURLWithPath: directory)
+        guard !SCIONConformance.testNames(in: url).isEmpty else {
+            throw StatechartToolFailure("\(directory): no SCION tests (a .scxml with a .json beside it)")
+        }
+        let report = SCIONConformance.runAll(in: url)
+        var text = ""
+        for failure in report.failures {
+            text += "FAIL \(failure.name): \(failure.reason)\n"
+        }
+        text += report.summary + "\n"
+        output.standardOutput(text)
+        return report.allPassed ? 0 : 1
+    }
+
+    private static func session(
+        for chart: ChartFile,
+        clock: any StatechartClock,
+        log: Bool,
+        output: Output
+    ) -> any ChartSession {
+        switch chart {
+        case .scxml(let document):
+            guard log else { return SCXMLSession(document, clock: clock) }
+            let write = output.standardError
+            return SCXMLSession(document, clock: clock) { trace in write("[trace] \(trace)\n") }
+        case .json(let chart):
+            let session = StatechartSession(chart)
+            if log { session.attachDebugger(StatechartDebugSink { output.standardError($0 + "\n") }) }
+            return session
+        }
+    }
+}

@@ -1,0 +1,79 @@
+extension SCXMLDocument {
+    /// The document as a Mermaid state diagram (`stateDiagram-v2`), drawn as
+    /// ``Statechart/mermaid()`` draws a chart: compound states as nested blocks, the
+    /// children of a `<parallel>` as regions separated by `--`, `[*] -->` for each
+    /// default entry (`initial`, `<initial>` or the first child), `<history>` as an
+    /// `H`/`H*` state with an arrow to its default, `<final>` states with `--> [*]`, and
+    /// transitions labelled with their events and `[In('id')]` conditions. An eventless
+    /// transition has no event in its label, a targetless one is drawn as a loop.
+    public func mermaid() -> String {
+        diagram.mermaid()
+    }
+
+    /// The document in Graphviz's DOT language, drawn as ``Statechart/dot()`` draws a chart.
+    public func dot() -> String {
+        diagram.dot()
+    }
+
+    /// The diagram model of the document.
+    var diagram: StatechartDiagram {
+        var transitions: [StatechartDiagram.Transition] = []
+        for (index, node) in nodes.enumerated() where index > 0 {
+            for transitionIndex in node.transitions {
+                let transition = self.transitions[transitionIndex]
+                let guardLabel = transition.inStates.map { states in
+                    states.map { "In('\(nodes[$0].id)')" }.joined(separator: " && ")
+                }
+                let targets = transition.targets.isEmpty ? [index] : transition.targets
+                for target in targets {
+                    transitions.append(
+                        .init(
+                            source: node.id,
+                            target: nodes[target].id,
+                            events: transition.events,
+                            guardLabel: guardLabel
+                        )
+                    )
+                }
+            }
+        }
+        return StatechartDiagram(name: name ?? "scxml", root: diagramRegion(of: 0), transitions: transitions)
+    }
+
+    /// The region inside `node`: its history and child states, and its default entry.
+    private func diagramRegion(of node: Int) -> StatechartDiagram.Region {
+        let members = (nodes[node].histories + nodes[node].children).sorted()
+        return StatechartDiagram.Region(
+            vertices: members.map(diagramVertex),
+            initial: nodes[node].initialTransition.map { transitions[$0].targets.map { nodes[$0].id } } ?? []
+        )
+    }
+
+    private func diagramVertex(_ index: Int) -> StatechartDiagram.Vertex {
+        let node = nodes[index]
+        switch node.kind {
+        case .root, .compound:
+            return StatechartDiagram.Vertex(id: node.id, kind: .composite, regions: [diagramRegion(of: index)])
+        case .atomic:
+            // A state whose only children are history states is drawn as a container of them.
+            if node.histories.isEmpty { return StatechartDiagram.Vertex(id: node.id, kind: .simple) }
+            return StatechartDiagram.Vertex(id: node.id, kind: .composite, regions: [diagramRegion(of: index)])
+        case .parallel:
+            // One region per child; history states go with the first region.
+            var regions = node.children.map {
+                StatechartDiagram.Region(vertices: [diagramVertex($0)], initial: [])
+            }
+            let histories = node.histories.map(diagramVertex)
+            if regions.isEmpty {
+                regions = [StatechartDiagram.Region(vertices: histories, initial: [])]
+            } else {
+                regions[0].vertices.insert(contentsOf: histories, at: 0)
+            }
+            return StatechartDiagram.Vertex(id: node.id, kind: .parallel, regions: regions)
+        case .final:
+            return StatechartDiagram.Vertex(id: node.id, kind: .final)
+        case .history(let deep):
+            return StatechartDiagram.Vertex(id: node.id, kind: .history(deep: deep))
+        }
+    }
+}

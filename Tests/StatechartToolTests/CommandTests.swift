@@ -1,0 +1,198 @@
+import Foundation
+import StatechartToolKit
+import Terminal
+import Testing
+
+/// Every subcommand, in-process, with its output and exit status.
+@Suite("statechart: subcommands in-process", .timeLimit(.minutes(2)))
+@MainActor
+struct CommandTests {
+    nonisolated static let playerMermaid = """
+        stateDiagram-v2
+            state boot {
+                selftest
+                booted
+                [*] --> selftest
+                selftest --> booted : ready
+                booted --> [*]
+            }
+            state on {
+                state "H*" as resume
+                state deck {
+                    state transport {
+                        stopped
+                        playing
+                        paused
+                        [*] --> stopped
+                        stopped --> playing : play
+                        playing --> paused : pause
+                        paused --> playing : play
+                    }
+                    transport --> stopped : stop
+                    --
+                    state volume {
+                        loud
+                        muted
+                        [*] --> loud
+                        loud --> muted : mute
+                        muted --> loud : mute
+                    }
+                }
+                [*] --> deck
+                resume --> deck
+            }
+            off
+            [*] --> boot
+            boot --> on : done.state.boot
+            on --> off : power
+            off --> resume : power
+
+        """
+
+    @Test("--help prints the usage on standard output and exits 0")
+    func help() async {
+        let run = await runTool(["--help"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == StatechartTool.usage + "\n")
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test("a usage error prints the message and the usage on standard error and exits 2")
+    func usageError() async {
+        let run = await runTool(["draw", "x"])
+        #expect(run.status == 2)
+        #expect(run.standardOutput.isEmpty)
+        #expect(
+            run.standardError.hasPrefix(
+                "statechart: unknown subcommand 'draw' (expected run, check or diagram)\n\nusage: statechart run FILE"
+            )
+        )
+    }
+
+    @Test("diagram: the sample's Mermaid diagram (the README shows it)")
+    func diagramMermaid() async {
+        let run = await runTool(["diagram", Paths.sample("player.scxml")])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == Self.playerMermaid)
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test("diagram --format dot, for a JSON chart")
+    func diagramDOT() async {
+        let run = await runTool(["diagram", Paths.sample("player.json"), "--format", "dot"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.hasPrefix("digraph \"player\" {\n    compound=true;\n"))
+        #expect(run.standardOutput.contains(#""on" -> "off" [label="power", ltail="cluster_1"];"#))
+        #expect(run.standardOutput.contains(#""off" -> "resume" [label="power"];"#))
+        #expect(run.standardOutput.contains(#""resume" [shape=circle, label="H*"];"#))
+        #expect(run.standardOutput.contains(#""paused" -> "stopped" [label="after 30s"];"#))
+        #expect(run.standardOutput.contains(#""stopped" -> "playing" [label="play"];"#))
+        #expect(run.standardOutput.hasSuffix("}\n"))
+    }
+
+    @Test("check: all passing prints the summary and exits 0")
+    func checkPasses() async throws {
+        let directory = try scionDirectory(wrong: false)
+        defer { directory.remove() }
+        let run = await runTool(["check", directory.path])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "1 passed, 0 failed\n")
+    }
+
+    @Test("check: a wrong expectation prints its first difference and exits 1")
+    func checkFails() async throws {
+        let directory = try scionDirectory(wrong: true)
+        defer { directory.remove() }
+        let run = await runTool(["check", directory.path])
+        #expect(run.status == 1)
+        #expect(
+            run.standardOutput == """
+                FAIL group/wrong: after event #2 'u': expected ["b"], got ["a"]
+                1 passed, 1 failed
+
+                """
+        )
+    }
+
+    @Test(
+        "check: the real SCION tests all pass",
+        .enabled(if: Paths.scion != nil, Comment(rawValue: Paths.scionSkipReason))
+    )
+    func checkSCION() async throws {
+        let run = await runTool(["check", try #require(Paths.scion)])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "55 passed, 0 failed\n")
+    }
+
+    @Test("check: a missing directory, or one without tests, exits 2")
+    func checkBadDirectory() async throws {
+        let missing = await runTool(["check", "/nonexistent/scion"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError == "statechart: /nonexistent/scion: no such directory\n")
+        let empty = try TemporaryDirectory()
+        defer { empty.remove() }
+        let none = await runTool(["check", empty.path])
+        #expect(none.status == 2)
+        #expect(none.standardError == "statechart: \(empty.path): no SCION tests (a .scxml with a .json beside it)\n")
+    }
+
+    @Test(
+        "bad files exit 2 with a message naming the file and the line, JSON path or element",
+        arguments: [
+            (
+                "script.scxml",
+                """
+                <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+                  <state id="a">
+                    <onentry><script>x = 1</script></onentry>
+                  </state>
+                </scxml>
+                """,
+                "line 3: <script> is not supported (null data model subset)"
+            ),
+            (
+                "broken.scxml",
+                "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n</scxml>\n",
+                "malformed XML at line 3"
+            ),
+            (
+                "target.scxml",
+                """
+                <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+                  <state id="a"><transition event="t" target="nowhere"/></state>
+                </scxml>
+                """,
+                "line 2: <transition> refers to unknown state 'nowhere'"
+            ),
+            (
+                "schema.json",
+                #"{"name": "m", "states": [{"name": "a", "type": "box"}]}"#,
+                "$.states[0].type: unknown state type 'box' (expected 'state', 'sub', 'parallel' or 'final')"
+            ),
+            (
+                "malformed.json", "{\"name\": \"m\",\n \"states\": [}",
+                "line 2, column 13: malformed JSON: Invalid value around character 26."
+            ),
+            ("chart.txt", "anything", "unknown kind of file (expected a .scxml or a .json chart)"),
+        ]
+    )
+    func badFile(name: String, contents: String, message: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write(name, contents)
+        for subcommand in ["diagram", "run"] {
+            let run = await runTool([subcommand, file], input: ["quit"])
+            #expect(run.status == 2, "\(subcommand) \(name)")
+            #expect(run.standardError.hasPrefix("statechart: \(file): "), "\(run.standardError)")
+            #expect(run.standardError.contains(message), "\(run.standardError)")
+            #expect(run.standardOutput.isEmpty)
+        }
+    }
+
+    @Test("a missing file exits 2")
+    func missingFile() async {
+        let run = await runTool(["run", "/nonexistent/chart.scxml"])
+        #expect(run.status == 2)
+        #expect(run.standardError == "statechart: /nonexistent/chart.scxml: no such file\n")
+    }
+}
