@@ -2,40 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Runs the built executable with `input` piped in (then closed) and returns its exit
-/// status and everything it wrote (standard output and error, read to the end); the
-/// process is killed, and the status is then the signal's, after `seconds`.
+/// Runs the built Navigation with `input` piped in; see `runPiped`.
 func runNavigation(
     _ arguments: [String],
     input: String = "quit\n",
     seconds: Double = 30
 ) async throws -> (status: Int32, text: String) {
-    let process = Process()
-    process.executableURL = executable("Navigation")
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stdout
-    try process.run()
-    let killer = Task {
-        try? await Task.sleep(for: .seconds(seconds))
-        if !Task.isCancelled, process.isRunning { process.terminate() }
-    }
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    // Read to the end of the output (the process and its children closed it), off the
-    // cooperative pool: the read blocks.
-    let data = await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            let data = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            continuation.resume(returning: data)
-        }
-    }
-    killer.cancel()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    try await runPiped(executable("Navigation"), arguments, input: input, seconds: seconds)
 }
 
 @Suite("Navigation, end to end", .serialized, .timeLimit(.minutes(3)))

@@ -127,42 +127,11 @@ func runTool(_ arguments: [String], input: [String] = [], console: ScriptedConso
     return ToolRun(status: status, standardOutput: captured.standardOutput, standardError: captured.standardError)
 }
 
-/// Runs the built `statechart` with `input` piped in (then closed) and returns its exit
-/// status and everything it wrote (standard output and error together); the process is
-/// killed, and the status is then the signal's, after `seconds`.
+/// Runs the built `statechart` with `input` piped in; see `runPiped`.
 func runBinary(
     _ arguments: [String],
     input: String = "",
     seconds: Double = 60
-) async throws -> (
-    status: Int32, text: String
-) {
-    let process = Process()
-    process.executableURL = executable("statechart")
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    process.environment = environment
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stdout
-    try process.run()
-    let killer = Task {
-        try? await Task.sleep(for: .seconds(seconds))
-        if !Task.isCancelled, process.isRunning { process.terminate() }
-    }
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    // Read to the end of the output off the cooperative pool: the read blocks.
-    let data = await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            let data = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            continuation.resume(returning: data)
-        }
-    }
-    killer.cancel()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+) async throws -> (status: Int32, text: String) {
+    try await runPiped(executable("statechart"), arguments, input: input, seconds: seconds)
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Runs `executable` with `input` piped in (then closed) and returns its exit status and
+/// everything it wrote (standard output and error together, read to the end). `NO_COLOR`
+/// is set. The process is killed after `seconds`, and the status is then the signal's.
+public func runPiped(
+    _ executable: URL,
+    _ arguments: [String],
+    input: String,
+    seconds: Double
+) async throws -> (status: Int32, text: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stdout
+    try process.run()
+    let killer = Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        if !Task.isCancelled, process.isRunning { process.terminate() }
+    }
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    // Read to the end of the output (the process and its children closed it), off the
+    // cooperative pool: the read blocks.
+    let data = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            let data = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            continuation.resume(returning: data)
+        }
+    }
+    killer.cancel()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
