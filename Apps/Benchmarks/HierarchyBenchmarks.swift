@@ -2,8 +2,10 @@ import Foundation
 import StateMachineHierarchy
 
 /// Benchmarks of the Hierarchy product: events per second through `Statechart.handle`
-/// on a flat ring, on the seed's nested fixture and on a fork/join cycle, each as a ratio
-/// to a hand-written `switch` over the same flat ring, measured in the same run.
+/// on a flat ring, on the seed's nested fixture, on a fork/join cycle and on a cycle
+/// through the statechart features (deep history, a delayed transition's timer, a final
+/// state's done event, an eventless transition), each as a ratio to a hand-written
+/// `switch` over the same flat ring, measured in the same run.
 enum HierarchyBenchmarks {
     typealias Chart = Statechart<String, String, Int>
 
@@ -17,6 +19,7 @@ enum HierarchyBenchmarks {
             ("flat-ring.handle", try flatRing()),
             ("nested-fixture.handle", try nestedFixture()),
             ("fork-join-cycle.handle", try forkJoinCycle()),
+            ("history-timer-done-cycle.handle", try featureCycle()),
             ("flat-ring.await-send", try await flatRingSend()),
         ]
         // Throughput first, then cost per event as a multiple of the hand-written switch
@@ -124,6 +127,45 @@ enum HierarchyBenchmarks {
 
     static func forkJoinCycle() throws -> Double {
         try cycleRate(forkJoinEvents)
+    }
+
+    /// `start` enters `work/step1` (arming a 60 s timer on a clock that never moves, so
+    /// each visit schedules and cancels it), `next` moves on, `pause` leaves `work` (its deep
+    /// history records `step2`), `resume` comes back through the history, and `finish`
+    /// enters a final state whose done event leads to `review`, which an eventless
+    /// transition leaves for `idle`: five events, ten transitions.
+    static func featureChart() throws -> Chart {
+        try Chart(name: "features", clock: ManualStatechartClock()) {
+            Chart.State("idle")
+                .on("start", to: "work")
+                .on("resume", to: .history("work.history"))
+            Chart.State("work") {
+                Chart.State("step1").after(.seconds(60), to: "step2").on("next", to: "step2")
+                Chart.State("step2").on("finish", to: "end")
+                Chart.State(final: "end")
+            }
+            .history("work.history", .deep)
+            .onDone(to: "review")
+            .on("pause", to: "idle")
+            Chart.State("review").always(to: "idle")
+        }
+    }
+
+    static let featureEvents = ["start", "next", "pause", "resume", "finish"]
+
+    static func featureCycle() throws -> Double {
+        let chart = try featureChart()
+        chart.start()
+        let rounds = nestedRounds * 10 / featureEvents.count
+        let nanoseconds = try Harness.bestOfSync {
+            for _ in 0..<rounds {
+                for event in featureEvents where try chart.handle(event) != .handled {
+                    fatalError("benchmark cycle broken at \(event)")
+                }
+            }
+        }
+        precondition(chart.activeStates == ["idle"])
+        return Double(rounds * featureEvents.count) / (nanoseconds / 1e9)
     }
 
     static func cycleRate(_ cycle: [String]) throws -> Double {

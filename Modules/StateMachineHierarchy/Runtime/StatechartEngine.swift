@@ -21,6 +21,15 @@ final class StatechartEngine: @unchecked Sendable {
     private let resolvesConflicts: Bool
     private let raisesInternally: Bool
     private let maxMicrosteps: Int
+    // What the chart uses, fixed at build time. The step tests these constants before any
+    // of the mutable state below: every read of a class's `var` is an exclusivity check
+    // (`swift_beginAccess`), which plain charts should not pay for features they lack.
+    /// The chart has eventless transitions or done events, or raises to the internal queue.
+    private let settles: Bool
+    private let defers: Bool
+    private let hasHistories: Bool
+    /// The chart has histories, joins, timers or final states, whose state snapshots read.
+    private let hasExtras: Bool
 
     /// The thread running steps, so that `raise` can tell a call made inside a step from
     /// one made elsewhere (a task started by a block, say). Kept only with
@@ -81,6 +90,12 @@ final class StatechartEngine: @unchecked Sendable {
         resolvesConflicts = options.conflictResolution == .documentOrder
         raisesInternally = options.raisedEventOrder == .internalQueue
         maxMicrosteps = options.maxMicrosteps
+        settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
+        defers = topology.hasDeferrals
+        hasHistories = !topology.histories.isEmpty
+        hasExtras =
+            hasHistories || !topology.joins.isEmpty || !topology.timers.isEmpty
+            || topology.hot.contains(where: \.isFinal)
         historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
         restoreTargets = [Int32](repeating: -1, count: topology.regions.count)
         generations = [UInt64](repeating: 0, count: topology.states.count)
@@ -89,7 +104,7 @@ final class StatechartEngine: @unchecked Sendable {
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
-        pump = PumpLock(Pump(regionCount: topology.regions.count))
+        pump = PumpLock(Pump(topology: topology))
         current = [Int32](repeating: -1, count: topology.regions.count)
         joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
         joinArrivals = [Int](repeating: 0, count: topology.joins.count)
@@ -205,7 +220,7 @@ final class StatechartEngine: @unchecked Sendable {
             } else {
                 first.completion?.deliver(result)
             }
-            if !deferredItems.isEmpty { replayDeferred() }
+            if defers, !deferredItems.isEmpty { replayDeferred() }
         }
         while true {
             var sink: StatechartDebugSink?
@@ -225,7 +240,7 @@ final class StatechartEngine: @unchecked Sendable {
             } else {
                 item.completion?.deliver(result)
             }
-            if !deferredItems.isEmpty { replayDeferred() }
+            if defers, !deferredItems.isEmpty { replayDeferred() }
         }
         return inlineResult
     }
@@ -249,13 +264,17 @@ final class StatechartEngine: @unchecked Sendable {
     private func publish(into pump: inout Pump) {
         pump.started = started
         for index in current.indices { pump.snapshot[index] = current[index] }
-        if extrasDirty {
-            pump.extras = PublishedExtras(
-                finished: finished,
-                historyRecords: historyRecords,
-                joinProgress: joinProgress,
-                timerDeadlines: timerDeadlines
-            )
+        if hasExtras, extrasDirty {
+            // Element by element into the pump's own arrays: sharing the engine's buffers
+            // would make the engine's next write copy them (an allocation per join step).
+            pump.extras.finished = finished
+            pump.extras.historyRecords = historyRecords
+            for join in joinProgress.indices {
+                for slot in joinProgress[join].indices {
+                    pump.extras.joinProgress[join][slot] = joinProgress[join][slot]
+                }
+            }
+            for timer in timerDeadlines.indices { pump.extras.timerDeadlines[timer] = timerDeadlines[timer] }
             extrasDirty = false
         }
     }
@@ -282,25 +301,6 @@ final class StatechartEngine: @unchecked Sendable {
         stepPayload = item.payload
         do {
             switch item.request {
-            case .start:
-                stepEvent = -1
-                guard !started else { return .success(.unhandled) }
-                log?.write("[\(topology.name)] setup data: \(describe(stepPayload))")
-                started = true
-                enterRegion(0, plan: -1)
-                try settle()
-                return .success(.handled)
-            case .stop:
-                stepEvent = -1
-                guard started else { return .success(.unhandled) }
-                tearDownRegion(0)
-                started = false
-                finished = false
-                internalQueue.removeAll()
-                deferredItems.removeAll()
-                for index in historyRecords.indices { historyRecords[index] = [] }
-                extrasDirty = true
-                return .success(.handled)
             case .event(let index, let unknownName):
                 stepEvent = index
                 if let log {
@@ -314,32 +314,66 @@ final class StatechartEngine: @unchecked Sendable {
                 guard index >= 0 else { return .success(.unhandled) }
                 stepScopes.removeAll(keepingCapacity: true)
                 let handled = try dispatch(region: 0, event: index)
-                if !handled, topology.hasDeferrals, isDeferred(index) {
+                if !handled, defers, isDeferred(index) {
                     deferredItems.append(QueueItem(request: item.request, payload: item.payload, completion: nil))
                     return .success(.deferred)
                 }
-                try settle()
+                if settles { try settle() }
                 return .success(handled ? .handled : .unhandled)
             case .timeout(let timer):
-                let node = topology.timers[Int(timer)]
-                guard started, isCurrent(node.state, generation: item.generation) else { return .success(.discarded) }
-                timerHandles[Int(timer)] = nil
-                timerDeadlines[Int(timer)] = nil
-                extrasDirty = true
-                stepEvent = node.event
-                log?.write(
-                    "[\(topology.name)]: attempt to handle event '\(topology.eventNames[Int(node.event)])' data: nil"
-                )
-                stepScopes.removeAll(keepingCapacity: true)
-                let handled = try dispatch(region: 0, event: node.event)
-                try settle()
-                return .success(handled ? .handled : .unhandled)
+                return .success(try performTimeout(timer, generation: item.generation))
+            case .start:
+                return .success(try performStart())
+            case .stop:
+                return .success(performStop())
             }
         } catch let error as StatechartError {
             return .failure(error)
         } catch {
             preconditionFailure("steps throw only StatechartError")
         }
+    }
+
+    @inline(never)
+    private func performStart() throws -> StatechartStepOutcome {
+        stepEvent = -1
+        guard !started else { return .unhandled }
+        log?.write("[\(topology.name)] setup data: \(describe(stepPayload))")
+        started = true
+        enterRegion(0, plan: -1)
+        try settle()
+        return .handled
+    }
+
+    @inline(never)
+    private func performStop() -> StatechartStepOutcome {
+        stepEvent = -1
+        guard started else { return .unhandled }
+        tearDownRegion(0)
+        started = false
+        finished = false
+        internalQueue.removeAll()
+        deferredItems.removeAll()
+        for index in historyRecords.indices { historyRecords[index] = [] }
+        extrasDirty = true
+        return .handled
+    }
+
+    /// The timer of delayed transition `timer` fired: its synthetic event is dispatched,
+    /// unless its state has been left (or left and re-entered) since the timer started.
+    @inline(never)
+    private func performTimeout(_ timer: Int32, generation: UInt64) throws -> StatechartStepOutcome {
+        let node = topology.timers[Int(timer)]
+        guard started, isCurrent(node.state, generation: generation) else { return .discarded }
+        timerHandles[Int(timer)] = nil
+        timerDeadlines[Int(timer)] = nil
+        extrasDirty = true
+        stepEvent = node.event
+        log?.write("[\(topology.name)]: attempt to handle event '\(topology.eventNames[Int(node.event)])' data: nil")
+        stepScopes.removeAll(keepingCapacity: true)
+        let handled = try dispatch(region: 0, event: node.event)
+        try settle()
+        return handled ? .handled : .unhandled
     }
 
     /// Whether `state` is active and has not been re-entered since `generation`.
@@ -432,7 +466,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func fire(_ index: Int) throws -> Bool {
         let handler = topology.handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return false }
-        lastFired = index
+        if settles { lastFired = index }
         switch handler.effect {
         case .internalAction:
             logTransition(index, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
@@ -551,7 +585,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func enterRegion(_ region: Int32, plan: Int32) {
         let explicit = plan >= 0 ? topology.explicitChild(of: region, in: plan) : nil
         var target = explicit ?? topology.regionInitial[Int(region)]
-        if explicit == nil, restoringHistory, restoreTargets[Int(region)] >= 0 {
+        if explicit == nil, hasHistories, restoringHistory, restoreTargets[Int(region)] >= 0 {
             target = restoreTargets[Int(region)]
         }
         current[Int(region)] = target

@@ -71,8 +71,11 @@ struct Pump: ~Copyable {
     var extras = PublishedExtras()
     var debugSink: StatechartDebugSink?
 
-    init(regionCount: Int) {
-        snapshot = [Int32](repeating: -1, count: regionCount)
+    init(topology: Topology) {
+        snapshot = [Int32](repeating: -1, count: topology.regions.count)
+        extras.historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
+        extras.joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
+        extras.timerDeadlines = [Duration?](repeating: nil, count: topology.timers.count)
     }
 
     var pendingCount: Int { items.count - head }
