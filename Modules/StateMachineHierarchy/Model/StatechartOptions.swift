@@ -32,6 +32,18 @@ public struct StatechartOptions: Sendable, Equatable {
         case internalQueue
     }
 
+    /// When a join fires.
+    public enum JoinSemantics: Sendable, Equatable {
+        /// TBStateMachine's: each source's handler records its arrival (and consumes its
+        /// event); the join fires when the last source arrives, whatever event brought the
+        /// others. Leaving the join's parallel state drops a partial join. The default.
+        case rememberArrivals
+        /// UML's and SCXML's (`cond="In('a') and In('b')"`): a source's handler fires the
+        /// join only when every source is active at that moment; otherwise it does not
+        /// fire, nothing is remembered, and the event goes on to the next handlers.
+        case simultaneous
+    }
+
     /// How the regions of a parallel state are exited, by transitions and by `stop`.
     /// Regions are always entered in index order.
     public var regionExitOrder: RegionExitOrder
@@ -42,6 +54,9 @@ public struct StatechartOptions: Sendable, Equatable {
     /// Where events raised during a step are queued.
     public var raisedEventOrder: RaisedEventOrder
 
+    /// What a partial join does.
+    public var joinSemantics: JoinSemantics
+
     /// The most microsteps (eventless transitions and done events) one step may take
     /// before it fails with ``StatechartError/eventlessLoop(limit:cycle:)``. At least 1.
     public var maxMicrosteps: Int
@@ -51,21 +66,24 @@ public struct StatechartOptions: Sendable, Equatable {
         regionExitOrder: RegionExitOrder = .indexOrder,
         conflictResolution: ConflictResolution = .everyRegion,
         raisedEventOrder: RaisedEventOrder = .afterQueuedEvents,
+        joinSemantics: JoinSemantics = .rememberArrivals,
         maxMicrosteps: Int = 1000
     ) {
         self.regionExitOrder = regionExitOrder
         self.conflictResolution = conflictResolution
         self.raisedEventOrder = raisedEventOrder
+        self.joinSemantics = joinSemantics
         self.maxMicrosteps = max(1, maxMicrosteps)
     }
 
     /// SCXML's semantics: regions exited in reverse document order, document-order
-    /// conflict resolution, raised events on an internal queue.
+    /// conflict resolution, raised events on an internal queue, simultaneous joins.
     public static var scxml: StatechartOptions {
         StatechartOptions(
             regionExitOrder: .reverseDocumentOrder,
             conflictResolution: .documentOrder,
-            raisedEventOrder: .internalQueue
+            raisedEventOrder: .internalQueue,
+            joinSemantics: .simultaneous
         )
     }
 }

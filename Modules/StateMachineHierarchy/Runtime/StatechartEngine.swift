@@ -20,6 +20,7 @@ final class StatechartEngine: @unchecked Sendable {
     private let reverseRegionExit: Bool
     private let resolvesConflicts: Bool
     private let raisesInternally: Bool
+    private let joinsSimultaneously: Bool
     private let maxMicrosteps: Int
     // What the chart uses, fixed at build time. The step tests these constants before any
     // of the mutable state below: every read of a class's `var` is an exclusivity check
@@ -89,6 +90,7 @@ final class StatechartEngine: @unchecked Sendable {
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
         resolvesConflicts = options.conflictResolution == .documentOrder
         raisesInternally = options.raisedEventOrder == .internalQueue
+        joinsSimultaneously = options.joinSemantics == .simultaneous
         maxMicrosteps = options.maxMicrosteps
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
         defers = topology.hasDeferrals
@@ -477,6 +479,13 @@ final class StatechartEngine: @unchecked Sendable {
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil)
         case .join(let join, let slot, let change):
+            if joinsSimultaneously {
+                guard allSourcesActive(Int(join)) else { return false }
+                if conflicts(change) { return true }
+                logTransition(index, scope: topology.switchScopeNames[Int(change)])
+                perform(change, handler: nil)
+                return true
+            }
             if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             if arrive(at: Int(join), slot: Int(slot)) {
@@ -529,6 +538,11 @@ final class StatechartEngine: @unchecked Sendable {
             current = topology.hot[Int(owner)].parent
             if current == outer { return true }
         }
+    }
+
+    /// Whether every source of `join` is active (`JoinSemantics.simultaneous`).
+    private func allSourcesActive(_ join: Int) -> Bool {
+        topology.joins[join].sources.allSatisfy { current[Int(topology.hot[Int($0)].parent)] == $0 }
     }
 
     /// Records a join source; true when every source has arrived (the progress resets).

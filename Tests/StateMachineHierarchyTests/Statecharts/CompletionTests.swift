@@ -163,3 +163,53 @@ struct CompletionTests {
         }
     }
 }
+
+@Suite("Join semantics")
+struct JoinSemanticsTests {
+    private static func chart(_ semantics: StatechartOptions.JoinSemantics) throws -> Chart {
+        try Chart(name: "sync", options: StatechartOptions(joinSemantics: semantics)) {
+            Chart.State(parallel: "both") {
+                Chart.Region {
+                    Chart.State("a1").on("a", to: "a2")
+                    Chart.State("a2").on("done", to: .join("j"))
+                }
+                Chart.Region {
+                    Chart.State("b1").on("b", to: "b2")
+                    Chart.State("b2").on("done", to: .join("j"))
+                }
+            }
+            .on("done", to: "fallback")
+            Chart.State("joined")
+            Chart.State("fallback")
+            Chart.Join("j", region: "both", sources: ["a2", "b2"], target: "joined")
+        }
+    }
+
+    @Test("TBStateMachine's default: a partial join remembers its arrival and consumes the event")
+    func rememberArrivals() throws {
+        let chart = try Self.chart(.rememberArrivals)
+        chart.start()
+        try chart.handle("a")
+        #expect(try chart.handle("done") == .handled)
+        #expect(chart.activeStates == ["both", "a2", "b1"])
+        try chart.handle("b")
+        try chart.handle("done")
+        #expect(chart.activeStates == ["joined"])
+    }
+
+    @Test("simultaneous (UML/SCXML): the join fires only when every source is active")
+    func simultaneous() throws {
+        let partial = try Self.chart(.simultaneous)
+        partial.start()
+        try partial.handle("a")
+        try partial.handle("done")
+        #expect(partial.activeStates == ["fallback"], "the join did not fire, so the outer handler took the event")
+
+        let complete = try Self.chart(.simultaneous)
+        complete.start()
+        try complete.handle("a")
+        try complete.handle("b")
+        try complete.handle("done")
+        #expect(complete.activeStates == ["joined"])
+    }
+}
