@@ -2,8 +2,8 @@ extension Statechart {
     /// Every state of the chart, in document order (depth first, regions in index order).
     public var states: [StateID] { model.ids }
 
-    /// Every event some handler of the chart reacts to, in the order the chart first
-    /// declares a handler for it.
+    /// Every event some handler of the chart reacts to or some state defers, in the order
+    /// the chart first declares it (eventless, delayed and done transitions have no event).
     public var events: [EventID] { model.eventIDs }
 
     /// The events that an active state has a handler for, as of the last completed step,
