@@ -6,38 +6,17 @@ import Testing
 // <send>, <cancel> and the clock behind delayed sends. Every test but one runs on a
 // ManualStatechartClock, so nothing waits for real time.
 
-/// A document with `body` as the children of `<scxml>`.
-private func document(_ body: String) throws -> SCXMLDocument {
-    try SCXMLDocument(
-        xml: """
-            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
-            \(body)
-            </scxml>
-            """
-    )
-}
-
 /// A started machine for `body` on `clock`, whose macrostep traces `log` records.
 private func machine(
     _ body: String,
     clock: some StatechartClock,
     log: Recorder = Recorder()
 ) throws -> SCXMLInterpreter {
-    let machine = SCXMLInterpreter(document: try document(body), clock: clock) { trace in
+    let machine = SCXMLInterpreter(document: try scxmlDocument(body), clock: clock) { trace in
         for entry in trace where entry.hasPrefix("event:") { log.append(String(entry.dropFirst(6))) }
     }
     try machine.start()
     return machine
-}
-
-/// The load error of a document, if any.
-private func loadError(_ text: String) -> SCXMLError? {
-    do {
-        _ = try SCXMLDocument(xml: text)
-        return nil
-    } catch {
-        return error
-    }
 }
 
 @Suite("SCXML <send> and <cancel>")
@@ -265,7 +244,7 @@ struct SCXMLSendTests {
         let snapshots = Box<[SCXMLSnapshot]>([])
         let holder = Box<SCXMLInterpreter?>(nil)
         let chart = SCXMLInterpreter(
-            document: try document(
+            document: try scxmlDocument(
                 """
                 <state id="a"><transition event="go" target="b"/></state>
                 <state id="b"><transition event="next" target="c"/></state>
@@ -293,7 +272,7 @@ struct SCXMLSendTests {
     func failureOnTimer() throws {
         let clock = ManualStatechartClock()
         let chart = SCXMLInterpreter(
-            document: try document(
+            document: try scxmlDocument(
                 """
                 <state id="a">
                   <onentry><send event="loop" delay="1s"/><send event="later" delay="5s"/></onentry>
@@ -328,7 +307,9 @@ struct SCXMLSendTests {
         ]
     )
     func delays(text: String, expected: Duration) throws {
-        let loaded = try document("<state id=\"a\"><onentry><send event=\"e\" delay=\"\(text)\"/></onentry></state>")
+        let loaded = try scxmlDocument(
+            "<state id=\"a\"><onentry><send event=\"e\" delay=\"\(text)\"/></onentry></state>"
+        )
         let actions = try #require(loaded.nodes.first { $0.id == "a" }?.onEntry)
         guard case let .send(send) = actions.first else {
             Issue.record("expected a send, got \(actions)")
@@ -406,7 +387,7 @@ struct SCXMLSendTests {
 
     @Test("Every unsupported or malformed <send>/<cancel> names its element and line", arguments: faultyContent)
     func loadErrors(content: String, expected: SCXMLError, element: String) {
-        let error = loadError(
+        let error = scxmlLoadError(
             """
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
               <state id="a"><onentry>
@@ -469,7 +450,7 @@ struct SCXMLSendTests {
         let (traces, continuation) = AsyncStream.makeStream(of: [String].self)
         let started = ContinuousClock.now
         let chart = SCXMLInterpreter(
-            document: try document(
+            document: try scxmlDocument(
                 """
                 <state id="a">
                   <onentry><send event="timeout" delay="20ms"/></onentry>

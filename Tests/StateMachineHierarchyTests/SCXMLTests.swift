@@ -5,22 +5,7 @@ import Testing
 // Unit tests of the SCXML loader and of each SCXML semantic of SCXMLInterpreter.
 
 private func chart(_ body: String, initial: String? = nil, extra: String = "") throws -> SCXMLInterpreter {
-    let initialAttribute = initial.map { " initial=\"\($0)\"" } ?? ""
-    let text = """
-        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"\(initialAttribute)\(extra)>
-        \(body)
-        </scxml>
-        """
-    return SCXMLInterpreter(document: try SCXMLDocument(xml: text))
-}
-
-private func loadError(_ text: String) -> SCXMLError? {
-    do {
-        _ = try SCXMLDocument(xml: text)
-        return nil
-    } catch {
-        return error
-    }
+    SCXMLInterpreter(document: try scxmlDocument(body, initial: initial, extra: extra))
 }
 
 @Suite("SCXML loader")
@@ -44,7 +29,7 @@ struct SCXMLLoaderTests {
 
     @Test("Unsupported elements are named with their line")
     func unsupportedElement() {
-        let error = loadError(
+        let error = scxmlLoadError(
             """
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
               <state id="a">
@@ -56,24 +41,24 @@ struct SCXMLLoaderTests {
         #expect(error == .unsupportedElement(element: "script", line: 3))
         #expect(error?.description.contains("<script>") == true)
         #expect(error?.description.contains("line 3") == true)
-        let invoke = loadError(
+        let invoke = scxmlLoadError(
             "<scxml>\n<state id=\"a\"><invoke type=\"scxml\"/></state></scxml>"
         )
         #expect(invoke == .unsupportedElement(element: "invoke", line: 2))
-        let datamodel = loadError("<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"/></scxml>")
+        let datamodel = scxmlLoadError("<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"/></scxml>")
         #expect(datamodel == .unsupportedElement(element: "datamodel", line: 1))
     }
 
     @Test("Conditions other than In('id') are rejected; In() must name a state")
     func conditions() {
         #expect(
-            loadError(
+            scxmlLoadError(
                 "<scxml>\n<state id=\"a\"><transition event=\"t\" cond=\"x &gt; 1\" target=\"a\"/></state></scxml>"
             )
                 == .unsupportedValue(element: "transition", attribute: "cond", value: "x > 1", line: 2)
         )
         #expect(
-            loadError("<scxml><state id=\"a\"><transition cond=\"In('zz')\" target=\"a\"/></state></scxml>")
+            scxmlLoadError("<scxml><state id=\"a\"><transition cond=\"In('zz')\" target=\"a\"/></state></scxml>")
                 == .unknownState(id: "zz", element: "transition", line: 1)
         )
     }
@@ -81,37 +66,38 @@ struct SCXMLLoaderTests {
     @Test("Structural errors are reported, never a crash")
     func structuralErrors() {
         #expect(
-            loadError("<scxml><state id=\"a\"><transition target=\"nowhere\"/></state></scxml>")
+            scxmlLoadError("<scxml><state id=\"a\"><transition target=\"nowhere\"/></state></scxml>")
                 == .unknownState(id: "nowhere", element: "transition", line: 1)
         )
-        #expect(loadError("<scxml><state id=\"a\"/><state id=\"a\"/></scxml>") == .duplicateID(id: "a", line: 1))
-        #expect(loadError("<statechart/>") == .notSCXML(element: "statechart", line: 1))
-        #expect(loadError("<scxml></scxml>") != nil)
+        #expect(scxmlLoadError("<scxml><state id=\"a\"/><state id=\"a\"/></scxml>") == .duplicateID(id: "a", line: 1))
+        #expect(scxmlLoadError("<statechart/>") == .notSCXML(element: "statechart", line: 1))
+        #expect(scxmlLoadError("<scxml></scxml>") != nil)
         #expect(
-            loadError("<scxml initial=\"b\"><state id=\"a\"/></scxml>")
+            scxmlLoadError("<scxml initial=\"b\"><state id=\"a\"/></scxml>")
                 == .unknownState(id: "b", element: "scxml", line: 1)
         )
         #expect(
-            loadError("<scxml><state id=\"a\" foo=\"1\"/></scxml>")
+            scxmlLoadError("<scxml><state id=\"a\" foo=\"1\"/></scxml>")
                 == .unsupportedAttribute(element: "state", attribute: "foo", line: 1)
         )
         #expect(
-            loadError("<scxml><state id=\"a\"><transition type=\"local\" target=\"a\"/></state></scxml>")
+            scxmlLoadError("<scxml><state id=\"a\"><transition type=\"local\" target=\"a\"/></state></scxml>")
                 == .unsupportedValue(element: "transition", attribute: "type", value: "local", line: 1)
         )
         #expect(
-            loadError("<scxml><state id=\"a\"><history id=\"h\"/><state id=\"b\"/></state></scxml>")
+            scxmlLoadError("<scxml><state id=\"a\"><history id=\"h\"/><state id=\"b\"/></state></scxml>")
                 == .invalidStructure(reason: "<history> 'h' needs exactly one default <transition>", line: 1)
         )
-        #expect(loadError("<scxml><state id=\"a\" initial=\"x\"/></scxml>") != nil)
+        #expect(scxmlLoadError("<scxml><state id=\"a\" initial=\"x\"/></scxml>") != nil)
         #expect(
-            loadError("<scxml><state id=\"a\" initial=\"c\"><state id=\"b\"/></state><state id=\"c\"/></scxml>") != nil
+            scxmlLoadError("<scxml><state id=\"a\" initial=\"c\"><state id=\"b\"/></state><state id=\"c\"/></scxml>")
+                != nil
         )
-        guard case .malformedXML? = loadError("<scxml><state id=\"a\"></scxml>") else {
+        guard case .malformedXML? = scxmlLoadError("<scxml><state id=\"a\"></scxml>") else {
             Issue.record("unclosed element must be malformed XML")
             return
         }
-        guard case .malformedXML? = loadError("") else {
+        guard case .malformedXML? = scxmlLoadError("") else {
             Issue.record("empty text must be malformed XML")
             return
         }
@@ -128,7 +114,7 @@ struct SCXMLLoaderTests {
               </state>
             </scxml>
             """
-        guard case let .invalidStructure(reason, line)? = loadError(text) else {
+        guard case let .invalidStructure(reason, line)? = scxmlLoadError(text) else {
             Issue.record("expected invalidStructure")
             return
         }
