@@ -13,7 +13,7 @@ import Terminal
 public enum StatechartTool {
     /// The usage text.
     public static let usage = """
-        usage: statechart run FILE [--log]
+        usage: statechart run FILE [--log] [--delay-scale FACTOR]
                statechart check DIR
                statechart diagram FILE [--format mermaid|dot]
                statechart --help
@@ -30,6 +30,10 @@ public enum StatechartTool {
                         differing configuration, then 'N passed, M failed'
           diagram FILE  print the chart as a Mermaid state diagram or in Graphviz's DOT
           --format      mermaid (the default) or dot
+          --delay-scale FACTOR
+                        multiply the delays of delayed transitions and sends (0.01: 100
+                        times shorter; also STATECHART_DELAY_SCALE); the steps they
+                        trigger show as 'timer' steps
           --log         also log every step on standard error (the debugger for a .json
                         chart, the interpreter's trace for a .scxml one)
           --help        show this help
