@@ -73,6 +73,16 @@ struct JSONValidationTests {
         #expect(found.first?.message.hasPrefix("malformed JSON") == true)
     }
 
+    @Test("malformed JSON names its line and column")
+    func malformedPosition() {
+        #expect(
+            issues("{\"name\": \"m\",\n \"states\": [}")
+                == [
+                    .init(path: "$", message: "malformed JSON at line 2, column 13: Invalid value around character 26.")
+                ]
+        )
+    }
+
     @Test("a document that is not an object")
     func notAnObject() {
         #expect(issues("[1]") == [.init(path: "$", message: "expected an object, found an array")])

@@ -171,7 +171,7 @@ struct CommandTests {
             ),
             (
                 "malformed.json", "{\"name\": \"m\",\n \"states\": [}",
-                "line 2, column 13: malformed JSON: Invalid value around character 26."
+                "$: malformed JSON at line 2, column 13: Invalid value around character 26."
             ),
             ("chart.txt", "anything", "unknown kind of file (expected a .scxml or a .json chart)"),
         ]

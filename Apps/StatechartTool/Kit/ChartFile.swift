@@ -38,37 +38,12 @@ public enum ChartFile: Sendable {
         case "json":
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
-                if let problem = syntaxError(in: data) { throw StatechartToolFailure("\(path): \(problem)") }
                 return .json(try JSONChart(JSONChart.definition(fromJSON: data), clock: clock))
-            } catch let failure as StatechartToolFailure {
-                throw failure
             } catch {
                 throw StatechartToolFailure("\(path): \(error)")
             }
         default:
             throw StatechartToolFailure("\(path): unknown kind of file (expected a .scxml or a .json chart)")
-        }
-    }
-
-    /// Where malformed JSON goes wrong, as `line L, column C: malformed JSON: ...`; nil
-    /// when `data` is well-formed. (The chart reader reports schema problems by JSON
-    /// path, but a syntax error only as "not valid JSON".)
-    static func syntaxError(in data: Data) -> String? {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return nil
-        } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            // Foundation says where: "... around character 26." (a byte offset).
-            guard let marker = reason.range(of: "character "),
-                let offset = Int(reason[marker.upperBound...].prefix(while: \.isNumber))
-            else {
-                return "malformed JSON: \(reason)"
-            }
-            let before = data.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
-            return "line \(line), column \(offset - lineStart + 1): malformed JSON: \(reason)"
         }
     }
 

@@ -1,8 +1,6 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
+// Foundation, not FoundationEssentials: JSONSerialization says where malformed JSON goes
+// wrong (JSONDecoder does not). The module links Foundation anyway, for FoundationXML.
 import Foundation
-#endif
 
 extension Statechart where StateID == String, EventID == String {
     /// Reads TBStateMachine's JSON format into a definition you can refine before compiling.
@@ -26,11 +24,8 @@ extension Statechart where StateID == String, EventID == String {
         do {
             document = try JSONValue.parse(data)
         } catch {
-            throw StatechartError.invalidJSON(
-                StatechartJSONError(issues: [
-                    .init(path: "$", message: "malformed JSON: \(describe(decodingError: error))")
-                ])
-            )
+            let message = syntaxError(in: data) ?? "malformed JSON: \(describe(decodingError: error))"
+            throw StatechartError.invalidJSON(StatechartJSONError(issues: [.init(path: "$", message: message)]))
         }
         var reader = JSONReader<Payload>()
         return try reader.read(document)
@@ -53,6 +48,26 @@ extension Statechart where StateID == String, EventID == String {
             )
         }
         return try definition(fromJSON: data)
+    }
+
+    /// Where malformed JSON goes wrong, as `malformed JSON at line L, column C: ...`, from
+    /// JSONSerialization's byte offset; nil when it finds no error or no offset. Run only
+    /// after a decoding failure, so well-formed documents are parsed once.
+    private static func syntaxError(in data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            // Foundation says where: "... around character 26." (a byte offset).
+            guard let marker = reason.range(of: "character "),
+                let offset = Int(reason[marker.upperBound...].prefix(while: \.isNumber))
+            else { return nil }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+            return "malformed JSON at line \(line), column \(offset - lineStart + 1): \(reason)"
+        }
     }
 
     private static func describe(decodingError error: any Error) -> String {

@@ -160,7 +160,12 @@ struct Topology: Sendable {
     let doneEvents: [Int32]
     /// Events `0 ..< userEventCount` are the user's; the rest are synthetic.
     let userEventCount: Int
+    // Which of the newer features the chart uses, so that steps of charts without them
+    // skip their state entirely (see `StatechartEngine.settles`).
     let hasDeferrals: Bool
+    let hasHistories: Bool
+    /// Histories, joins, timers or final states: the state a snapshot reads besides the configuration.
+    let hasSnapshotExtras: Bool
 
     // Flat copies of what the step reads on every event.
     let hot: [StateHot]
@@ -193,6 +198,9 @@ struct Topology: Sendable {
         self.doneEvents = doneEvents
         self.userEventCount = userEventCount
         hasDeferrals = states.contains { !$0.deferred.isEmpty }
+        hasHistories = !histories.isEmpty
+        hasSnapshotExtras =
+            !histories.isEmpty || !joins.isEmpty || !timers.isEmpty || states.contains(where: \.isFinal)
         self.name = name
         self.states = states
         self.regions = regions

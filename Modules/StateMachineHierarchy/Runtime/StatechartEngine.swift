@@ -22,15 +22,11 @@ final class StatechartEngine: @unchecked Sendable {
     private let raisesInternally: Bool
     private let joinsSimultaneously: Bool
     private let maxMicrosteps: Int
-    // What the chart uses, fixed at build time. The step tests these constants before any
-    // of the mutable state below: every read of a class's `var` is an exclusivity check
-    // (`swift_beginAccess`), which plain charts should not pay for features they lack.
     /// The chart has eventless transitions or done events, or raises to the internal queue.
+    /// The step tests this and the topology's `has...` facts (constants) before any of the
+    /// mutable state below: every read of a class's `var` is an exclusivity check
+    /// (`swift_beginAccess`), which plain charts should not pay for features they lack.
     private let settles: Bool
-    private let defers: Bool
-    private let hasHistories: Bool
-    /// The chart has histories, joins, timers or final states, whose state snapshots read.
-    private let hasExtras: Bool
 
     /// The thread running steps, so that `raise` can tell a call made inside a step from
     /// one made elsewhere (a task started by a block, say). Kept only with
@@ -57,13 +53,11 @@ final class StatechartEngine: @unchecked Sendable {
     /// While a history transition enters its owner: per region, the state to enter instead
     /// of the initial one (-1 for none).
     private var restoreTargets: [Int32]
-    private var restoringHistory = false
     /// Per state, bumped on every entry: timers and task results carry the generation they
     /// were started in, and are dropped when it is no longer current.
     private var generations: [UInt64]
-    /// Per delayed transition: its pending timer and deadline on `clock`.
-    private var timerHandles: [StatechartTimer?]
-    private var timerDeadlines: [Duration?]
+    /// Per delayed transition: its pending timer and deadline on `clock`, nil when none.
+    private var pendingTimers: [(timer: StatechartTimer, deadline: Duration)?]
     /// Per state: its running state-scoped task.
     private var tasks: [Task<Void, Never>?]
     /// Done events and (with `RaisedEventOrder.internalQueue`) raised events of this step.
@@ -93,16 +87,10 @@ final class StatechartEngine: @unchecked Sendable {
         joinsSimultaneously = options.joinSemantics == .simultaneous
         maxMicrosteps = options.maxMicrosteps
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
-        defers = topology.hasDeferrals
-        hasHistories = !topology.histories.isEmpty
-        hasExtras =
-            hasHistories || !topology.joins.isEmpty || !topology.timers.isEmpty
-            || topology.hot.contains(where: \.isFinal)
         historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
         restoreTargets = [Int32](repeating: -1, count: topology.regions.count)
         generations = [UInt64](repeating: 0, count: topology.states.count)
-        timerHandles = [StatechartTimer?](repeating: nil, count: topology.timers.count)
-        timerDeadlines = [Duration?](repeating: nil, count: topology.timers.count)
+        pendingTimers = Array(repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
@@ -222,7 +210,7 @@ final class StatechartEngine: @unchecked Sendable {
             } else {
                 first.completion?.deliver(result)
             }
-            if defers, !deferredItems.isEmpty { replayDeferred() }
+            if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
         }
         while true {
             var sink: StatechartDebugSink?
@@ -242,7 +230,7 @@ final class StatechartEngine: @unchecked Sendable {
             } else {
                 item.completion?.deliver(result)
             }
-            if defers, !deferredItems.isEmpty { replayDeferred() }
+            if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
         }
         return inlineResult
     }
@@ -266,7 +254,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func publish(into pump: inout Pump) {
         pump.started = started
         for index in current.indices { pump.snapshot[index] = current[index] }
-        if hasExtras, extrasDirty {
+        if topology.hasSnapshotExtras, extrasDirty {
             // Element by element into the pump's own arrays: sharing the engine's buffers
             // would make the engine's next write copy them (an allocation per join step).
             pump.extras.finished = finished
@@ -276,7 +264,7 @@ final class StatechartEngine: @unchecked Sendable {
                     pump.extras.joinProgress[join][slot] = joinProgress[join][slot]
                 }
             }
-            for timer in timerDeadlines.indices { pump.extras.timerDeadlines[timer] = timerDeadlines[timer] }
+            for timer in pendingTimers.indices { pump.extras.timerDeadlines[timer] = pendingTimers[timer]?.deadline }
             extrasDirty = false
         }
     }
@@ -316,7 +304,7 @@ final class StatechartEngine: @unchecked Sendable {
                 guard index >= 0 else { return .success(.unhandled) }
                 stepScopes.removeAll(keepingCapacity: true)
                 let handled = try dispatch(region: 0, event: index)
-                if !handled, defers, isDeferred(index) {
+                if !handled, topology.hasDeferrals, isDeferred(index) {
                     deferredItems.append(QueueItem(request: item.request, payload: item.payload, completion: nil))
                     return .success(.deferred)
                 }
@@ -367,8 +355,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func performTimeout(_ timer: Int32, generation: UInt64) throws -> StatechartStepOutcome {
         let node = topology.timers[Int(timer)]
         guard started, isCurrent(node.state, generation: generation) else { return .discarded }
-        timerHandles[Int(timer)] = nil
-        timerDeadlines[Int(timer)] = nil
+        pendingTimers[Int(timer)] = nil
         extrasDirty = true
         stepEvent = node.event
         log?.write("[\(topology.name)]: attempt to handle event '\(topology.eventNames[Int(node.event)])' data: nil")
@@ -579,18 +566,15 @@ final class StatechartEngine: @unchecked Sendable {
         }
         // The owner's exit has just recorded its history; the entry below follows it.
         if let history {
-            let regions = topology.histories[history].regions
-            for (position, region) in regions.enumerated() {
+            for (position, region) in topology.histories[history].regions.enumerated() {
                 restoreTargets[Int(region)] = historyRecords[history][position]
             }
-            restoringHistory = true
-            for slot in scope { enterRegion(topology.scopeRegions[slot], plan: change) }
-            restoringHistory = false
-            for region in regions { restoreTargets[Int(region)] = -1 }
-            return
         }
         for slot in scope {
             enterRegion(topology.scopeRegions[slot], plan: change)
+        }
+        if let history {
+            for region in topology.histories[history].regions { restoreTargets[Int(region)] = -1 }
         }
     }
 
@@ -599,7 +583,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func enterRegion(_ region: Int32, plan: Int32) {
         let explicit = plan >= 0 ? topology.explicitChild(of: region, in: plan) : nil
         var target = explicit ?? topology.regionInitial[Int(region)]
-        if explicit == nil, hasHistories, restoringHistory, restoreTargets[Int(region)] >= 0 {
+        if explicit == nil, topology.hasHistories, restoreTargets[Int(region)] >= 0 {
             target = restoreTargets[Int(region)]
         }
         current[Int(region)] = target
@@ -634,12 +618,13 @@ final class StatechartEngine: @unchecked Sendable {
         for timer in node.timers {
             // Restoring: only the timers that were pending when the snapshot was taken.
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
-            timerDeadlines[Int(timer)] = clock.now + delay
-            timerHandles[Int(timer)] = clock.schedule(after: delay) { [weak self] in
+            let deadline = clock.now + delay
+            let handle = clock.schedule(after: delay) { [weak self] in
                 _ = self?.submit { _ in
                     QueueItem(request: .timeout(timer), payload: nil, completion: nil, generation: generation)
                 }
             }
+            pendingTimers[Int(timer)] = (handle, deadline)
             extrasDirty = true
         }
         if node.hasTask {
@@ -656,9 +641,8 @@ final class StatechartEngine: @unchecked Sendable {
             extrasDirty = true
         }
         for timer in node.timers {
-            timerHandles[Int(timer)]?.cancel()
-            timerHandles[Int(timer)] = nil
-            timerDeadlines[Int(timer)] = nil
+            pendingTimers[Int(timer)]?.timer.cancel()
+            pendingTimers[Int(timer)] = nil
             extrasDirty = true
         }
         if node.hasTask {

@@ -96,9 +96,6 @@ public final class ManualStatechartClock: StatechartClock {
     /// How many timers are scheduled and not yet fired or cancelled.
     public var pendingTimerCount: Int { timeline.withLock { $0.pending.count } }
 
-    /// The deadline of the next timer to fire, if any.
-    public var nextDeadline: Duration? { timeline.withLock { $0.pending.values.map(\.deadline).min() } }
-
     /// Schedules `fire` at `now + delay` (a negative delay counts as zero).
     public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {
         let sequence = timeline.withLock { timeline -> UInt64 in
