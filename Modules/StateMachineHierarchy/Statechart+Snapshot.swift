@@ -22,13 +22,11 @@ extension Statechart {
         for (index, deadline) in extras.timerDeadlines.enumerated() {
             guard let deadline else { continue }
             let node = topology.timers[index]
-            let remaining = max(deadline - now, .zero)
             timers.append(
                 StatechartSnapshot.PendingTimer(
                     state: topology.states[Int(node.state)].path,
                     transition: topology.states[Int(node.state)].timers.firstIndex(of: Int32(index))!,
-                    remainingSeconds: Double(remaining.components.seconds)
-                        + Double(remaining.components.attoseconds) / 1e18
+                    remaining: max(deadline - now, .zero)
                 )
             )
         }
@@ -124,7 +122,7 @@ extension Statechart {
                     reason: "'\(timer.state)' has no active delayed transition number \(timer.transition)"
                 )
             }
-            remaining[timers[timer.transition]] = .nanoseconds(Int64((max(timer.remainingSeconds, 0) * 1e9).rounded()))
+            remaining[timers[timer.transition]] = max(timer.remaining, .zero)
         }
         engine.restore(configuration: configuration, historyRecords: records, joinProgress: joins, remaining: remaining)
     }

@@ -13,14 +13,34 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
         public var state: String
         /// Which of that state's delayed transitions, in declaration order (from 0).
         public var transition: Int
-        /// The time left until it fires, in seconds.
-        public var remainingSeconds: Double
+        /// The time left until it fires (zero if it was already due).
+        public var remaining: Duration
 
         /// A pending timer of the state at path `state`.
-        public init(state: String, transition: Int, remainingSeconds: Double) {
+        public init(state: String, transition: Int, remaining: Duration) {
             self.state = state
             self.transition = transition
-            self.remainingSeconds = remainingSeconds
+            self.remaining = remaining
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case state, transition, remainingNanoseconds
+        }
+
+        /// Decodes `remainingNanoseconds` as an integer count of nanoseconds.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            state = try container.decode(String.self, forKey: .state)
+            transition = try container.decode(Int.self, forKey: .transition)
+            remaining = .nanoseconds(try container.decode(Int64.self, forKey: .remainingNanoseconds))
+        }
+
+        /// Encodes `remaining` as `remainingNanoseconds`, an integer (exact, like `SCXMLSnapshot`'s).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(state, forKey: .state)
+            try container.encode(transition, forKey: .transition)
+            try container.encode(remaining.snapshotNanoseconds, forKey: .remainingNanoseconds)
         }
     }
 

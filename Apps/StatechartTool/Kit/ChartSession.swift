@@ -1,5 +1,5 @@
+import Foundation
 import StateMachineHierarchy
-import Synchronization
 
 /// A running chart as the `run` screen drives it: one implementation per runtime.
 @MainActor
@@ -173,37 +173,38 @@ final class StatechartSession: ChartSession {
 
 /// The log lines of the steps since the last take, appended on whichever thread runs a
 /// step (the main actor for commands, a timer's task for delayed steps).
-final class StepRecorder: Sendable {
-    private struct State {
-        var lines: [String] = []
-        var hook: (@Sendable () -> Void)?
-    }
-
-    private let state = Mutex(State())
+///
+/// `@unchecked Sendable` invariant: `lines` and `hook` are only read or written while
+/// `lock` is held. (`NSLock`, a pthread mutex, rather than `Mutex`: ThreadSanitizer on
+/// Linux cannot see `Mutex`'s futex hand-over, and the two threads do contend here.)
+final class StepRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var hook: (@Sendable () -> Void)?
 
     func append(_ line: String) {
         append(contentsOf: [line])
     }
 
-    func append(contentsOf lines: [String]) {
-        guard !lines.isEmpty else { return }
-        let hook = state.withLock { state in
-            state.lines += lines
-            return state.hook
+    func append(contentsOf newLines: [String]) {
+        guard !newLines.isEmpty else { return }
+        let hook = lock.withLock {
+            lines += newLines
+            return self.hook
         }
         hook?()
     }
 
     /// Calls `hook` after every append.
     func onAppend(_ hook: @escaping @Sendable () -> Void) {
-        state.withLock { $0.hook = hook }
+        lock.withLock { self.hook = hook }
     }
 
     /// The lines so far, leaving none.
     func take() -> [String] {
-        state.withLock { state in
-            defer { state.lines = [] }
-            return state.lines
+        lock.withLock {
+            defer { lines = [] }
+            return lines
         }
     }
 }

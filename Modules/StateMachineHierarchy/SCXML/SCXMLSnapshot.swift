@@ -45,8 +45,7 @@ public struct SCXMLSnapshot: Codable, Sendable, Equatable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(event, forKey: .event)
             try container.encodeIfPresent(sendID, forKey: .sendID)
-            let (seconds, attoseconds) = remaining.components
-            try container.encode(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, forKey: .remainingNanoseconds)
+            try container.encode(remaining.snapshotNanoseconds, forKey: .remainingNanoseconds)
         }
     }
 
