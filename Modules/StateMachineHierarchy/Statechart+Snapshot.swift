@@ -36,7 +36,12 @@ extension Statechart {
             configuration: active.map { model.topology.states[Int(model.stateIndex[$0]!)].path },
             history: history,
             joins: joins,
-            timers: timers
+            timers: timers,
+            sends: extras.sends.map {
+                StatechartSnapshot.PendingSend(event: $0.name, sendID: $0.id, remaining: max($0.deadline - now, .zero))
+            },
+            sendIDSlots: extras.sendIDSlots,
+            generatedSendIDCount: extras.generatedSendIDCount
         )
     }
 
@@ -57,7 +62,8 @@ extension Statechart {
         try restore(snapshot)
     }
 
-    private func restore(_ snapshot: StatechartSnapshot) throws {
+    /// Resumes a chart that has not started from `snapshot` (see ``init(_:options:clock:restoring:)``).
+    func restore(_ snapshot: StatechartSnapshot) throws {
         guard snapshot.chart == topology.name else {
             throw StatechartError.invalidSnapshot(
                 reason: "it was taken from chart '\(snapshot.chart)', not '\(topology.name)'"
@@ -124,7 +130,34 @@ extension Statechart {
             }
             remaining[timers[timer.transition]] = max(timer.remaining, .zero)
         }
-        engine.restore(configuration: configuration, historyRecords: records, joinProgress: joins, remaining: remaining)
+        guard snapshot.generatedSendIDCount >= 0 else {
+            throw StatechartError.invalidSnapshot(reason: "generatedSendIDCount is negative")
+        }
+        let sends = try snapshot.sends.map { send in
+            guard let request = try? hooks.request(for: Event(try eventID(named: send.event))) else {
+                throw StatechartError.invalidSnapshot(reason: "a pending send has the empty event name")
+            }
+            return (request: request, name: send.event, id: send.sendID, remaining: max(send.remaining, .zero))
+        }
+        engine.restore(
+            configuration: configuration,
+            historyRecords: records,
+            joinProgress: joins,
+            remaining: remaining,
+            sends: sends,
+            sendIDSlots: snapshot.sendIDSlots,
+            generatedSendIDCount: snapshot.generatedSendIDCount
+        )
+    }
+
+    /// The event identifier whose name is `name`: one of the chart's, or `name` itself when
+    /// identifiers are strings.
+    private func eventID(named name: String) throws -> EventID {
+        if let index = topology.eventNames.prefix(topology.userEventCount).firstIndex(of: name) {
+            return model.eventIDs[index]
+        }
+        if let id = name as? EventID { return id }
+        throw StatechartError.invalidSnapshot(reason: "the chart has no event named '\(name)' for a pending send")
     }
 
     private func snapshotState(_ path: String) throws -> Int32 {

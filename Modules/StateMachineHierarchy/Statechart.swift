@@ -37,22 +37,33 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// `options` picks, per chart, the places where SCXML's rules differ from
     /// TBStateMachine's; the default keeps TBStateMachine's behaviour. `clock` runs the
     /// timers of delayed transitions (a ``ManualStatechartClock`` in tests).
-    public init(
+    public convenience init(
         _ definition: Definition,
         options: StatechartOptions = StatechartOptions(),
         clock: any StatechartClock = .continuous
     ) throws {
-        var compiler = Compiler(definition)
+        try self.init(definition, options: options, clock: clock, stepObserver: nil)
+    }
+
+    /// Compiles `definition`; `stepObserver` follows every step (see ``Hooks/StepObserver``).
+    init(
+        _ definition: Definition,
+        options: StatechartOptions,
+        clock: any StatechartClock,
+        stepObserver: StepObserver?
+    ) throws {
+        var compiler = Compiler(definition, options: options)
         let model = try compiler.compile()
         self.definition = definition
         let observers = ObserverRegistry()
-        hooks = Hooks(model: model, observers: observers)
+        hooks = Hooks(model: model, observers: observers, stepObserver: stepObserver)
         engine = StatechartEngine(
             topology: model.topology,
             hooks: hooks,
             subscriptions: observers.count,
             options: options,
-            clock: clock
+            clock: clock,
+            tracesSteps: stepObserver != nil
         )
         hooks.engine = engine
     }

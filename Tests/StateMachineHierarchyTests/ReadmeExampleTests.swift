@@ -192,9 +192,9 @@ struct ReadmeExampleTests {
         let data = try encoder.encode(machine.snapshot())
         #expect(
             String(decoding: data, as: UTF8.self)
-                == #"{"configuration":["ringing"],"externalQueue":[],"generatedSendIDCount":0,"history":{},"#
-                + #""internalQueue":[],"isDone":false,"isRunning":true,"locations":{},"#
-                + #""pendingSends":[{"event":"hangup","remainingNanoseconds":12000000000,"sendID":"timeout"}]}"#
+                == #"{"chart":"scxml","configuration":["ringing"],"generatedSendIDCount":0,"history":{},"#
+                + #""isRunning":true,"joins":{},"sendIDSlots":{},"#
+                + #""sends":[{"event":"hangup","remainingNanoseconds":12000000000,"sendID":"timeout"}],"timers":[]}"#
         )
         clock.advance(by: .seconds(11))
         #expect(machine.activeAtomicStates == ["ringing"])
@@ -202,7 +202,7 @@ struct ReadmeExampleTests {
         #expect(machine.activeAtomicStates == ["idle"])
 
         let resumedClock = ManualStatechartClock()
-        let snapshot = try JSONDecoder().decode(SCXMLSnapshot.self, from: data)
+        let snapshot = try JSONDecoder().decode(StatechartSnapshot.self, from: data)
         let resumed = try SCXMLInterpreter(document: document, restoring: snapshot, clock: resumedClock)
         try resumed.send("answer")  // <onexit> cancels the timeout
         resumedClock.advance(by: .seconds(60))

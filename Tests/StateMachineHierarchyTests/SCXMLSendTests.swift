@@ -97,7 +97,7 @@ struct SCXMLSendTests {
         #expect(log.entries == ["stop", "late"])
         try chart.send("stopOther")  // "other" already fired: nothing to cancel
         #expect(chart.activeAtomicStates == ["a"])
-        #expect(chart.snapshot().pendingSends.isEmpty)
+        #expect(chart.snapshot().sends.isEmpty)
     }
 
     @Test("Leaving the state that sent does not cancel a delayed send (only <cancel> does)")
@@ -179,8 +179,8 @@ struct SCXMLSendTests {
             log: log
         )
         let snapshot = chart.snapshot()
-        #expect(snapshot.locations == ["slot": "send.2"])
-        #expect(snapshot.pendingSends.map(\.sendID) == ["send.1", "send.2", "literal"])
+        #expect(snapshot.sendIDSlots == ["slot": "send.2"])
+        #expect(snapshot.sends.map(\.sendID) == ["send.1", "send.2", "literal"])
         try chart.send("cancelSlot")  // the slot holds the second send's id
         try chart.send("cancelLiteral")
         clock.advance(by: .seconds(5))
@@ -241,7 +241,7 @@ struct SCXMLSendTests {
     @Test("The macrostep observer may send events and take snapshots; they queue behind the current work")
     func observerReentrancy() throws {
         let log = Recorder()
-        let snapshots = Box<[SCXMLSnapshot]>([])
+        let snapshots = Box<[StatechartSnapshot]>([])
         let holder = Box<SCXMLInterpreter?>(nil)
         let chart = SCXMLInterpreter(
             document: try scxmlDocument(
@@ -282,17 +282,17 @@ struct SCXMLSendTests {
                 <state id="c"><transition target="b"/></state>
                 """
             ),
-            options: .init(maxMicrosteps: 20),
+            options: scxmlOptions(maxMicrosteps: 20),
             clock: clock
         )
         try chart.start()
         #expect(chart.failure == nil)
         clock.advance(by: .seconds(1))
-        #expect(chart.failure == .microstepLimit(limit: 20, cycle: ["b -> c", "c -> b"]))
+        #expect(chart.failure == .eventlessLoop(limit: 20, cycle: ["b --> c", "c --> b"]))
         #expect(!chart.isRunning)
         #expect(clock.pendingTimerCount == 0)
         try chart.send("loop")  // ignored: the machine stopped
-        #expect(chart.snapshot().pendingSends.isEmpty)
+        #expect(chart.snapshot().sends.isEmpty)
         try chart.start()  // a new session, from scratch
         #expect(chart.failure == nil)
         #expect(chart.activeStates == ["a"])

@@ -6,6 +6,11 @@ extension Statechart {
     struct RegionSpec: Sendable {
         var states: [NodeSpec]
         var initial: StateID?
+        /// SCXML's initial transition: targets anywhere below the region (several, for
+        /// parallel descendants, or history pseudo states), overriding `initial`.
+        var initialTargets: [Target] = []
+        /// The initial transition's executable content, run after the owner's enter block.
+        var initialAction: Action? = nil
     }
 
     enum ContentSpec: Sendable {
@@ -50,6 +55,11 @@ extension Statechart {
         var action: Action?
         /// The guard's name, shown by diagrams; nil when the guard has none.
         var guardName: String? = nil
+        /// More events that fire the handler (SCXML's `event="a b"`).
+        var extraEvents: [EventID] = []
+        /// More targets, entered together with `target` (SCXML's `target="a b"`): states
+        /// or history pseudo states, in distinct regions of parallel states.
+        var extraTargets: [Target] = []
 
         /// The named event, for handlers triggered by one.
         var event: EventID? {
@@ -61,6 +71,11 @@ extension Statechart {
         var name: String
         var kind: StatechartHistoryKind
         var defaultTarget: StateID?
+        /// More default targets (SCXML's `<history><transition target="a b">`).
+        var extraDefaultTargets: [StateID] = []
+        /// The default transition's executable content, run after the owner's enter block
+        /// when the default is taken.
+        var defaultAction: Action? = nil
     }
 
     /// A state-scoped task: the work of ``State/task(_:)``.

@@ -15,10 +15,14 @@ public struct StatechartOptions: Sendable, Equatable {
         /// later region's transition that leaves the parallel state also exits the
         /// states an earlier region just entered. The default.
         case everyRegion
-        /// SCXML's rule: within one step, a transition whose exit scope overlaps that of
-        /// a transition already taken (in document order) is dropped; the event still
-        /// counts as handled. Transitions confined to their own region never conflict,
-        /// and internal (targetless) transitions exit nothing, so they never conflict.
+        /// SCXML's selection (W3C SCXML, Appendix D): every active atomic state, in
+        /// document order, picks the first enabled handler on its way up to the root;
+        /// of two picks whose exit scopes overlap, a pick from a descendant of the other's
+        /// source replaces it, else the later one is dropped. Every guard is evaluated
+        /// against the configuration before the step, and the picks then run together:
+        /// all exits (reverse document order), all actions (in pick order), all entries
+        /// (document order). Internal (targetless) transitions exit nothing, so they never
+        /// conflict.
         case documentOrder
     }
 
@@ -44,6 +48,17 @@ public struct StatechartOptions: Sendable, Equatable {
         case simultaneous
     }
 
+    /// How an event's name selects handlers.
+    public enum EventMatching: Sendable, Equatable {
+        /// A handler fires only for the exact event it names. The default.
+        case exact
+        /// SCXML's event descriptors: a handler for `a.b` also fires for `a.b.c` (its
+        /// name followed by `.` and more), and a handler for `*` fires for every event.
+        /// Names are compared as text (identifiers through `String(describing:)`);
+        /// `a.b.*` and `a.b.` mean `a.b`. Deferral still names exact events.
+        case prefix
+    }
+
     /// How the regions of a parallel state are exited, by transitions and by `stop`.
     /// Regions are always entered in index order.
     public var regionExitOrder: RegionExitOrder
@@ -57,6 +72,9 @@ public struct StatechartOptions: Sendable, Equatable {
     /// What a partial join does.
     public var joinSemantics: JoinSemantics
 
+    /// How event names select handlers.
+    public var eventMatching: EventMatching
+
     /// The most microsteps (eventless transitions and done events) one step may take
     /// before it fails with ``StatechartError/eventlessLoop(limit:cycle:)``. At least 1.
     public var maxMicrosteps: Int
@@ -67,23 +85,27 @@ public struct StatechartOptions: Sendable, Equatable {
         conflictResolution: ConflictResolution = .everyRegion,
         raisedEventOrder: RaisedEventOrder = .afterQueuedEvents,
         joinSemantics: JoinSemantics = .rememberArrivals,
+        eventMatching: EventMatching = .exact,
         maxMicrosteps: Int = 1000
     ) {
         self.regionExitOrder = regionExitOrder
         self.conflictResolution = conflictResolution
         self.raisedEventOrder = raisedEventOrder
         self.joinSemantics = joinSemantics
+        self.eventMatching = eventMatching
         self.maxMicrosteps = max(1, maxMicrosteps)
     }
 
-    /// SCXML's semantics: regions exited in reverse document order, document-order
-    /// conflict resolution, raised events on an internal queue, simultaneous joins.
+    /// SCXML's semantics: regions exited in reverse document order, SCXML's transition
+    /// selection, raised events on an internal queue, simultaneous joins and prefix
+    /// event matching. Charts loaded from SCXML documents run with these by default.
     public static var scxml: StatechartOptions {
         StatechartOptions(
             regionExitOrder: .reverseDocumentOrder,
             conflictResolution: .documentOrder,
             raisedEventOrder: .internalQueue,
-            joinSemantics: .simultaneous
+            joinSemantics: .simultaneous,
+            eventMatching: .prefix
         )
     }
 }

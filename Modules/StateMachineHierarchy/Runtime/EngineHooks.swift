@@ -15,4 +15,12 @@ protocol EngineHooks: AnyObject, Sendable {
     /// Starts the state-scoped task of `state`; its result event is queued for the
     /// engine only while `state` is still in `generation`.
     func startTask(of state: Int32, payload: (any Sendable)?, generation: UInt64) -> Task<Void, Never>
+    /// Runs the executable content of `region`'s initial transition (SCXML).
+    func runInitialAction(of region: Int32, payload: (any Sendable)?, event: Int32)
+    /// Runs the executable content of `history`'s default transition (SCXML).
+    func runHistoryDefaultAction(of history: Int32, payload: (any Sendable)?, event: Int32)
+    /// With `tracesSteps`: an event (by its own name) is about to be processed.
+    func eventStarted(_ name: String)
+    /// With `tracesSteps`: a queued request's step ended, and its configuration is published.
+    func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>)
 }

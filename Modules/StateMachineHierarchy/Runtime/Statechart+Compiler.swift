@@ -5,10 +5,13 @@
 extension Statechart {
     struct Compiler {
         let definition: Definition
+        let prefixMatching: Bool
         var states: [CompiledStateDraft] = []
         var regions: [RegionNode] = []
         var stateIndex: [StateID: Int32] = [:]
         var switches: [Switch] = []
+        /// Regions whose spec has an initial transition, with that spec.
+        var regionSpecs: [(Int32, RegionSpec)] = []
 
         struct CompiledStateDraft {
             var id: StateID
@@ -27,8 +30,9 @@ extension Statechart {
             var task: StateTask?
         }
 
-        init(_ definition: Definition) {
+        init(_ definition: Definition, options: StatechartOptions = StatechartOptions()) {
             self.definition = definition
+            prefixMatching = options.eventMatching == .prefix
         }
 
         mutating func compile() throws -> Model {
@@ -120,6 +124,7 @@ extension Statechart {
 
             // Histories
             var histories: [HistoryNode] = []
+            var historyDefaultActions: [Action?] = []
             var historyInfo: [String: (index: Int32, owner: Int32, defaultTarget: Int32?)] = [:]
             for ownerIndex in states.indices {
                 let owner = Int32(ownerIndex)
@@ -137,15 +142,24 @@ extension Statechart {
                         }
                         defaultTarget = target
                     }
+                    var defaultPairs = defaultTarget.map { plan(below: states[ownerIndex].regions, to: $0) } ?? []
+                    for id in history.extraDefaultTargets {
+                        let target = try lookup(id, referencedBy: "history '\(history.name)'")
+                        defaultPairs += plan(below: states[ownerIndex].regions, to: target)
+                    }
                     historyInfo[history.name] = (Int32(histories.count), owner, defaultTarget)
                     histories.append(
                         HistoryNode(
                             name: history.name,
                             owner: owner,
                             kind: history.kind,
-                            regions: history.kind == .shallow ? states[ownerIndex].regions : regionsBelow(owner)
+                            regions: history.kind == .shallow ? states[ownerIndex].regions : regionsBelow(owner),
+                            defaultRegions: defaultPairs.map(\.0),
+                            defaultStates: defaultPairs.map(\.1),
+                            hasDefaultAction: history.defaultAction != nil
                         )
                     )
+                    historyDefaultActions.append(history.defaultAction)
                 }
             }
 
@@ -153,14 +167,22 @@ extension Statechart {
             // transitions, one per state whose done event is handled, one per delayed transition.
             var eventIndex: [EventID: Int32] = [:]
             for state in states {
-                for case .event(let event) in state.handlers.map(\.trigger) where eventIndex[event] == nil {
-                    eventIndex[event] = Int32(eventIndex.count)
+                for handler in state.handlers {
+                    guard case .event(let first) = handler.trigger else { continue }
+                    for event in [first] + handler.extraEvents where eventIndex[event] == nil {
+                        eventIndex[event] = Int32(eventIndex.count)
+                    }
                 }
                 for event in state.deferred where eventIndex[event] == nil {
                     eventIndex[event] = Int32(eventIndex.count)
                 }
             }
             let userEventCount = eventIndex.count
+            var userEventNames = [String](repeating: "", count: userEventCount)
+            for (id, index) in eventIndex { userEventNames[Int(index)] = statechartName(id) }
+            // With prefix matching, every user event is a class: the handlers listed under
+            // event `c` are those with a descriptor that matches the name `c`.
+            let matching = EventClasses(names: userEventNames, enabled: prefixMatching)
             var syntheticNames: [String] = []
             func newSyntheticEvent(_ name: String) -> Int32 {
                 syntheticNames.append(name)
@@ -176,23 +198,26 @@ extension Statechart {
             var handlerNames: [String] = []
             var guards: [Guard?] = []
             var actions: [Action?] = []
-            var handlerEvents: [Int32] = []
+            var handlerEvents: [[Int32]] = []
             for sourceIndex in states.indices {
                 let source = Int32(sourceIndex)
                 let sourceName = states[sourceIndex].name
                 for handler in states[sourceIndex].handlers {
                     let event: Int32
                     let eventName: String
+                    var listedUnder: [Int32]?
                     switch handler.trigger {
                     case .event(let id):
                         eventName = statechartName(id)
-                        guard !eventName.isEmpty else {
+                        for other in [id] + handler.extraEvents where statechartName(other).isEmpty {
                             throw StatechartError.emptyName(
                                 what: "An event",
                                 location: "a handler of state '\(states[sourceIndex].path)'"
                             )
                         }
                         event = eventIndex[id]!
+                        let own = ([id] + handler.extraEvents).map { eventIndex[$0]! }
+                        listedUnder = matching.classes(matchedByAnyOf: own)
                     case .eventless:
                         eventName = "eventless"
                         if eventlessEvent < 0 { eventlessEvent = newSyntheticEvent(eventName) }
@@ -224,6 +249,44 @@ extension Statechart {
                     let effect: Effect
                     let name: String
                     switch handler.target {
+                    case .state(let id) where !handler.extraTargets.isEmpty || definition.dialect == .scxml:
+                        let targets = try ([handler.target] + handler.extraTargets).map {
+                            try resolveTarget($0, historyInfo: historyInfo, referencedBy: described)
+                        }
+                        if handler.kind == .internal {
+                            guard targets.count == 1, case .state(source) = targets[0] else {
+                                throw StatechartError.internalTransitionTargetMismatch(
+                                    event: eventName,
+                                    source: states[sourceIndex].path,
+                                    target: statechartName(id)
+                                )
+                            }
+                            effect = .internalAction
+                        } else {
+                            effect = .transition(
+                                register(
+                                    makeTargetSwitch(
+                                        from: source,
+                                        to: targets,
+                                        kind: handler.kind,
+                                        histories: histories
+                                    )
+                                )
+                            )
+                        }
+                        name = "\(sourceName) --> \(targets.map { describe($0, histories) }.joined(separator: ","))"
+                    case .history(let historyName) where definition.dialect == .scxml:
+                        let target = try resolveTarget(
+                            handler.target,
+                            historyInfo: historyInfo,
+                            referencedBy: described
+                        )
+                        effect = .transition(
+                            register(
+                                makeTargetSwitch(from: source, to: [target], kind: handler.kind, histories: histories)
+                            )
+                        )
+                        name = "\(sourceName) --> \(historyName)"
                     case .state(let id):
                         let target = try lookup(id, referencedBy: described)
                         if handler.kind == .internal {
@@ -304,7 +367,7 @@ extension Statechart {
                     handlerNames.append(name)
                     guards.append(handler.guardBlock)
                     actions.append(handler.action)
-                    handlerEvents.append(event)
+                    handlerEvents.append(listedUnder ?? [event])
                 }
             }
 
@@ -314,15 +377,67 @@ extension Statechart {
             for (id, index) in eventIndex { eventIDs[Int(index)] = id }
             var counts = [Int32](repeating: 0, count: states.count * eventCount + 1)
             for (index, handler) in handlers.enumerated() {
-                counts[Int(handler.source) * eventCount + Int(handlerEvents[index]) + 1] += 1
+                for event in handlerEvents[index] {
+                    counts[Int(handler.source) * eventCount + Int(event) + 1] += 1
+                }
             }
             for slot in counts.indices.dropFirst() { counts[slot] += counts[slot - 1] }
             var fill = counts
-            var list = [Int32](repeating: 0, count: handlers.count)
+            var list = [Int32](repeating: 0, count: Int(counts.last ?? 0))
             for (index, handler) in handlers.enumerated() {
-                let slot = Int(handler.source) * eventCount + Int(handlerEvents[index])
-                list[Int(fill[slot])] = Int32(index)
-                fill[slot] += 1
+                for event in handlerEvents[index] {
+                    let slot = Int(handler.source) * eventCount + Int(event)
+                    list[Int(fill[slot])] = Int32(index)
+                    fill[slot] += 1
+                }
+            }
+
+            // Done events: with prefix matching, every composite and parallel state raises
+            // its `done.state.<id>` (SCXML), handled by whatever descriptor matches it.
+            if prefixMatching {
+                for index in states.indices where states[index].kind != .simple && doneEvents[index] < 0 {
+                    doneEvents[index] = matching.eventClass(of: "done.state.\(states[index].name)") ?? -1
+                }
+            }
+
+            // Default entries through an initial transition (SCXML): a switch per region.
+            var regionDefaults = [Int32](repeating: -1, count: regions.count)
+            var initialActions = [Action?](repeating: nil, count: regions.count)
+            for (region, spec) in regionSpecs where !spec.initialTargets.isEmpty || spec.initialAction != nil {
+                let owner = regions[Int(region)].parent
+                let described = "the initial transition of region '\(regions[Int(region)].name)'"
+                let targets = try spec.initialTargets.map {
+                    try resolveTarget($0, historyInfo: historyInfo, referencedBy: described)
+                }
+                var pairs: [(Int32, Int32)] = []
+                var entered: [Int32] = []
+                for target in targets {
+                    switch target {
+                    case .state(let state):
+                        let path = plan(below: [region], to: state)
+                        guard !path.isEmpty else {
+                            throw StatechartError.invalidTransition(
+                                source: owner >= 0 ? states[Int(owner)].path : definition.name,
+                                reason: "its initial state '\(states[Int(state)].path)' is not inside it"
+                            )
+                        }
+                        pairs += path
+                    case .history(let history):
+                        entered.append(history)
+                        let historyOwner = histories[Int(history)].owner
+                        if historyOwner != owner { pairs += plan(below: [region], to: historyOwner) }
+                    }
+                }
+                regionDefaults[Int(region)] = register(makeSwitch(scope: [region], plan: pairs, histories: entered))
+                initialActions[Int(region)] = spec.initialAction
+                if let first = pairs.first(where: { $0.0 == region })?.1 {
+                    regions[Int(region)] = regions[Int(region)].withInitial(first)
+                } else if let history = entered.first,
+                    let first = zip(histories[Int(history)].defaultRegions, histories[Int(history)].defaultStates)
+                        .first(where: { $0.0 == region })?.1
+                {
+                    regions[Int(region)] = regions[Int(region)].withInitial(first)
+                }
             }
 
             let topology = Topology(
@@ -362,7 +477,11 @@ extension Statechart {
                 timers: timers,
                 eventlessEvent: eventlessEvent,
                 doneEvents: doneEvents,
-                userEventCount: userEventCount
+                userEventCount: userEventCount,
+                regionDefaults: regionDefaults,
+                hasInitialActions: initialActions.contains { $0 != nil },
+                raisesEveryDoneEvent: prefixMatching,
+                completesThroughChildren: definition.dialect == .scxml
             )
             return Model(
                 topology: topology,
@@ -376,7 +495,10 @@ extension Statechart {
                 junctionActions: junctionActions,
                 eventIndex: eventIndex,
                 eventIDs: eventIDs.map { $0! },
-                stateIndex: stateIndex
+                stateIndex: stateIndex,
+                matching: matching,
+                initialActions: initialActions,
+                historyDefaultActions: historyDefaultActions
             )
         }
 
@@ -393,6 +515,7 @@ extension Statechart {
             let regionIndex = Int32(regions.count)
             // Reserve the slot; the state list is known only after the children are flattened.
             regions.append(RegionNode(name: name, parent: owner, states: [], initial: -1))
+            if !spec.initialTargets.isEmpty || spec.initialAction != nil { regionSpecs.append((regionIndex, spec)) }
             var members: [Int32] = []
             var initial: Int32?
             for node in spec.states {
@@ -574,14 +697,117 @@ extension Statechart {
         private func leastCommonRegion(_ source: Int32, _ target: Int32) -> Int32 {
             let targetChain = Set(regionChain(target))
             for region in regionChain(source).reversed() where targetChain.contains(region) {
-                return region
+                return domain(region)
             }
             return 0  // Every state lies under the root region.
         }
 
+        /// In the SCXML dialect a transition's scope is the region of its least common
+        /// *compound* ancestor: a parallel state's region (SCXML's child of `<parallel>`)
+        /// widens to the region holding the parallel state.
+        private func domain(_ region: Int32) -> Int32 {
+            guard definition.dialect == .scxml else { return region }
+            var current = region
+            while true {
+                let owner = regions[Int(current)].parent
+                guard owner >= 0, states[Int(owner)].kind == .parallel else { return current }
+                current = states[Int(owner)].parent
+            }
+        }
+
+        /// A target as the compiler resolves it: a state or a history pseudo state.
+        enum ResolvedTarget: Equatable {
+            case state(Int32)
+            case history(Int32)
+        }
+
+        private func resolveTarget(
+            _ target: Target,
+            historyInfo: [String: (index: Int32, owner: Int32, defaultTarget: Int32?)],
+            referencedBy: String
+        ) throws -> ResolvedTarget {
+            switch target {
+            case .state(let id):
+                return .state(try lookup(id, referencedBy: referencedBy))
+            case .history(let name):
+                guard let history = historyInfo[name] else {
+                    throw StatechartError.unknownPseudoState(name: name, referencedBy: referencedBy)
+                }
+                return .history(history.index)
+            case .fork(let name), .join(let name), .junction(let name):
+                throw StatechartError.invalidCompoundTransition(
+                    pseudoState: name,
+                    reason: "it is one of several targets of \(referencedBy); only states and histories can be"
+                )
+            }
+        }
+
+        private func describe(_ target: ResolvedTarget, _ histories: [HistoryNode]) -> String {
+            switch target {
+            case .state(let state): states[Int(state)].name
+            case .history(let history): histories[Int(history)].name
+            }
+        }
+
+        /// A transition to several targets (states or histories) entered together: its scope
+        /// is the least common region of the source and every target (a history counts as
+        /// its owner, or as the owner's region when the source lies inside the owner), and
+        /// its plan leads to each target.
+        private func makeTargetSwitch(
+            from source: Int32,
+            to targets: [ResolvedTarget],
+            kind: StatechartTransitionKind,
+            histories: [HistoryNode]
+        ) -> Switch {
+            var chains: [[Int32]] = []
+            var anchors: [Int32] = []
+            var entered: [Int32] = []
+            for target in targets {
+                switch target {
+                case .state(let state):
+                    chains.append(regionChain(state))
+                    anchors.append(state)
+                case .history(let history):
+                    let owner = histories[Int(history)].owner
+                    entered.append(history)
+                    anchors.append(owner)
+                    let ownerRegions = states[Int(owner)].regions
+                    if isAncestorOrSelf(owner, of: source), states[Int(owner)].kind == .composite {
+                        chains.append(regionChain(owner) + ownerRegions)
+                    } else {
+                        chains.append(regionChain(owner))
+                    }
+                }
+            }
+            var scope: [Int32]
+            let sourceIsContainer = states[Int(source)].kind == .composite
+            if kind == .local, sourceIsContainer,
+                targets.allSatisfy({ target in
+                    switch target {
+                    case .state(let state): state != source && isAncestorOrSelf(source, of: state)
+                    case .history(let history): isAncestorOrSelf(source, of: histories[Int(history)].owner)
+                    }
+                })
+            {
+                scope = states[Int(source)].regions
+            } else {
+                let sourceChain = regionChain(source)
+                var common = 0
+                for (depth, region) in sourceChain.enumerated().reversed()
+                where chains.allSatisfy({ $0.count > depth && $0[depth] == region }) {
+                    common = Int(region)
+                    break
+                }
+                scope = [domain(Int32(common))]
+            }
+            var pairs: [(Int32, Int32)] = []
+            for anchor in anchors { pairs += plan(below: scope, to: anchor) }
+            return makeSwitch(scope: scope, plan: pairs, histories: entered)
+        }
+
         /// The (region, state) pairs from just below one of `scope` down to `target`; empty
         /// when the target is not below the scope (it is then entered through initial states).
-        private func plan(below scope: [Int32], to target: Int32) -> [(Int32, Int32)] {
+        func plan(below scope: [Int32], to target: Int32) -> [(Int32, Int32)] {
             var pairs: [(Int32, Int32)] = []
             var current = target
             while true {
@@ -635,12 +861,13 @@ extension Statechart {
             return Int32(switches.count - 1)
         }
 
-        private func makeSwitch(scope: [Int32], plan: [(Int32, Int32)]) -> Switch {
+        private func makeSwitch(scope: [Int32], plan: [(Int32, Int32)], histories: [Int32] = []) -> Switch {
             Switch(
                 scope: scope,
                 planRegions: plan.map(\.0),
                 planStates: plan.map(\.1),
-                scopeName: regions[Int(scope[0])].name
+                scopeName: regions[Int(scope[0])].name,
+                histories: histories
             )
         }
     }

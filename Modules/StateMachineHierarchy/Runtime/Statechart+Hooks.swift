@@ -8,23 +8,27 @@ extension Statechart {
         let model: Model
         let observers: ObserverRegistry
         weak var engine: StatechartEngine?
+        /// Told every processed event's name and every step's end; set only by the SCXML
+        /// interpreter (whose chart is created with `tracesSteps`).
+        let stepObserver: StepObserver?
 
-        init(model: Model, observers: ObserverRegistry) {
+        init(model: Model, observers: ObserverRegistry, stepObserver: StepObserver? = nil) {
             self.model = model
             self.observers = observers
+            self.stepObserver = stepObserver
         }
 
         /// The engine's request for `event`: its index in the event table, or its name when
         /// no handler uses it (an empty name is an error).
         func request(for event: Event) throws(StatechartError) -> StepRequest {
             if let index = model.eventIndex[event.name] {
-                return .event(index: index, unknownName: nil)
+                return .event(index: index, name: nil)
             }
             let name = statechartName(event.name)
             if name.isEmpty {
                 throw StatechartError.emptyName(what: "An event", location: "an event sent to '\(model.topology.name)'")
             }
-            return .event(index: -1, unknownName: name)
+            return .event(index: model.matching.eventClass(of: name) ?? -1, name: name)
         }
 
         /// Queues `event` from inside a step (or later, from an escaped context). An event
@@ -88,6 +92,22 @@ extension Statechart {
             model.junctionActions[junction][path]?(context(payload, event))
         }
 
+        func runInitialAction(of region: Int32, payload: (any Sendable)?, event: Int32) {
+            model.initialActions[Int(region)]?(context(payload, event))
+        }
+
+        func runHistoryDefaultAction(of history: Int32, payload: (any Sendable)?, event: Int32) {
+            model.historyDefaultActions[Int(history)]?(context(payload, event))
+        }
+
+        func eventStarted(_ name: String) {
+            stepObserver?.eventStarted(name)
+        }
+
+        func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
+            stepObserver?.stepFinished(result)
+        }
+
         func notify(_ tag: NotificationTag, state: Int32, payload: (any Sendable)?, event: Int32) {
             let kind: Notification.Kind
             switch tag {
@@ -103,5 +123,16 @@ extension Statechart {
             )
             observers.post(notification, at: state)
         }
+    }
+
+    /// Follows a chart's steps (the SCXML interpreter's trace and failure reporting).
+    /// Called on the draining thread, inside the chart's step loop.
+    struct StepObserver: Sendable {
+        /// An event is about to be processed: external, raised, done or sent.
+        var eventStarted: @Sendable (String) -> Void
+        /// A queued request's step (with everything it raised) ended.
+        var stepFinished: @Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void
+        /// A line of the trace from the chart's own blocks (`enter:<id>`, `exit:<id>`).
+        var note: @Sendable (String) -> Void
     }
 }

@@ -43,6 +43,12 @@ struct HistoryNode: Sendable {
     let kind: StatechartHistoryKind
     /// The owner's own regions (shallow) or every region below it (deep), in document order.
     let regions: [Int32]
+    /// Where the default transition leads, as (region, state) pairs below the owner; used
+    /// by transitions that enter the history through `Switch.histories`.
+    var defaultRegions: [Int32] = []
+    var defaultStates: [Int32] = []
+    /// The default transition has executable content (SCXML), run after the owner's entry.
+    var hasDefaultAction = false
 }
 
 /// A delayed transition: the handler it fires through its own synthetic event.
@@ -59,6 +65,11 @@ struct RegionNode: Sendable {
     let parent: Int32
     let states: [Int32]
     let initial: Int32
+
+    /// The same region with another initial state.
+    func withInitial(_ state: Int32) -> RegionNode {
+        RegionNode(name: name, parent: parent, states: states, initial: state)
+    }
 }
 
 /// What a transition exits and enters, as the compiler computes it. `Topology` flattens
@@ -74,6 +85,9 @@ struct Switch: Sendable {
     let planStates: [Int32]
     /// The name of the scope's region, for the debugger.
     let scopeName: String
+    /// History pseudo states among the targets: each enters its record, or its default
+    /// when it has none.
+    var histories: [Int32] = []
 }
 
 /// A switch as the step reads it: ranges into `Topology`'s flat scope and plan tables.
@@ -82,6 +96,9 @@ struct SwitchHot: Sendable {
     let scopeCount: Int32
     let planStart: Int32
     let planCount: Int32
+    /// The history targets are `Topology.switchHistories[historyStart ..< historyStart + historyCount]`.
+    let historyStart: Int32
+    let historyCount: Int32
 }
 
 /// What a handler does once its guard passes. Switches are referred to by index into
@@ -160,6 +177,21 @@ struct Topology: Sendable {
     let doneEvents: [Int32]
     /// Events `0 ..< userEventCount` are the user's; the rest are synthetic.
     let userEventCount: Int
+    let switchHistories: [Int32]
+    /// Per region: the switch of its initial transition (SCXML), or -1 for a plain
+    /// default entry into `RegionNode.initial`.
+    let regionDefaults: [Int32]
+    let hasRegionDefaults: Bool
+    /// Some region's initial transition has executable content.
+    let hasInitialActions: Bool
+    /// Some history's default transition has executable content.
+    let hasHistoryDefaultActions: Bool
+    /// With prefix matching (SCXML), every composite and parallel state raises its done
+    /// event when it completes, even when no handler matches it (it still shows in traces).
+    let raisesEveryDoneEvent: Bool
+    /// The SCXML dialect: a parallel state completes when each region's state is in a
+    /// final state at any depth, not only when it is one.
+    let completesThroughChildren: Bool
     // Which of the newer features the chart uses, so that steps of charts without them
     // skip their state entirely (see `StatechartEngine.settles`).
     let hasDeferrals: Bool
@@ -190,8 +222,18 @@ struct Topology: Sendable {
         timers: [TimerNode],
         eventlessEvent: Int32,
         doneEvents: [Int32],
-        userEventCount: Int
+        userEventCount: Int,
+        regionDefaults: [Int32],
+        hasInitialActions: Bool,
+        raisesEveryDoneEvent: Bool,
+        completesThroughChildren: Bool
     ) {
+        self.regionDefaults = regionDefaults
+        hasRegionDefaults = regionDefaults.contains { $0 >= 0 }
+        self.hasInitialActions = hasInitialActions
+        hasHistoryDefaultActions = histories.contains(where: \.hasDefaultAction)
+        self.raisesEveryDoneEvent = raisesEveryDoneEvent
+        self.completesThroughChildren = completesThroughChildren
         self.histories = histories
         self.timers = timers
         self.eventlessEvent = eventlessEvent
@@ -201,6 +243,7 @@ struct Topology: Sendable {
         hasHistories = !histories.isEmpty
         hasSnapshotExtras =
             !histories.isEmpty || !joins.isEmpty || !timers.isEmpty || states.contains(where: \.isFinal)
+            || completesThroughChildren
         self.name = name
         self.states = states
         self.regions = regions
@@ -210,19 +253,24 @@ struct Topology: Sendable {
         var scopeRegions: [Int32] = []
         var planRegions: [Int32] = []
         var planStates: [Int32] = []
+        var switchHistories: [Int32] = []
         for change in switches {
             hotSwitches.append(
                 SwitchHot(
                     scopeStart: Int32(scopeRegions.count),
                     scopeCount: Int32(change.scope.count),
                     planStart: Int32(planRegions.count),
-                    planCount: Int32(change.planRegions.count)
+                    planCount: Int32(change.planRegions.count),
+                    historyStart: Int32(switchHistories.count),
+                    historyCount: Int32(change.histories.count)
                 )
             )
             scopeRegions += change.scope
             planRegions += change.planRegions
             planStates += change.planStates
+            switchHistories += change.histories
         }
+        self.switchHistories = switchHistories
         self.switches = hotSwitches
         switchScopeNames = switches.map(\.scopeName)
         self.scopeRegions = scopeRegions
@@ -296,6 +344,12 @@ extension Statechart {
         /// Event identifiers by index.
         let eventIDs: [EventID]
         let stateIndex: [StateID: Int32]
+        /// Prefix matching's lookup of names that are not events of the chart.
+        let matching: EventClasses
+        /// Per region, its initial transition's executable content (SCXML).
+        let initialActions: [Action?]
+        /// Per history, its default transition's executable content (SCXML).
+        let historyDefaultActions: [Action?]
     }
 }
 
@@ -304,4 +358,63 @@ enum NotificationTag {
     case entered
     case exited
     case internalTransition
+}
+
+/// The event table under ``StatechartOptions/EventMatching/prefix``: every event of the
+/// chart is a class, and a handler is listed under each class whose name its descriptors
+/// match. A name that is no event of the chart selects the class of its longest prefix
+/// (cut at a `.`) that is one, else the class of `*`. Under exact matching it is inert.
+struct EventClasses: Sendable {
+    let enabled: Bool
+    /// Normalised names (`a.b.*` and `a.b.` as `a.b`) to event indexes.
+    private let indexByName: [String: Int32]
+    private let names: [String]
+
+    init(names: [String], enabled: Bool) {
+        self.enabled = enabled
+        self.names = names.map(Self.normalized)
+        var index: [String: Int32] = [:]
+        if enabled {
+            for (position, name) in self.names.enumerated() where index[name] == nil { index[name] = Int32(position) }
+        }
+        indexByName = index
+    }
+
+    /// The classes a handler with the descriptors `own` (event indexes) is listed under.
+    func classes(matchedByAnyOf own: [Int32]) -> [Int32] {
+        guard enabled else {
+            var unique: [Int32] = []
+            for event in own where !unique.contains(event) { unique.append(event) }
+            return unique
+        }
+        return names.indices.filter { candidate in
+            own.contains { Self.matches(descriptor: names[Int($0)], event: names[candidate]) }
+        }.map(Int32.init)
+    }
+
+    /// The class that handles the event named `name`, nil when no descriptor matches it.
+    func eventClass(of name: String) -> Int32? {
+        guard enabled else { return nil }
+        var candidate = Substring(name)
+        while true {
+            if let index = indexByName[String(candidate)] { return index }
+            guard let dot = candidate.lastIndex(of: ".") else { break }
+            candidate = candidate[..<dot]
+        }
+        return indexByName["*"]
+    }
+
+    static func matches(descriptor: String, event: String) -> Bool {
+        if descriptor == "*" || descriptor == event { return true }
+        return event.count > descriptor.count && event.hasPrefix(descriptor)
+            && event[event.index(event.startIndex, offsetBy: descriptor.count)] == "."
+    }
+
+    /// `a.b.*` and `a.b.` mean `a.b`; `*` stays.
+    static func normalized(_ descriptor: String) -> String {
+        var result = Substring(descriptor)
+        if result.hasSuffix(".*") { result = result.dropLast(2) }
+        while result.hasSuffix(".") { result = result.dropLast() }
+        return result.isEmpty ? "*" : String(result)
+    }
 }

@@ -22,6 +22,9 @@ final class StatechartEngine: @unchecked Sendable {
     private let raisesInternally: Bool
     private let joinsSimultaneously: Bool
     private let maxMicrosteps: Int
+    /// The hooks want every processed event's name and every step's end (the SCXML
+    /// interpreter's trace); off for ordinary charts, so their steps pay nothing for it.
+    private let tracesSteps: Bool
     /// The chart has eventless transitions or done events, or raises to the internal queue.
     /// The step tests this and the topology's `has...` facts (constants) before any of the
     /// mutable state below: every read of a class's `var` is an exclusivity check
@@ -42,9 +45,20 @@ final class StatechartEngine: @unchecked Sendable {
     private var stepPayload: (any Sendable)?
     private var stepEvent: Int32 = -1
     private var log: DebugLog?
-    /// Exit-scope regions of the transitions taken in the current step (kept only for
-    /// `ConflictResolution.documentOrder`).
-    private var stepScopes: [Int32] = []
+    /// `ConflictResolution.documentOrder`: the handlers the current microstep selected,
+    /// then the (scope region, switch) pairs it exits and enters.
+    private var picks: [Pick] = []
+    private var pickScopes: [(region: Int32, change: Int32)] = []
+    /// Histories entered through their default transition whose executable content runs
+    /// once their owner has been entered.
+    private var pendingHistoryDefaults: [Int32] = []
+    /// Events sent with a delay by executable content, by a sequence number that is never
+    /// reused, so a timer whose send is gone (cancelled, fired, halted) delivers nothing.
+    private var pendingSends: [UInt64: PendingSend] = [:]
+    private var nextSendSequence: UInt64 = 0
+    /// SCXML's `idlocation` slots: the last send id generated into each.
+    private var sendIDSlots: [String: String] = [:]
+    private var generatedSendIDCount = 0
     /// A final state of the root region is active.
     private var finished = false
     /// Per history, the active state of each of its regions when its owner last exited;
@@ -76,9 +90,11 @@ final class StatechartEngine: @unchecked Sendable {
         hooks: any EngineHooks,
         subscriptions: SubscriptionCount,
         options: StatechartOptions,
-        clock: any StatechartClock
+        clock: any StatechartClock,
+        tracesSteps: Bool = false
     ) {
         self.topology = topology
+        self.tracesSteps = tracesSteps
         self.options = options
         self.clock = clock
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
@@ -148,6 +164,11 @@ final class StatechartEngine: @unchecked Sendable {
         return drainHere ? drain(first: direct) : nil
     }
 
+    /// Queues a halt (see ``halt()``), run on the caller's thread when the chart is idle.
+    func submitHalt() {
+        _ = submit { QueueItem(request: .halt, payload: nil, completion: $0 ? .inline : nil) }
+    }
+
     /// Drops the queued events, delivering `.discarded` to their waiters, and queues a stop.
     func submitStop(payload: (any Sendable)?) {
         let (dropped, drainHere) = pump.withLock { pump -> ([QueueItem], Bool) in
@@ -169,9 +190,15 @@ final class StatechartEngine: @unchecked Sendable {
         configuration: [Int32],
         historyRecords: [[Int32]],
         joinProgress: [[Bool]],
-        remaining: [Int32: Duration]
+        remaining: [Int32: Duration],
+        sends: [(request: StepRequest, name: String, id: String?, remaining: Duration)] = [],
+        sendIDSlots: [String: String] = [:],
+        generatedSendIDCount: Int = 0
     ) {
         current = configuration
+        self.sendIDSlots = sendIDSlots
+        self.generatedSendIDCount = generatedSendIDCount
+        for send in sends { schedule(send.request, name: send.name, delay: send.remaining, id: send.id, armed: true) }
         self.historyRecords = historyRecords
         self.joinProgress = joinProgress
         joinArrivals = joinProgress.map { $0.filter { $0 }.count }
@@ -205,6 +232,7 @@ final class StatechartEngine: @unchecked Sendable {
         if let first {
             let sink = pump.withLock { $0.debugSink }
             let result = run(first, sink: sink)
+            if tracesSteps { finishTracedStep(result) }
             if first.completion?.isInline == true {
                 inlineResult = result
             } else {
@@ -225,6 +253,7 @@ final class StatechartEngine: @unchecked Sendable {
             }
             guard let item = next else { break }
             let result = run(item, sink: sink)
+            if tracesSteps { finishTracedStep(result) }
             if item.completion?.isInline == true {
                 inlineResult = result
             } else {
@@ -233,6 +262,13 @@ final class StatechartEngine: @unchecked Sendable {
             if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
         }
         return inlineResult
+    }
+
+    /// Publishes the step and tells the hooks it ended, so that their observer reads the
+    /// configuration the step left.
+    private func finishTracedStep(_ result: Result<StatechartStepOutcome, StatechartError>) {
+        pump.withLock { publish(into: &$0) }
+        hooks.stepFinished(result)
     }
 
     /// Runs, in arrival order, the deferred events that no active state defers any more.
@@ -265,6 +301,11 @@ final class StatechartEngine: @unchecked Sendable {
                 }
             }
             for timer in pendingTimers.indices { pump.extras.timerDeadlines[timer] = pendingTimers[timer]?.deadline }
+            pump.extras.sends = pendingSends.sorted { $0.key < $1.key }.map {
+                ($0.value.name, $0.value.id, $0.value.deadline)
+            }
+            pump.extras.sendIDSlots = sendIDSlots
+            pump.extras.generatedSendIDCount = generatedSendIDCount
             extrasDirty = false
         }
     }
@@ -291,19 +332,22 @@ final class StatechartEngine: @unchecked Sendable {
         stepPayload = item.payload
         do {
             switch item.request {
-            case .event(let index, let unknownName):
+            case .event(let index, let name):
                 stepEvent = index
                 if let log {
-                    let name = index >= 0 ? topology.eventNames[Int(index)] : unknownName ?? "?"
+                    let name = name ?? (index >= 0 ? topology.eventNames[Int(index)] : "?")
                     log.write("[\(topology.name)]: attempt to handle event '\(name)' data: \(describe(stepPayload))")
                 }
                 guard started else { return .success(.discarded) }
                 if item.sourceState >= 0, !isCurrent(item.sourceState, generation: item.generation) {
                     return .success(.discarded)
                 }
-                guard index >= 0 else { return .success(.unhandled) }
-                stepScopes.removeAll(keepingCapacity: true)
-                let handled = try dispatch(region: 0, event: index)
+                if tracesSteps { hooks.eventStarted(name ?? topology.eventNames[Int(index)]) }
+                guard index >= 0 else {
+                    if settles { try settle() }
+                    return .success(.unhandled)
+                }
+                let handled = try step(event: index)
                 if !handled, topology.hasDeferrals, isDeferred(index) {
                     deferredItems.append(QueueItem(request: item.request, payload: item.payload, completion: nil))
                     return .success(.deferred)
@@ -312,10 +356,18 @@ final class StatechartEngine: @unchecked Sendable {
                 return .success(handled ? .handled : .unhandled)
             case .timeout(let timer):
                 return .success(try performTimeout(timer, generation: item.generation))
+            case .sendDue(let sequence):
+                guard let send = pendingSends.removeValue(forKey: sequence) else { return .success(.discarded) }
+                extrasDirty = true
+                return perform(QueueItem(request: send.request, payload: nil, completion: nil))
             case .start:
                 return .success(try performStart())
             case .stop:
                 return .success(performStop())
+            case .halt:
+                guard started else { return .success(.unhandled) }
+                halt()
+                return .success(.handled)
             }
         } catch let error as StatechartError {
             return .failure(error)
@@ -342,6 +394,7 @@ final class StatechartEngine: @unchecked Sendable {
         tearDownRegion(0)
         started = false
         finished = false
+        cancelSends { _ in true }
         internalQueue.removeAll()
         deferredItems.removeAll()
         for index in historyRecords.indices { historyRecords[index] = [] }
@@ -359,8 +412,7 @@ final class StatechartEngine: @unchecked Sendable {
         extrasDirty = true
         stepEvent = node.event
         log?.write("[\(topology.name)]: attempt to handle event '\(topology.eventNames[Int(node.event)])' data: nil")
-        stepScopes.removeAll(keepingCapacity: true)
-        let handled = try dispatch(region: 0, event: node.event)
+        let handled = try step(event: node.event)
         try settle()
         return handled ? .handled : .unhandled
     }
@@ -390,19 +442,19 @@ final class StatechartEngine: @unchecked Sendable {
             if eventless >= 0 {
                 stepEvent = eventless
                 while true {
-                    stepScopes.removeAll(keepingCapacity: true)
-                    guard try dispatch(region: 0, event: eventless) else { break }
+                    guard try step(event: eventless) else { break }
                     try count()
                 }
             }
             guard !internalQueue.isEmpty else { return }
             let item = internalQueue.removeFirst()
-            guard case .event(let index, _) = item.request, index >= 0 else { continue }
+            guard case .event(let index, let name) = item.request else { continue }
+            if tracesSteps { hooks.eventStarted(name ?? topology.eventNames[Int(index)]) }
+            guard index >= 0 else { continue }
             stepPayload = item.payload
             stepEvent = index
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
-            stepScopes.removeAll(keepingCapacity: true)
-            if try dispatch(region: 0, event: index) { try count() }
+            if try step(event: index) { try count() }
         }
     }
 
@@ -419,6 +471,12 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     // MARK: The step
+
+    /// One microstep for `event`: TBStateMachine's dispatch, or SCXML's selection with
+    /// `ConflictResolution.documentOrder`. True when a handler fired.
+    private func step(event: Int32) throws -> Bool {
+        resolvesConflicts ? try select(event: event) : try dispatch(region: 0, event: event)
+    }
 
     /// TBStateMachine's `handleEvent:`: the active child gets the event first (every region
     /// of a parallel state, in order); only if none handled it does this region's active
@@ -462,18 +520,15 @@ final class StatechartEngine: @unchecked Sendable {
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
             if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case .transition(let change), .fork(let change):
-            if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil)
         case .join(let join, let slot, let change):
             if joinsSimultaneously {
                 guard allSourcesActive(Int(join)) else { return false }
-                if conflicts(change) { return true }
                 logTransition(index, scope: topology.switchScopeNames[Int(change)])
                 perform(change, handler: nil)
                 return true
             }
-            if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             if arrive(at: Int(join), slot: Int(slot)) {
                 // As in TBStateMachine, a join's own transition has no action.
@@ -488,31 +543,209 @@ final class StatechartEngine: @unchecked Sendable {
                 )
             }
             let change = firstPath + Int32(chosen)
-            if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil, junctionPath: (junction, chosen))
         case .history(let history, let remembered, let fallback):
             let hasRecord = !historyRecords[Int(history)].isEmpty
             let change = hasRecord ? remembered : fallback
-            if conflicts(change) { return true }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil, history: hasRecord ? Int(history) : nil)
         }
         return true
     }
 
-    /// With `ConflictResolution.documentOrder`: whether `change` would exit states in a
-    /// region that a transition already taken in this step exits (or contains it).
-    private func conflicts(_ change: Int32) -> Bool {
-        guard resolvesConflicts, !stepScopes.isEmpty else { return false }
-        let entry = topology.switches[Int(change)]
-        for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
-            let region = topology.scopeRegions[slot]
-            for taken in stepScopes
-            where region == taken || isRegion(region, inside: taken) || isRegion(taken, inside: region) {
-                return true
+    // MARK: SCXML's selection
+
+    /// A handler picked by SCXML's selection: the switch it takes (-1 for an internal
+    /// transition, -2 for a join arrival that completes nothing) and what it chose.
+    struct Pick {
+        var handler: Int
+        var change: Int32
+        var junctionPath: (junction: Int, path: Int)? = nil
+        var history: Int? = nil
+    }
+
+    /// W3C SCXML's `selectTransitions` and `microstep`: every active atomic state, in
+    /// document order, picks the first enabled handler on its way up; conflicting picks
+    /// are resolved; then every pick's exits, actions and entries run together.
+    private func select(event: Int32) throws -> Bool {
+        picks.removeAll(keepingCapacity: true)
+        try collect(region: 0, event: event)
+        guard !picks.isEmpty else { return false }
+        removeConflicts()
+        microstep()
+        return true
+    }
+
+    private func collect(region: Int32, event: Int32) throws {
+        let active = current[Int(region)]
+        guard active >= 0 else { return }
+        let state = topology.hot[Int(active)]
+        if state.kind == .simple {
+            try pick(from: active, event: event)
+            return
+        }
+        for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
+            try collect(region: topology.childRegions[slot], event: event)
+        }
+    }
+
+    /// The first enabled handler for `event` of `atomic` or its nearest ancestor that has one.
+    private func pick(from atomic: Int32, event: Int32) throws {
+        var state = atomic
+        while true {
+            let range = topology.handlerRange(state: state, event: event)
+            if !range.isEmpty, let log {
+                log.write(
+                    "[\(topology.states[Int(state)].name)] will handle event '\(topology.eventNames[Int(event)])' data: \(describe(stepPayload))"
+                )
+            }
+            for slot in range {
+                let index = Int(topology.handlerList[slot])
+                // Picked already for another atomic state: the same guards pass again.
+                if picks.contains(where: { $0.handler == index }) { return }
+                if let pick = try enabledPick(index) {
+                    picks.append(pick)
+                    return
+                }
+            }
+            let owner = topology.regions[Int(topology.hot[Int(state)].parent)].parent
+            guard owner >= 0 else { return }
+            state = owner
+        }
+    }
+
+    private func enabledPick(_ index: Int) throws -> Pick? {
+        let handler = topology.handlers[index]
+        if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return nil }
+        switch handler.effect {
+        case .internalAction:
+            return Pick(handler: index, change: -1)
+        case .transition(let change), .fork(let change):
+            return Pick(handler: index, change: change)
+        case .join(let join, let slot, let change):
+            if joinsSimultaneously {
+                return allSourcesActive(Int(join)) ? Pick(handler: index, change: change) : nil
+            }
+            return Pick(handler: index, change: arrive(at: Int(join), slot: Int(slot)) ? change : -2)
+        case .junction(let junctionIndex, let firstPath):
+            let junction = Int(junctionIndex)
+            guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
+                throw StatechartError.noOutgoingJunctionPath(
+                    junction: topology.junctionNames[junction],
+                    event: topology.eventNames[Int(stepEvent)]
+                )
+            }
+            return Pick(handler: index, change: firstPath + Int32(chosen), junctionPath: (junction, chosen))
+        case .history(let history, let remembered, let fallback):
+            let hasRecord = !historyRecords[Int(history)].isEmpty
+            return Pick(
+                handler: index,
+                change: hasRecord ? remembered : fallback,
+                history: hasRecord ? Int(history) : nil
+            )
+        }
+    }
+
+    /// SCXML's `removeConflictingTransitions`: of two picks whose exit scopes overlap, one
+    /// whose source is a descendant of the other's replaces it; otherwise the later goes.
+    private func removeConflicts() {
+        guard picks.count > 1 else { return }
+        var kept: [Pick] = []
+        kept.reserveCapacity(picks.count)
+        for candidate in picks {
+            var preempted = false
+            var replaced: [Int] = []
+            for (position, earlier) in kept.enumerated() where scopesOverlap(candidate.change, earlier.change) {
+                if isState(
+                    topology.handlers[candidate.handler].source,
+                    below: topology.handlers[earlier.handler].source
+                ) {
+                    replaced.append(position)
+                } else {
+                    preempted = true
+                    break
+                }
+            }
+            guard !preempted else { continue }
+            for position in replaced.reversed() { kept.remove(at: position) }
+            kept.append(candidate)
+        }
+        picks = kept
+    }
+
+    /// Whether two switches exit states of one region (one scope at or inside the other).
+    private func scopesOverlap(_ first: Int32, _ second: Int32) -> Bool {
+        guard first >= 0, second >= 0 else { return false }
+        let a = topology.switches[Int(first)]
+        let b = topology.switches[Int(second)]
+        for i in Int(a.scopeStart)..<Int(a.scopeStart + a.scopeCount) {
+            let left = topology.scopeRegions[i]
+            for j in Int(b.scopeStart)..<Int(b.scopeStart + b.scopeCount) {
+                let right = topology.scopeRegions[j]
+                if left == right || isRegion(left, inside: right) || isRegion(right, inside: left) { return true }
             }
         }
+        return false
+    }
+
+    /// Whether `state` is a proper descendant of `ancestor`.
+    private func isState(_ state: Int32, below ancestor: Int32) -> Bool {
+        var current = state
+        while true {
+            let owner = topology.regions[Int(topology.hot[Int(current)].parent)].parent
+            guard owner >= 0 else { return false }
+            if owner == ancestor { return true }
+            current = owner
+        }
+    }
+
+    /// Runs the picks together: every exit (reverse document order), every action (in
+    /// pick order), every entry (document order).
+    private func microstep() {
+        pickScopes.removeAll(keepingCapacity: true)
+        for pick in picks where pick.change >= 0 {
+            let entry = topology.switches[Int(pick.change)]
+            for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
+                pickScopes.append((topology.scopeRegions[slot], pick.change))
+            }
+        }
+        // Regions are numbered in document order (pre-order), and scopes of kept picks
+        // are disjoint subtrees: exiting the later subtree first is reverse document order.
+        pickScopes.sort { $0.region < $1.region }
+        for scope in pickScopes.reversed() {
+            let active = current[Int(scope.region)]
+            if active >= 0 { exitState(active) }
+        }
+        for pick in picks {
+            if settles { lastFired = pick.handler }
+            let handler = topology.handlers[pick.handler]
+            if pick.change >= 0 {
+                logTransition(pick.handler, scope: topology.switchScopeNames[Int(pick.change)])
+            } else if pick.change == -1 {
+                logTransition(pick.handler, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
+                if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
+            }
+            if handler.hasAction, pick.change != -2, !isJoin(handler) {
+                hooks.runAction(of: pick.handler, payload: stepPayload, event: stepEvent)
+            }
+            if let (junction, path) = pick.junctionPath {
+                hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
+            }
+        }
+        for pick in picks where pick.change >= 0 {
+            if let history = pick.history { restoreRecord(of: history) }
+            applyHistories(of: pick.change)
+        }
+        for scope in pickScopes { enterRegion(scope.region, plan: scope.change) }
+        for pick in picks where pick.change >= 0 {
+            if let history = pick.history { clearRestoreTargets(topology.histories[history].regions) }
+            clearHistories(of: pick.change)
+        }
+    }
+
+    private func isJoin(_ handler: HandlerNode) -> Bool {
+        if case .join = handler.effect { return true }
         return false
     }
 
@@ -558,23 +791,73 @@ final class StatechartEngine: @unchecked Sendable {
         for slot in scope {
             let active = current[Int(topology.scopeRegions[slot])]
             if active >= 0 { exitState(active) }
-            if resolvesConflicts { stepScopes.append(topology.scopeRegions[slot]) }
         }
         if let handler { hooks.runAction(of: handler, payload: stepPayload, event: stepEvent) }
         if let (junction, path) = junctionPath {
             hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
         }
         // The owner's exit has just recorded its history; the entry below follows it.
-        if let history {
-            for (position, region) in topology.histories[history].regions.enumerated() {
-                restoreTargets[Int(region)] = historyRecords[history][position]
-            }
-        }
+        if let history { restoreRecord(of: history) }
+        applyHistories(of: change)
         for slot in scope {
             enterRegion(topology.scopeRegions[slot], plan: change)
         }
-        if let history {
-            for region in topology.histories[history].regions { restoreTargets[Int(region)] = -1 }
+        if let history { clearRestoreTargets(topology.histories[history].regions) }
+        clearHistories(of: change)
+    }
+
+    /// Makes the next entries follow what `history` recorded.
+    private func restoreRecord(of history: Int) {
+        for (position, region) in topology.histories[history].regions.enumerated() {
+            restoreTargets[Int(region)] = historyRecords[history][position]
+        }
+    }
+
+    private func clearRestoreTargets(_ regions: [Int32]) {
+        for region in regions { restoreTargets[Int(region)] = -1 }
+    }
+
+    /// For a switch that targets history pseudo states: makes the entries follow each
+    /// history's record or, when it has none, its default transition (whose content runs
+    /// once the owner is entered).
+    private func applyHistories(of change: Int32) {
+        let entry = topology.switches[Int(change)]
+        guard entry.historyCount > 0 else { return }
+        for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
+            let history = Int(topology.switchHistories[slot])
+            if !historyRecords[history].isEmpty {
+                restoreRecord(of: history)
+                continue
+            }
+            let node = topology.histories[history]
+            for (region, state) in zip(node.defaultRegions, node.defaultStates) { restoreTargets[Int(region)] = state }
+            if node.hasDefaultAction { pendingHistoryDefaults.append(Int32(history)) }
+        }
+    }
+
+    private func clearHistories(of change: Int32) {
+        let entry = topology.switches[Int(change)]
+        guard entry.historyCount > 0 else { return }
+        for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
+            let node = topology.histories[Int(topology.switchHistories[slot])]
+            clearRestoreTargets(node.regions)
+            clearRestoreTargets(node.defaultRegions)
+        }
+        pendingHistoryDefaults.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs the content of the default transitions of histories owned by `owner`, which
+    /// has just been entered.
+    private func runHistoryDefaults(owner: Int32) {
+        var index = 0
+        while index < pendingHistoryDefaults.count {
+            let history = pendingHistoryDefaults[index]
+            guard topology.histories[Int(history)].owner == owner else {
+                index += 1
+                continue
+            }
+            pendingHistoryDefaults.remove(at: index)
+            hooks.runHistoryDefaultAction(of: history, payload: stepPayload, event: stepEvent)
         }
     }
 
@@ -583,11 +866,35 @@ final class StatechartEngine: @unchecked Sendable {
     private func enterRegion(_ region: Int32, plan: Int32) {
         let explicit = plan >= 0 ? topology.explicitChild(of: region, in: plan) : nil
         var target = explicit ?? topology.regionInitial[Int(region)]
-        if explicit == nil, topology.hasHistories, restoreTargets[Int(region)] >= 0 {
-            target = restoreTargets[Int(region)]
+        if explicit == nil {
+            if topology.hasHistories, restoreTargets[Int(region)] >= 0 {
+                target = restoreTargets[Int(region)]
+            } else if topology.hasRegionDefaults, topology.regionDefaults[Int(region)] >= 0 {
+                enterThroughInitialTransition(region)
+                return
+            }
         }
         current[Int(region)] = target
         enterState(target, plan: plan)
+    }
+
+    /// SCXML's default entry: the initial transition's content runs after the owner's
+    /// entry, then its targets (states anywhere below, or histories) are entered.
+    private func enterThroughInitialTransition(_ region: Int32) {
+        let change = topology.regionDefaults[Int(region)]
+        if topology.hasInitialActions { hooks.runInitialAction(of: region, payload: stepPayload, event: stepEvent) }
+        applyHistories(of: change)
+        let owner = topology.regions[Int(region)].parent
+        if topology.hasHistoryDefaultActions, owner >= 0 { runHistoryDefaults(owner: owner) }
+        var target = topology.explicitChild(of: region, in: change) ?? topology.regionInitial[Int(region)]
+        if topology.hasHistories, restoreTargets[Int(region)] >= 0,
+            topology.explicitChild(of: region, in: change) == nil
+        {
+            target = restoreTargets[Int(region)]
+        }
+        current[Int(region)] = target
+        enterState(target, plan: change)
+        clearHistories(of: change)
     }
 
     /// A final state was entered in `region`: the root region finishes the chart; a state
@@ -597,16 +904,47 @@ final class StatechartEngine: @unchecked Sendable {
         guard owner >= 0 else {
             finished = true
             extrasDirty = true
+            cancelSends { _ in true }
             return
         }
-        let done = topology.doneEvents[Int(owner)]
-        guard done >= 0 else { return }
+        guard topology.doneEvents[Int(owner)] >= 0 || topology.raisesEveryDoneEvent else { return }
         let state = topology.hot[Int(owner)]
         for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
             let active = current[Int(topology.childRegions[slot])]
             guard active >= 0, topology.hot[Int(active)].isFinal else { return }
         }
-        internalQueue.append(QueueItem(request: .event(index: done, unknownName: nil), payload: nil, completion: nil))
+        raiseDone(owner)
+        // SCXML: a parallel state whose children are all in final states completes too.
+        guard topology.completesThroughChildren else { return }
+        let parallel = topology.regions[Int(state.parent)].parent
+        if parallel >= 0, topology.hot[Int(parallel)].kind == .parallel, isInFinalState(parallel) {
+            raiseDone(parallel)
+        }
+    }
+
+    private func raiseDone(_ state: Int32) {
+        let done = topology.doneEvents[Int(state)]
+        let name = topology.raisesEveryDoneEvent ? "done.state.\(topology.states[Int(state)].name)" : nil
+        internalQueue.append(QueueItem(request: .event(index: done, name: name), payload: nil, completion: nil))
+    }
+
+    /// SCXML's `isInFinalState`: a composite state whose active child is final, or a
+    /// parallel state whose regions' states all are in final states.
+    private func isInFinalState(_ index: Int32) -> Bool {
+        let state = topology.hot[Int(index)]
+        switch state.kind {
+        case .simple:
+            return false
+        case .composite:
+            let active = current[Int(topology.childRegions[Int(state.regionStart)])]
+            return active >= 0 && topology.hot[Int(active)].isFinal
+        case .parallel:
+            for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
+                let active = current[Int(topology.childRegions[slot])]
+                guard active >= 0, topology.hot[Int(active)].isFinal || isInFinalState(active) else { return false }
+            }
+            return true
+        }
     }
 
     /// Starts what an active state runs besides its blocks: its delayed transitions' timers
@@ -673,6 +1011,7 @@ final class StatechartEngine: @unchecked Sendable {
         log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.entered, state: index)
         if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
+        if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
         if state.hasExtras {
             activate(index)
             if state.isFinal { regionCompleted(state.parent) }
@@ -718,6 +1057,103 @@ final class StatechartEngine: @unchecked Sendable {
         let active = current[Int(region)]
         if active >= 0 { exitState(active) }
         current[Int(region)] = -1
+    }
+
+    // MARK: Sends (SCXML's <send>, <cancel>, idlocation)
+
+    /// An event sent with a delay, waiting for its timer.
+    struct PendingSend {
+        let request: StepRequest
+        let name: String
+        let id: String?
+        let timer: StatechartTimer
+        let deadline: Duration
+    }
+
+    /// Queues `request` (the event `name`) at the back of the queue, now or after `delay`
+    /// on the chart's clock; `id` lets ``cancelSends(matching:)`` find it. Drainer only.
+    /// `armed` arms a timer even for no delay (a restored send that was already due).
+    func schedule(_ request: StepRequest, name: String, delay: Duration, id: String?, armed: Bool = false) {
+        guard delay > .zero || armed else {
+            enqueue(QueueItem(request: request, payload: nil, completion: nil))
+            return
+        }
+        let sequence = nextSendSequence
+        nextSendSequence += 1
+        let timer = clock.schedule(after: delay) { [weak self] in
+            _ = self?.submit { _ in QueueItem(request: .sendDue(sequence), payload: nil, completion: nil) }
+        }
+        pendingSends[sequence] = PendingSend(
+            request: request,
+            name: name,
+            id: id,
+            timer: timer,
+            deadline: clock.now + delay
+        )
+        extrasDirty = true
+    }
+
+    /// Cancels the pending sends `matching` accepts (by their id). Drainer only.
+    func cancelSends(matching: (String?) -> Bool) {
+        for (sequence, send) in pendingSends where matching(send.id) {
+            send.timer.cancel()
+            pendingSends[sequence] = nil
+            extrasDirty = true
+        }
+    }
+
+    /// A new send id stored in the `idlocation` slot `slot`. Drainer only.
+    func generateSendID(into slot: String) -> String {
+        generatedSendIDCount += 1
+        let id = "send.\(generatedSendIDCount)"
+        sendIDSlots[slot] = id
+        extrasDirty = true
+        return id
+    }
+
+    /// The send id last generated into `slot`. Drainer only.
+    func sendID(inSlot slot: String) -> String? { sendIDSlots[slot] }
+
+    /// Whether `state` is active in the configuration as the running step has left it so
+    /// far (SCXML's `In()`). Drainer only.
+    func isActiveInStep(_ state: Int32) -> Bool {
+        var current = state
+        while true {
+            let region = topology.hot[Int(current)].parent
+            guard self.current[Int(region)] == current else { return false }
+            let owner = topology.regions[Int(region)].parent
+            guard owner >= 0 else { return true }
+            current = owner
+        }
+    }
+
+    /// Stops the chart where it is, without running exit blocks: timers, tasks and sends
+    /// are cancelled, queued events dropped, the configuration and histories forgotten;
+    /// a later `start` begins afresh (SCXML's machine stopping on an error). Drainer only.
+    func halt() {
+        for index in pendingTimers.indices {
+            pendingTimers[index]?.timer.cancel()
+            pendingTimers[index] = nil
+        }
+        for index in tasks.indices {
+            tasks[index]?.cancel()
+            tasks[index] = nil
+        }
+        cancelSends { _ in true }
+        for region in current.indices { current[region] = -1 }
+        for index in historyRecords.indices { historyRecords[index] = [] }
+        for join in joinProgress.indices { resetJoin(join) }
+        started = false
+        finished = false
+        internalQueue.removeAll()
+        deferredItems.removeAll()
+        extrasDirty = true
+        let dropped = pump.withLock { pump -> [QueueItem] in
+            let dropped = pump.removePendingEvents()
+            publish(into: &pump)
+            return dropped
+        }
+        for item in dropped { item.completion?.deliver(.success(.discarded)) }
     }
 
     // MARK: Observation and logging

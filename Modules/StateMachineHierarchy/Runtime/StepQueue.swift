@@ -21,11 +21,16 @@ enum StepCompletion: Sendable {
 enum StepRequest: Sendable {
     case start
     case stop
-    /// An event by its index in the chart's event table; `-1` for a name no handler uses,
-    /// which keeps its text for the debugger.
-    case event(index: Int32, unknownName: String?)
+    /// Stop without running exit blocks (see `StatechartEngine.halt()`).
+    case halt
+    /// An event by its index in the chart's event table (-1 for a name no handler uses),
+    /// with its own name when that differs from the table's (an unknown name, or a name
+    /// that prefix matching sent to another event's handlers), for traces and the debugger.
+    case event(index: Int32, name: String?)
     /// The timer of a delayed transition (an index into `Topology.timers`) fired.
     case timeout(Int32)
+    /// The timer of a delayed send (by its sequence number) fired.
+    case sendDue(UInt64)
 }
 
 /// One entry of the chart's event queue. Not generic: the payload travels type-erased and
@@ -43,8 +48,8 @@ struct QueueItem: Sendable {
     /// Whether this is an event (or timeout) rather than a start or stop request.
     var isEvent: Bool {
         switch request {
-        case .start, .stop: false
-        case .event, .timeout: true
+        case .start, .stop, .halt: false
+        case .event, .timeout, .sendDue: true
         }
     }
 }
@@ -55,6 +60,10 @@ struct PublishedExtras: Sendable {
     var historyRecords: [[Int32]] = []
     var joinProgress: [[Bool]] = []
     var timerDeadlines: [Duration?] = []
+    /// Pending delayed sends in the order they were made: event name, send id, deadline.
+    var sends: [(name: String, id: String?, deadline: Duration)] = []
+    var sendIDSlots: [String: String] = [:]
+    var generatedSendIDCount = 0
 }
 
 /// The state shared between submitters and the drainer, guarded by `StatechartEngine.pump`.
@@ -112,8 +121,8 @@ struct Pump: ~Copyable {
 
     func pendingEventNames(_ topology: Topology) -> [String] {
         items[head...].compactMap { item in
-            guard case .event(let index, let unknownName) = item.request else { return nil }
-            return index >= 0 ? topology.eventNames[Int(index)] : unknownName ?? "?"
+            guard case .event(let index, let name) = item.request else { return nil }
+            return name ?? (index >= 0 ? topology.eventNames[Int(index)] : "?")
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// compound and parallel states, finals, initial states, shallow and deep history,
 /// transitions with event descriptors, `In('id')` conditions, internal/external types,
 /// and `<raise>`, `<send>`, `<cancel>` and `<log>` executable content). Run it with
-/// ``SCXMLInterpreter``.
+/// ``SCXMLInterpreter``, which runs it on ``Statechart``'s engine.
 ///
 /// Nodes are stored in document order (pre-order), so a node's index is its document
 /// position; the `<scxml>` root is node 0. Ancestor chains and child lists are
@@ -152,7 +152,17 @@ public struct SCXMLDocument: Sendable {
         let tree = try SCXMLParser.parse(data)
         var builder = SCXMLBuilder(root: tree)
         self = try builder.build()
+        // The chart compiles now, so that interpreters created later cannot fail.
+        do {
+            var compiler = SCXMLChart.Compiler(definition, options: .scxml)
+            _ = try compiler.compile()
+        } catch {
+            throw .invalidStructure(reason: "\(error)", line: nodes[0].line)
+        }
     }
+
+    /// The document as a chart definition, the model every SCXML chart runs from.
+    var definition: SCXMLChart.Definition { Self.definition(of: self) }
 
     /// The ids of all states (every node except the root), in document order.
     public var stateIDs: [String] { nodes.dropFirst().map(\.id) }

@@ -1,4 +1,5 @@
-/// Why an SCXML document could not be loaded, or why an ``SCXMLInterpreter`` step failed.
+/// Why an SCXML document could not be loaded. (A running document fails with
+/// ``StatechartError``, like every chart.)
 ///
 /// Every case names the element, attribute, identifier or transitions involved and, for
 /// load errors, the 1-based line of the offending element in the document.
@@ -27,14 +28,6 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidStructure(reason: String, line: Int)
     /// A `delay` that is not a CSS2 time (`2s`, `500ms`, `1.5s`, `0s`).
     case invalidDelay(element: String, value: String, line: Int)
-    /// A snapshot that does not fit the document: an unknown state id, a configuration
-    /// SCXML cannot reach, a history value outside its parent... `id` names the state,
-    /// history or slot at fault (empty when the problem is not about one id).
-    case invalidSnapshot(id: String, reason: String)
-    /// A macrostep took more microsteps than ``SCXMLInterpreter/Options/maxMicrosteps``:
-    /// eventless transitions or raised events that never settle. `cycle` lists the
-    /// distinct transitions (`source -> targets`) of the last microsteps.
-    case microstepLimit(limit: Int, cycle: [String])
 
     /// A human-readable message.
     public var description: String {
@@ -55,10 +48,6 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .invalidStructure(reason, line): "line \(line): \(reason)"
         case let .invalidDelay(element, value, line):
             "line \(line): delay=\"\(value)\" on <\(element)> is not a CSS2 time (such as 2s, 500ms, 1.5s or 0s)"
-        case let .invalidSnapshot(id, reason):
-            id.isEmpty ? "invalid snapshot: \(reason)" : "invalid snapshot: '\(id)': \(reason)"
-        case let .microstepLimit(limit, cycle):
-            "the machine did not settle after \(limit) microsteps; cycle: \(cycle.joined(separator: ", "))"
         }
     }
 }

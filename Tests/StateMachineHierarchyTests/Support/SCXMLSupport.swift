@@ -22,3 +22,10 @@ func scxmlLoadError(_ text: String) -> SCXMLError? {
         return error
     }
 }
+
+/// SCXML's semantics with another loop guard.
+func scxmlOptions(maxMicrosteps: Int) -> StatechartOptions {
+    var options = StatechartOptions.scxml
+    options.maxMicrosteps = maxMicrosteps
+    return options
+}

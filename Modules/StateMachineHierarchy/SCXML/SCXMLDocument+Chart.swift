@@ -1,0 +1,154 @@
+// An SCXML document compiles to the same `Definition` (and so the same model and engine)
+// as typed and JSON charts: states, regions, histories, initial transitions and handlers,
+// with the document's executable content as the definition's blocks. The SCXML dialect
+// maps each child of a `<parallel>` to a region holding that one state.
+
+/// The chart an SCXML document runs as: state and event identifiers are the document's
+/// ids and event names; SCXML's null data model carries no payload.
+typealias SCXMLChart = Statechart<String, String, Never>
+
+extension SCXMLDocument {
+    /// The document as a chart definition (built once, when the document is loaded).
+    static func definition(of document: SCXMLDocument) -> SCXMLChart.Definition {
+        var definition = SCXMLChart.Definition(
+            name: document.name ?? "scxml",
+            root: document.region(of: 0)
+        )
+        definition.dialect = .scxml
+        return definition
+    }
+
+    private func region(of parent: Int) -> SCXMLChart.RegionSpec {
+        var region = SCXMLChart.RegionSpec(states: nodes[parent].children.map(state), initial: nil)
+        guard let initialIndex = nodes[parent].initialTransition else { return region }
+        let initial = transitions[initialIndex]
+        if initial.actions.isEmpty, initial.targets.count == 1, nodes[initial.targets[0]].parent == parent,
+            !isHistory(initial.targets[0])
+        {
+            region.initial = nodes[initial.targets[0]].id
+        } else {
+            region.initialTargets = initial.targets.map(target)
+            region.initialAction = Self.block(initial.actions)
+        }
+        return region
+    }
+
+    private func state(_ index: Int) -> SCXMLChart.NodeSpec {
+        let node = nodes[index]
+        let content: SCXMLChart.ContentSpec
+        switch node.kind {
+        case .compound: content = .composite(region(of: index))
+        case .parallel:
+            content = .parallel(node.children.map { SCXMLChart.RegionSpec(states: [state($0)], initial: nil) })
+        default: content = .simple
+        }
+        let id = node.id
+        let onEntry = node.onEntry
+        let onExit = node.onExit
+        var spec = SCXMLChart.NodeSpec(
+            id: id,
+            content: content,
+            enter: { context in
+                context.hooks.stepObserver?.note("enter:\(id)")
+                Self.run(onEntry, context)
+            },
+            exit: { context in
+                context.hooks.stepObserver?.note("exit:\(id)")
+                Self.run(onExit, context)
+            },
+            handlers: node.transitions.map { handler(transitions[$0]) }
+        )
+        spec.isFinal = node.kind == .final
+        spec.histories = node.histories.map { historyIndex in
+            let history = nodes[historyIndex]
+            let deep = if case .history(deep: true) = history.kind { true } else { false }
+            let defaultTransition = history.transitions.first.map { transitions[$0] }
+            let targets = defaultTransition?.targets.map { nodes[$0].id } ?? []
+            return SCXMLChart.HistorySpec(
+                name: history.id,
+                kind: deep ? .deep : .shallow,
+                defaultTarget: targets.first,
+                extraDefaultTargets: Array(targets.dropFirst()),
+                defaultAction: defaultTransition.flatMap { Self.block($0.actions) }
+            )
+        }
+        return spec
+    }
+
+    private func target(_ index: Int) -> SCXMLChart.Target {
+        isHistory(index) ? .history(nodes[index].id) : .state(nodes[index].id)
+    }
+
+    private func handler(_ transition: Transition) -> SCXMLChart.HandlerSpec {
+        let source = transition.source
+        let targets = transition.targets.map(target)
+        // SCXML's internal transition keeps its compound source when every target lies
+        // inside it (a history counts as its owner); otherwise it behaves as external.
+        let staysInside =
+            transition.isInternal && nodes[source].kind == .compound && !transition.targets.isEmpty
+            && transition.targets.allSatisfy { target in
+                isHistory(target)
+                    ? (nodes[target].parent == source || isDescendant(nodes[target].parent, of: source))
+                    : isDescendant(target, of: source)
+            }
+        var spec = SCXMLChart.HandlerSpec(
+            trigger: transition.events.first.map { .event($0) } ?? .eventless,
+            target: targets.first ?? .state(nodes[source].id),
+            kind: targets.isEmpty ? .internal : (staysInside ? .local : .external),
+            guardBlock: transition.inStates.map(condition),
+            action: Self.block(transition.actions)
+        )
+        spec.extraEvents = Array(transition.events.dropFirst())
+        spec.extraTargets = Array(targets.dropFirst())
+        return spec
+    }
+
+    /// `In('id')` for every state in `states`, evaluated against the configuration of the
+    /// running step.
+    private func condition(_ states: [Int]) -> SCXMLChart.Guard {
+        let ids = states.map { nodes[$0].id }
+        return { context in
+            guard let engine = context.hooks.engine else { return false }
+            return ids.allSatisfy { id in
+                context.hooks.model.stateIndex[id].map(engine.isActiveInStep) ?? false
+            }
+        }
+    }
+
+    private static func block(_ actions: [Action]) -> SCXMLChart.Action? {
+        guard !actions.isEmpty else { return nil }
+        return { @Sendable context in run(actions, context) }
+    }
+
+    /// Runs executable content inside a step: `<raise>` and `<send target="#_internal">`
+    /// go to the internal queue, other `<send>`s to the back of the chart's queue (after
+    /// their delay, on the chart's clock), `<cancel>` drops pending sends by id.
+    static func run(_ actions: [Action], _ context: SCXMLChart.Context) {
+        guard !actions.isEmpty, let engine = context.hooks.engine else { return }
+        for action in actions {
+            switch action {
+            case .raise(let event):
+                context.raise(event)
+            case .log:
+                break
+            case .send(let send):
+                var id = send.id
+                if let slot = send.idLocation { id = engine.generateSendID(into: slot) }
+                switch send.target {
+                case .internal:
+                    context.raise(send.event)
+                case .external:
+                    guard let request = try? context.hooks.request(for: SCXMLChart.Event(send.event)) else { continue }
+                    engine.schedule(request, name: send.event, delay: send.delay, id: id)
+                }
+            case .cancel(let cancel):
+                let id: String? =
+                    switch cancel.reference {
+                    case .id(let given): given
+                    case .location(let slot): engine.sendID(inSlot: slot)
+                    }
+                if let id { engine.cancelSends { $0 == id } }
+            }
+        }
+    }
+}
