@@ -63,21 +63,22 @@ struct SCXMLConformanceTests {
 /// SCION files are absent.
 @Suite("SCION runner")
 struct SCIONRunnerTests {
-    static func directory(json: String) throws -> URL {
+    static let twoStates = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a" version="1.0">
+          <state id="a"><transition event="t" target="b"/></state>
+          <state id="b"/>
+        </scxml>
+        """
+
+    static func directory(json: String, scxml: String = twoStates) throws -> URL {
         let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("scion-runner-\(UUID().uuidString)")
         let group = root.appendingPathComponent("group")
         try FileManager.default.createDirectory(at: group, withIntermediateDirectories: true)
-        let scxml = """
-            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a" version="1.0">
-              <state id="a"><transition event="t" target="b"/></state>
-              <state id="b"/>
-            </scxml>
-            """
         try Data(scxml.utf8).write(to: group.appendingPathComponent("one.scxml"))
         try Data(json.utf8).write(to: group.appendingPathComponent("one.json"))
         // A .scxml without its .json is not a test.
-        try Data(scxml.utf8).write(to: group.appendingPathComponent("lonely.scxml"))
+        try Data(twoStates.utf8).write(to: group.appendingPathComponent("lonely.scxml"))
         return root
     }
 
@@ -105,6 +106,42 @@ struct SCIONRunnerTests {
         #expect(
             SCIONConformance.run("group/one", in: badInitial) == "initial configuration: expected [\"b\"], got [\"a\"]"
         )
+    }
+
+    @Test("An event's 'after' lets that many milliseconds pass on the chart's clock before it is sent")
+    func after() throws {
+        let delayed = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a" version="1.0">
+              <state id="a">
+                <onentry><send event="timeout" delay="100ms"/></onentry>
+                <transition event="timeout" target="b"/>
+              </state>
+              <state id="b"><transition event="t" target="c"/></state>
+              <state id="c"/>
+            </scxml>
+            """
+        let passing = try Self.directory(
+            json:
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "after": 100, "nextConfiguration": ["c"]}]}"#,
+            scxml: delayed
+        )
+        defer { try? FileManager.default.removeItem(at: passing) }
+        #expect(SCIONConformance.run("group/one", in: passing) == nil)
+        // 99 ms are not enough: the timeout has not fired, so "t" finds "a".
+        let early = try Self.directory(
+            json:
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "after": 99, "nextConfiguration": ["c"]}]}"#,
+            scxml: delayed
+        )
+        defer { try? FileManager.default.removeItem(at: early) }
+        #expect(SCIONConformance.run("group/one", in: early) == "after event #1 't': expected [\"c\"], got [\"a\"]")
+        let negative = try Self.directory(
+            json:
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "after": -5, "nextConfiguration": ["c"]}]}"#,
+            scxml: delayed
+        )
+        defer { try? FileManager.default.removeItem(at: negative) }
+        #expect(SCIONConformance.run("group/one", in: negative) == "event #1: 'after' is negative (-5)")
     }
 
     @Test("Runs a whole directory into a report with the summary line")

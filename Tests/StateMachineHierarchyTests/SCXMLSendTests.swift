@@ -343,19 +343,6 @@ struct SCXMLSendTests {
             "<send event=\"e\">\n<content>x</content></send>", .unsupportedElement(element: "content", line: 4),
             "content"
         ),
-        (
-            ##"<send event="e" target="#_parent"/>"##,
-            .unsupportedValue(element: "send", attribute: "target", value: "#_parent", line: 3), "send"
-        ),
-        (
-            #"<send event="e" type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"/>"#,
-            .unsupportedValue(
-                element: "send",
-                attribute: "type",
-                value: "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor",
-                line: 3
-            ), "send"
-        ),
         (#"<send event="e" delay="2 hours"/>"#, .invalidDelay(element: "send", value: "2 hours", line: 3), "send"),
         (#"<send event="e" delay="-1s"/>"#, .invalidDelay(element: "send", value: "-1s", line: 3), "send"),
         (#"<send event="e" delay="5"/>"#, .invalidDelay(element: "send", value: "5", line: 3), "send"),

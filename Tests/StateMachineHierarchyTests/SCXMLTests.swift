@@ -49,13 +49,19 @@ struct SCXMLLoaderTests {
         #expect(datamodel == .unsupportedElement(element: "datamodel", line: 1))
     }
 
-    @Test("Conditions other than In('id') are rejected; In() must name a state")
+    @Test("Conditions outside In('id'), true, false, !, && and || are rejected; In() must name a state")
     func conditions() {
         #expect(
             scxmlLoadError(
                 "<scxml>\n<state id=\"a\"><transition event=\"t\" cond=\"x &gt; 1\" target=\"a\"/></state></scxml>"
             )
-                == .unsupportedValue(element: "transition", attribute: "cond", value: "x > 1", line: 2)
+                == .invalidExpression(
+                    element: "transition",
+                    attribute: "cond",
+                    value: "x > 1",
+                    reason: "expected In('id'), true, false, '!' or '(' at 'x > 1'",
+                    line: 2
+                )
         )
         #expect(
             scxmlLoadError("<scxml><state id=\"a\"><transition cond=\"In('zz')\" target=\"a\"/></state></scxml>")
@@ -247,8 +253,8 @@ struct SCXMLSemanticsTests {
         #expect(machine.activeAtomicStates == ["e"])
         #expect(
             machine.trace == [
-                "event:t", "exit:a", "enter:b", "event:r1", "exit:b", "enter:c", "event:r2", "exit:c", "enter:d",
-                "event:r3", "exit:d", "enter:e",
+                "event:t", "exit:a", "enter:b", "log:entered b", "event:r1", "exit:b", "enter:c", "event:r2",
+                "exit:c", "enter:d", "event:r3", "exit:d", "enter:e",
             ]
         )
     }

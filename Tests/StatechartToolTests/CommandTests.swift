@@ -153,7 +153,7 @@ struct CommandTests {
             (
                 "broken.scxml",
                 "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n</scxml>\n",
-                "malformed XML at line 3"
+                "line 3, column 9: malformed XML: an end tag does not match its start tag"
             ),
             (
                 "target.scxml",

@@ -4,7 +4,7 @@ extension SCXMLDocument {
     /// children of a `<parallel>` as regions separated by `--`, `[*] -->` for each
     /// default entry (`initial`, `<initial>` or the first child), `<history>` as an
     /// `H`/`H*` state with an arrow to its default, `<final>` states with `--> [*]`, and
-    /// transitions labelled with their events and `[In('id')]` conditions. An eventless
+    /// transitions labelled with their events and `[cond]` conditions. An eventless
     /// transition has no event in its label, a targetless one is drawn as a loop.
     public func mermaid() -> String {
         diagram.mermaid()
@@ -21,9 +21,7 @@ extension SCXMLDocument {
         for (index, node) in nodes.enumerated() where index > 0 {
             for transitionIndex in node.transitions {
                 let transition = self.transitions[transitionIndex]
-                let guardLabel = transition.inStates.map { states in
-                    states.map { "In('\(nodes[$0].id)')" }.joined(separator: " && ")
-                }
+                let guardLabel = transition.condition.map(\.description)
                 let targets = transition.targets.isEmpty ? [index] : transition.targets
                 for target in targets {
                     transitions.append(

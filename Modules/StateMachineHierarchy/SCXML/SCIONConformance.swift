@@ -5,11 +5,12 @@ import Foundation
 ///
 /// A test is a pair of files in a directory tree: `NAME.scxml`, the chart, and beside it
 /// `NAME.json`, the expectations:
-/// `{"initialConfiguration": [...], "events": [{"event": {"name": "t"}, "nextConfiguration": [...]}]}`.
+/// `{"initialConfiguration": [...], "events": [{"event": {"name": "t"}, "after": 100, "nextConfiguration": [...]}]}`.
 /// A configuration lists the active atomic states, in any order, once the machine has
 /// settled. A `.scxml` without its `.json` is not a test. Running a test loads the chart,
-/// starts it, then sends each event, comparing the configuration at every stage; it stops
-/// at the first difference.
+/// starts it on a ``ManualStatechartClock``, then for each event advances the clock by
+/// its `after` milliseconds (delayed sends due by then run) and sends it, comparing the
+/// configuration at every stage; it stops at the first difference.
 public enum SCIONConformance {
     /// The expectations of one test (its `.json` file).
     public struct Expectation: Decodable, Sendable, Equatable {
@@ -23,6 +24,8 @@ public enum SCIONConformance {
 
             /// The event to send.
             public let event: Event
+            /// Milliseconds to let pass on the chart's clock before sending it (none when absent).
+            public let after: Int?
             /// The active atomic states expected once the machine has settled.
             public let nextConfiguration: [String]
         }
@@ -84,13 +87,18 @@ public enum SCIONConformance {
         }
         do {
             let document = try SCXMLDocument.load(contentsOf: directory.appendingPathComponent(name + ".scxml"))
-            let machine = SCXMLInterpreter(document: document)
+            let clock = ManualStatechartClock()
+            let machine = SCXMLInterpreter(document: document, clock: clock)
             try machine.start()
             if machine.activeAtomicStates != Set(expectation.initialConfiguration) {
                 return
                     "initial configuration: expected \(expectation.initialConfiguration.sorted()), got \(machine.activeAtomicStates.sorted())"
             }
             for (number, step) in expectation.events.enumerated() {
+                if let after = step.after {
+                    guard after >= 0 else { return "event #\(number + 1): 'after' is negative (\(after))" }
+                    clock.advance(by: .milliseconds(after))
+                }
                 try machine.send(step.event.name)
                 if machine.activeAtomicStates != Set(step.nextConfiguration) {
                     return

@@ -7,7 +7,7 @@ struct SCXMLBuilder {
     private struct PendingTransition {
         var source: Int
         var events: [String]
-        var cond: (id: String, line: Int)?
+        var condition: SCXMLDocument.Condition?
         var targets: [String]
         var isInternal: Bool
         var actions: [SCXMLDocument.Action]
@@ -27,6 +27,8 @@ struct SCXMLBuilder {
     private var idLocations: Set<String> = []
     /// Every `<cancel sendidexpr="slot">`, checked against `idLocations` at the end.
     private var cancelledLocations: [(slot: String, line: Int)] = []
+    /// Every state id an `In()` names, with its element and line, checked at the end.
+    private var conditionStates: [(id: String, element: String, line: Int)] = []
 
     private static let stateElements: Set<String> = ["state", "parallel", "final", "history"]
 
@@ -59,6 +61,9 @@ struct SCXMLBuilder {
         }
         for cancel in cancelledLocations where !idLocations.contains(cancel.slot) {
             throw .unsupportedValue(element: "cancel", attribute: "sendidexpr", value: cancel.slot, line: cancel.line)
+        }
+        for reference in conditionStates where idLines[reference.id] == nil {
+            throw .unknownState(id: reference.id, element: reference.element, line: reference.line)
         }
         let document = SCXMLDocument(name: root.attributes["name"], nodes: nodes, transitions: transitions)
         try validate(document)
@@ -214,12 +219,8 @@ struct SCXMLBuilder {
         if element.attributes["event"] != nil, events.isEmpty {
             throw .unsupportedValue(element: "transition", attribute: "event", value: "", line: element.line)
         }
-        var cond: (id: String, line: Int)?
-        if let text = element.attributes["cond"] {
-            guard let id = Self.inCondition(text) else {
-                throw .unsupportedValue(element: "transition", attribute: "cond", value: text, line: element.line)
-            }
-            cond = (id, element.line)
+        let condition = try element.attributes["cond"].map { text throws(SCXMLError) in
+            try self.condition(text, on: element)
         }
         let type = element.attributes["type"] ?? "external"
         guard type == "external" || type == "internal" else {
@@ -227,7 +228,7 @@ struct SCXMLBuilder {
         }
         let targets = element.attributes["target"].map(Self.tokens) ?? []
         if isDefault {
-            if !events.isEmpty || cond != nil || targets.isEmpty {
+            if !events.isEmpty || condition != nil || targets.isEmpty {
                 throw .invalidStructure(
                     reason: "a default (<initial>/<history>) transition needs a target and no event or cond",
                     line: element.line
@@ -238,8 +239,8 @@ struct SCXMLBuilder {
         pending.append(
             PendingTransition(
                 source: source,
-                events: events.map(Self.normalized),
-                cond: cond,
+                events: events.map(EventClasses.normalized),
+                condition: condition,
                 targets: targets,
                 isInternal: type == "internal",
                 actions: actions,
@@ -268,7 +269,7 @@ struct SCXMLBuilder {
             PendingTransition(
                 source: node,
                 events: [],
-                cond: nil,
+                condition: nil,
                 targets: targets,
                 isInternal: true,
                 actions: [],
@@ -287,17 +288,10 @@ struct SCXMLBuilder {
             }
             targets.append(index)
         }
-        var inStates: [Int]?
-        if let cond = transition.cond {
-            guard let index = nodes.firstIndex(where: { $0.id == cond.id }), index > 0 else {
-                throw .unknownState(id: cond.id, element: "transition", line: cond.line)
-            }
-            inStates = [index]
-        }
         return SCXMLDocument.Transition(
             source: transition.source,
             events: transition.events,
-            inStates: inStates,
+            condition: transition.condition,
             targets: targets,
             isInternal: transition.isInternal,
             actions: transition.actions,
@@ -366,7 +360,22 @@ struct SCXMLBuilder {
             case "log":
                 try Self.checkAttributes(child, allowed: ["label", "expr"])
                 if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
-                actions.append(.log)
+                var value: String?
+                if let expression = child.attributes["expr"] {
+                    guard let literal = Self.quotedLiteral(expression) else {
+                        throw .invalidExpression(
+                            element: "log",
+                            attribute: "expr",
+                            value: expression,
+                            reason: "the null data model's expr is a quoted literal, such as 'text'",
+                            line: child.line
+                        )
+                    }
+                    value = literal
+                }
+                actions.append(.log(label: child.attributes["label"], value: value))
+            case "if":
+                actions.append(.if(try branches(of: child)))
             case "send":
                 actions.append(.send(try send(child)))
             case "cancel":
@@ -376,6 +385,75 @@ struct SCXMLBuilder {
             }
         }
         return actions
+    }
+
+    /// The branches of `<if cond>`: its content up to the first `<elseif cond>` or
+    /// `<else>`, and so on; an `<else>` must come last.
+    private mutating func branches(of element: SCXMLElement) throws(SCXMLError) -> [SCXMLDocument.Branch] {
+        try Self.checkAttributes(element, allowed: ["cond"])
+        guard let text = element.attributes["cond"] else {
+            throw .missingAttribute(element: "if", attribute: "cond", line: element.line)
+        }
+        var branches: [SCXMLDocument.Branch] = []
+        var condition: SCXMLDocument.Condition? = try self.condition(text, on: element)
+        var content = SCXMLElement(name: "if", attributes: [:], line: element.line)
+        var sawElse = false
+        for child in element.children {
+            switch child.name {
+            case "elseif", "else":
+                if sawElse {
+                    throw .invalidStructure(reason: "<\(child.name)> after <else> in <if>", line: child.line)
+                }
+                if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+                branches.append(SCXMLDocument.Branch(condition: condition, actions: try actions(in: content)))
+                content.children = []
+                if child.name == "else" {
+                    try Self.checkAttributes(child, allowed: [])
+                    sawElse = true
+                    condition = nil
+                } else {
+                    try Self.checkAttributes(child, allowed: ["cond"])
+                    guard let text = child.attributes["cond"] else {
+                        throw .missingAttribute(element: "elseif", attribute: "cond", line: child.line)
+                    }
+                    condition = try self.condition(text, on: child)
+                }
+            default:
+                content.children.append(child)
+            }
+        }
+        branches.append(SCXMLDocument.Branch(condition: condition, actions: try actions(in: content)))
+        return branches
+    }
+
+    /// Parses the `cond` of `element`; the states it names are checked once all ids are known.
+    private mutating func condition(
+        _ text: String,
+        on element: SCXMLElement
+    ) throws(SCXMLError) -> SCXMLDocument.Condition {
+        let condition: SCXMLDocument.Condition
+        do {
+            condition = try SCXMLConditionParser.parse(text)
+        } catch {
+            throw .invalidExpression(
+                element: element.name,
+                attribute: "cond",
+                value: text,
+                reason: error.reason,
+                line: element.line
+            )
+        }
+        for id in condition.stateIDs { conditionStates.append((id, element.name, element.line)) }
+        return condition
+    }
+
+    /// The text of a quoted literal (`'text'` or `"text"`), nil for anything else.
+    private static func quotedLiteral(_ expression: String) -> String? {
+        let trimmed = expression.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count >= 2, let quote = trimmed.first, quote == "'" || quote == "\"", trimmed.last == quote
+        else { return nil }
+        let inner = trimmed.dropFirst().dropLast()
+        return inner.contains(quote) ? nil : String(inner)
     }
 
     /// The SCXML event I/O processor's type URI (and its short legacy form).
@@ -395,14 +473,23 @@ struct SCXMLBuilder {
         guard !event.isEmpty, !event.contains(where: { $0.isWhitespace }) else {
             throw .unsupportedValue(element: "send", attribute: "event", value: event, line: element.line)
         }
-        if let type = element.attributes["type"], !Self.scxmlProcessorTypes.contains(type) {
-            throw .unsupportedValue(element: "send", attribute: "type", value: type, line: element.line)
-        }
-        let target: SCXMLDocument.Send.Target
+        var target: SCXMLDocument.Send.Target
         switch element.attributes["target"] {
         case nil: target = .external
         case "#_internal": target = .internal
-        case let other?: throw .unsupportedValue(element: "send", attribute: "target", value: other, line: element.line)
+        case "#_parent": target = .parent
+        case let other? where other.hasPrefix("#_scxml_"):
+            // Another session by its id: this processor reaches no session that way.
+            target = .undeliverable(error: "error.communication")
+        case let other? where other.hasPrefix("#_") && other.count > 2:
+            target = .invoked(String(other.dropFirst(2)))
+        case _?:
+            // A URI the SCXML event I/O processor cannot deliver to.
+            target = .undeliverable(error: "error.execution")
+        }
+        if let type = element.attributes["type"], !Self.scxmlProcessorTypes.contains(type) {
+            // A processor type this interpreter does not implement.
+            target = .undeliverable(error: "error.execution")
         }
         var delay = Duration.zero
         if let text = element.attributes["delay"] {
@@ -493,28 +580,5 @@ struct SCXMLBuilder {
 
     private static func tokens(_ text: String) -> [String] {
         text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-    }
-
-    /// `foo.*` and `foo.` mean `foo`; `*` stays.
-    private static func normalized(_ descriptor: String) -> String {
-        var result = Substring(descriptor)
-        if result.hasSuffix(".*") { result = result.dropLast(2) }
-        while result.hasSuffix(".") { result = result.dropLast() }
-        return result.isEmpty ? "*" : String(result)
-    }
-
-    /// The id in `In('id')` or `In("id")`, or nil for any other expression.
-    static func inCondition(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("In("), trimmed.hasSuffix(")") else { return nil }
-        let inner = trimmed.dropFirst(3).dropLast().trimmingCharacters(in: .whitespaces)
-        guard inner.count >= 3, let quote = inner.first, quote == "'" || quote == "\"", inner.last == quote else {
-            return nil
-        }
-        let id = String(inner.dropFirst().dropLast())
-        guard !id.isEmpty, !id.contains("'"), !id.contains("\""), !id.contains(where: { $0.isWhitespace }) else {
-            return nil
-        }
-        return id
     }
 }

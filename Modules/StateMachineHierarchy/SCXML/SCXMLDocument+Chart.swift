@@ -95,7 +95,7 @@ extension SCXMLDocument {
             trigger: transition.events.first.map { .event($0) } ?? .eventless,
             target: targets.first ?? .state(nodes[source].id),
             kind: targets.isEmpty ? .internal : (staysInside ? .local : .external),
-            guardBlock: transition.inStates.map(condition),
+            guardBlock: transition.condition.map(Self.guardBlock),
             action: Self.block(transition.actions)
         )
         spec.extraEvents = Array(transition.events.dropFirst())
@@ -103,15 +103,15 @@ extension SCXMLDocument {
         return spec
     }
 
-    /// `In('id')` for every state in `states`, evaluated against the configuration of the
-    /// running step.
-    private func condition(_ states: [Int]) -> SCXMLChart.Guard {
-        let ids = states.map { nodes[$0].id }
-        return { context in
-            guard let engine = context.hooks.engine else { return false }
-            return ids.allSatisfy { id in
-                context.hooks.model.stateIndex[id].map(engine.isActiveInStep) ?? false
-            }
+    /// `condition` as a guard, evaluated against the configuration of the running step.
+    private static func guardBlock(_ condition: Condition) -> SCXMLChart.Guard {
+        { context in holds(condition, context) }
+    }
+
+    private static func holds(_ condition: Condition, _ context: SCXMLChart.Context) -> Bool {
+        guard let engine = context.hooks.engine else { return false }
+        return condition.holds { id in
+            context.hooks.model.stateIndex[id].map(engine.isActiveInStep) ?? false
         }
     }
 
@@ -122,15 +122,31 @@ extension SCXMLDocument {
 
     /// Runs executable content inside a step: `<raise>` and `<send target="#_internal">`
     /// go to the internal queue, other `<send>`s to the back of the chart's queue (after
-    /// their delay, on the chart's clock), `<cancel>` drops pending sends by id.
+    /// their delay, on the chart's clock), `<cancel>` drops pending sends by id, `<log>`
+    /// writes to the trace and `<if>` runs its first branch whose condition holds.
+    ///
+    /// As SCXML requires, an element that raises an error (`error.execution` or
+    /// `error.communication` on the internal queue) ends its block: the elements after it
+    /// do not run.
     static func run(_ actions: [Action], _ context: SCXMLChart.Context) {
-        guard !actions.isEmpty, let engine = context.hooks.engine else { return }
+        _ = execute(actions, context)
+    }
+
+    /// False when an element raised an error, which ends the enclosing blocks too.
+    private static func execute(_ actions: [Action], _ context: SCXMLChart.Context) -> Bool {
+        guard !actions.isEmpty, let engine = context.hooks.engine else { return true }
         for action in actions {
             switch action {
             case .raise(let event):
                 context.raise(event)
-            case .log:
-                break
+            case .log(let label, let value):
+                let text = [label, value].compactMap { $0 }.joined(separator: ": ")
+                context.hooks.stepObserver?.note("log:\(text)")
+            case .if(let branches):
+                guard let branch = branches.first(where: { $0.condition.map { holds($0, context) } ?? true }) else {
+                    continue
+                }
+                guard execute(branch.actions, context) else { return false }
             case .send(let send):
                 var id = send.id
                 if let slot = send.idLocation { id = engine.generateSendID(into: slot) }
@@ -140,6 +156,13 @@ extension SCXMLDocument {
                 case .external:
                     guard let request = try? context.hooks.request(for: SCXMLChart.Event(send.event)) else { continue }
                     engine.schedule(request, name: send.event, delay: send.delay, id: id)
+                case .parent, .invoked:
+                    // This session was not invoked, and has no child session with that id.
+                    context.raise("error.communication")
+                    return false
+                case .undeliverable(let error):
+                    context.raise(error)
+                    return false
                 }
             case .cancel(let cancel):
                 let id: String? =
@@ -150,5 +173,6 @@ extension SCXMLDocument {
                 if let id { engine.cancelSends { $0 == id } }
             }
         }
+        return true
     }
 }

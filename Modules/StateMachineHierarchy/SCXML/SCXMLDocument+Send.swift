@@ -10,6 +10,17 @@ extension SCXMLDocument {
             case external
             /// `target="#_internal"`: the internal queue, like `<raise>`.
             case `internal`
+            /// `target="#_parent"`: the external queue of the session that invoked this
+            /// one; `error.communication` when there is none.
+            case parent
+            /// `target="#_<invokeid>"`: the external queue of the child session invoked
+            /// with that id; `error.communication` when there is none.
+            case invoked(String)
+            /// A target or type the SCXML event I/O processor cannot deliver to (another
+            /// URI, an unknown processor type): executing the send raises `error` on the
+            /// internal queue (`error.execution`, or `error.communication` for an
+            /// `#_scxml_<session>` target) and skips the rest of its block.
+            case undeliverable(error: String)
         }
 
         /// The event name (`event`).

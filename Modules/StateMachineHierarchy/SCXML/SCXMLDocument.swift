@@ -30,12 +30,79 @@ public struct SCXMLDocument: Sendable {
     public enum Action: Sendable, Equatable {
         /// `<raise event="name"/>`: appends `name` to the internal queue.
         case raise(String)
-        /// `<log>`: accepted, has no effect.
-        case log
+        /// `<log label="..." expr="'text'"/>`: writes `label: text` to the trace (as
+        /// `log:label: text`); the null data model's `expr` is a quoted literal.
+        case log(label: String?, value: String?)
         /// `<send>`: queues an event for this machine, now or after a delay.
         case send(Send)
         /// `<cancel>`: cancels the pending delayed sends with an id.
         case cancel(Cancel)
+        /// `<if>`/`<elseif>`/`<else>`: runs the content of the first branch whose
+        /// condition holds (an `<else>` branch has none).
+        case `if`([Branch])
+    }
+
+    /// One branch of an `<if>`: `<if cond>`, `<elseif cond>` or `<else>` (no condition).
+    public struct Branch: Sendable, Equatable {
+        /// The branch's condition; nil for `<else>`.
+        public let condition: Condition?
+        /// The content it runs.
+        public let actions: [Action]
+    }
+
+    /// A `cond` the null data model can state: `In('id')`, `true`, `false`, `!`, `&&`,
+    /// `||` and parentheses, evaluated against the configuration of the running step.
+    public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
+        /// `true` or `false`.
+        case constant(Bool)
+        /// `In('id')`: the state with this id is active.
+        case inState(String)
+        /// `!c`.
+        case not(Condition)
+        /// `a && b`.
+        case and(Condition, Condition)
+        /// `a || b`.
+        case or(Condition, Condition)
+
+        /// The condition as a `cond` attribute would write it (fully parenthesised
+        /// where operators nest).
+        public var description: String {
+            switch self {
+            case .constant(let value): "\(value)"
+            case .inState(let id): "In('\(id)')"
+            case .not(let inner): "!\(inner.operand)"
+            case .and(let left, let right): "\(left.operand) && \(right.operand)"
+            case .or(let left, let right): "\(left.operand) || \(right.operand)"
+            }
+        }
+
+        private var operand: String {
+            switch self {
+            case .and, .or: "(\(description))"
+            default: description
+            }
+        }
+
+        /// Every state id the condition names.
+        var stateIDs: [String] {
+            switch self {
+            case .constant: []
+            case .inState(let id): [id]
+            case .not(let inner): inner.stateIDs
+            case .and(let left, let right), .or(let left, let right): left.stateIDs + right.stateIDs
+            }
+        }
+
+        /// The value, with `isActive` telling which states are active.
+        func holds(_ isActive: (String) -> Bool) -> Bool {
+            switch self {
+            case .constant(let value): value
+            case .inState(let id): isActive(id)
+            case .not(let inner): !inner.holds(isActive)
+            case .and(let left, let right): left.holds(isActive) && right.holds(isActive)
+            case .or(let left, let right): left.holds(isActive) || right.holds(isActive)
+            }
+        }
     }
 
     /// One `<state>`, `<parallel>`, `<final>`, `<history>` or the `<scxml>` root.
@@ -70,8 +137,8 @@ public struct SCXMLDocument: Sendable {
         public let source: Int
         /// The event descriptors (empty for an eventless transition).
         public let events: [String]
-        /// States that must all be active (from `In('id')`), nil when there is no `cond`.
-        public let inStates: [Int]?
+        /// The `cond`, nil when there is none.
+        public let condition: Condition?
         /// Target node indices (empty for a targetless transition).
         public let targets: [Int]
         /// True for `type="internal"`.

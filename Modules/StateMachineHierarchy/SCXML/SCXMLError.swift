@@ -6,8 +6,8 @@
 public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be read.
     case unreadable(path: String, reason: String)
-    /// The text is not well-formed XML.
-    case malformedXML(line: Int, reason: String)
+    /// The text is not well-formed XML; `reason` says what is wrong, in words.
+    case malformedXML(line: Int, column: Int, reason: String)
     /// The root element is not `<scxml>`.
     case notSCXML(element: String, line: Int)
     /// An element outside the supported null-data-model subset (`<script>`, `<assign>`,
@@ -18,6 +18,9 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An attribute value the subset does not support (a `cond` other than `In('id')`,
     /// a `type` other than `internal`/`external`, `shallow`/`deep`, ...).
     case unsupportedValue(element: String, attribute: String, value: String, line: Int)
+    /// An expression (`cond`, `<log expr>`) outside what the null data model can state;
+    /// `reason` says what was expected where.
+    case invalidExpression(element: String, attribute: String, value: String, reason: String, line: Int)
     /// A required attribute is missing.
     case missingAttribute(element: String, attribute: String, line: Int)
     /// Two states share an `id`.
@@ -33,7 +36,7 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .unreadable(path, reason): "cannot read SCXML file '\(path)': \(reason)"
-        case let .malformedXML(line, reason): "malformed XML at line \(line): \(reason)"
+        case let .malformedXML(line, column, reason): "line \(line), column \(column): malformed XML: \(reason)"
         case let .notSCXML(element, line): "line \(line): root element is <\(element)>, expected <scxml>"
         case let .unsupportedElement(element, line):
             "line \(line): <\(element)> is not supported (null data model subset)"
@@ -41,6 +44,8 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
             "line \(line): attribute '\(attribute)' on <\(element)> is not supported"
         case let .unsupportedValue(element, attribute, value, line):
             "line \(line): \(attribute)=\"\(value)\" on <\(element)> is not supported"
+        case let .invalidExpression(element, attribute, value, reason, line):
+            "line \(line): \(attribute)=\"\(value)\" on <\(element)>: \(reason)"
         case let .missingAttribute(element, attribute, line):
             "line \(line): <\(element)> needs the attribute '\(attribute)'"
         case let .duplicateID(id, line): "line \(line): duplicate state id '\(id)'"
