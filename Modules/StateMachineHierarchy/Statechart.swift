@@ -45,12 +45,12 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         try self.init(definition, options: options, clock: clock, stepObserver: nil)
     }
 
-    /// Compiles `definition`; `stepObserver` follows every step (see ``Hooks/StepObserver``).
+    /// Compiles `definition`; `stepObserver` follows every step (see `StatechartStepObserver`).
     init(
         _ definition: Definition,
         options: StatechartOptions,
         clock: any StatechartClock,
-        stepObserver: StepObserver?
+        stepObserver: (any StatechartStepObserver)?
     ) throws {
         var compiler = Compiler(definition, options: options)
         let model = try compiler.compile()

@@ -44,7 +44,7 @@ struct SCXMLLoaderTests {
         let invoke = scxmlLoadError(
             "<scxml>\n<state id=\"a\"><invoke type=\"scxml\"/></state></scxml>"
         )
-        #expect(invoke == .unsupportedElement(element: "invoke", line: 2))
+        #expect(invoke == .invalidStructure(reason: "<invoke> needs exactly one of 'src' and <content>", line: 2))
         let datamodel = scxmlLoadError("<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"/></scxml>")
         #expect(datamodel == .unsupportedElement(element: "datamodel", line: 1))
     }

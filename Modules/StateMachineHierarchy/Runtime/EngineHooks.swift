@@ -19,8 +19,9 @@ protocol EngineHooks: AnyObject, Sendable {
     func runInitialAction(of region: Int32, payload: (any Sendable)?, event: Int32)
     /// Runs the executable content of `history`'s default transition (SCXML).
     func runHistoryDefaultAction(of history: Int32, payload: (any Sendable)?, event: Int32)
-    /// With `tracesSteps`: an event (by its own name) is about to be processed.
-    func eventStarted(_ name: String)
+    /// With `tracesSteps`: an event (by its own name) is about to be processed; external
+    /// ones come from the queue, internal ones were raised or are done events.
+    func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool)
     /// With `tracesSteps`: a queued request's step ended, and its configuration is published.
     func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>)
 }

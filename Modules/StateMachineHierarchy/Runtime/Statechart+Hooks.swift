@@ -9,10 +9,11 @@ extension Statechart {
         let observers: ObserverRegistry
         weak var engine: StatechartEngine?
         /// Told every processed event's name and every step's end; set only by the SCXML
-        /// interpreter (whose chart is created with `tracesSteps`).
-        let stepObserver: StepObserver?
+        /// interpreter (whose chart is created with `tracesSteps`). Weak: the observer owns
+        /// the chart.
+        weak var stepObserver: (any StatechartStepObserver)?
 
-        init(model: Model, observers: ObserverRegistry, stepObserver: StepObserver? = nil) {
+        init(model: Model, observers: ObserverRegistry, stepObserver: (any StatechartStepObserver)? = nil) {
             self.model = model
             self.observers = observers
             self.stepObserver = stepObserver
@@ -100,8 +101,8 @@ extension Statechart {
             model.historyDefaultActions[Int(history)]?(context(payload, event))
         }
 
-        func eventStarted(_ name: String) {
-            stepObserver?.eventStarted(name)
+        func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
+            stepObserver?.eventStarted(name, payload: payload, external: external)
         }
 
         func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
@@ -124,15 +125,14 @@ extension Statechart {
             observers.post(notification, at: state)
         }
     }
+}
 
-    /// Follows a chart's steps (the SCXML interpreter's trace and failure reporting).
-    /// Called on the draining thread, inside the chart's step loop.
-    struct StepObserver: Sendable {
-        /// An event is about to be processed: external, raised, done or sent.
-        var eventStarted: @Sendable (String) -> Void
-        /// A queued request's step (with everything it raised) ended.
-        var stepFinished: @Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void
-        /// A line of the trace from the chart's own blocks (`enter:<id>`, `exit:<id>`).
-        var note: @Sendable (String) -> Void
-    }
+/// Follows a chart's steps (the SCXML interpreter's trace, invocations and failures).
+/// Called on the draining thread, inside the chart's step loop.
+protocol StatechartStepObserver: AnyObject, Sendable {
+    /// An event is about to be processed: an external one (sent, or a delayed send that
+    /// fired) or an internal one (raised, done), with the payload it carries.
+    func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool)
+    /// A queued request's step (with everything it raised) ended.
+    func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>)
 }

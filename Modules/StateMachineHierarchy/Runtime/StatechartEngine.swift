@@ -342,7 +342,9 @@ final class StatechartEngine: @unchecked Sendable {
                 if item.sourceState >= 0, !isCurrent(item.sourceState, generation: item.generation) {
                     return .success(.discarded)
                 }
-                if tracesSteps { hooks.eventStarted(name ?? topology.eventNames[Int(index)]) }
+                if tracesSteps {
+                    hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: stepPayload, external: true)
+                }
                 guard index >= 0 else {
                     if settles { try settle() }
                     return .success(.unhandled)
@@ -449,7 +451,9 @@ final class StatechartEngine: @unchecked Sendable {
             guard !internalQueue.isEmpty else { return }
             let item = internalQueue.removeFirst()
             guard case .event(let index, let name) = item.request else { continue }
-            if tracesSteps { hooks.eventStarted(name ?? topology.eventNames[Int(index)]) }
+            if tracesSteps {
+                hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: item.payload, external: false)
+            }
             guard index >= 0 else { continue }
             stepPayload = item.payload
             stepEvent = index
@@ -1109,6 +1113,13 @@ final class StatechartEngine: @unchecked Sendable {
         sendIDSlots[slot] = id
         extrasDirty = true
         return id
+    }
+
+    /// Stores `id` in the `idlocation` slot `slot` (an invocation's generated id).
+    /// Drainer only.
+    func storeID(_ id: String, inSlot slot: String) {
+        sendIDSlots[slot] = id
+        extrasDirty = true
     }
 
     /// The send id last generated into `slot`. Drainer only.

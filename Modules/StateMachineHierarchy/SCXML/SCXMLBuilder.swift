@@ -16,6 +16,10 @@ struct SCXMLBuilder {
     }
 
     private let root: SCXMLElement
+    /// Where `<invoke src>` paths start (the current directory when nil).
+    private let baseURL: URL?
+    /// How many invocations lead to this document.
+    private let depth: Int
     private var nodes: [SCXMLDocument.Node] = []
     private var pending: [PendingTransition] = []
     /// Per node: where its transitions are in `pending`; and its default entry.
@@ -32,7 +36,11 @@ struct SCXMLBuilder {
 
     private static let stateElements: Set<String> = ["state", "parallel", "final", "history"]
 
-    init(root: SCXMLElement) { self.root = root }
+    init(root: SCXMLElement, baseURL: URL? = nil, depth: Int = 0) {
+        self.root = root
+        self.baseURL = baseURL
+        self.depth = depth
+    }
 
     mutating func build() throws(SCXMLError) -> SCXMLDocument {
         guard root.name == "scxml" else { throw .notSCXML(element: root.name, line: root.line) }
@@ -106,6 +114,12 @@ struct SCXMLBuilder {
             case "initial":
                 if node == 0 { throw .unsupportedElement(element: "initial", line: child.line) }
                 try addInitialElement(child, to: node)
+            case "invoke":
+                guard node != 0,
+                    nodes[node].kind == .atomic || nodes[node].kind == .compound
+                        || nodes[node].kind == .parallel
+                else { throw .unsupportedElement(element: "invoke", line: child.line) }
+                nodes[node].invokes.append(try invoke(child, in: node))
             case "onentry", "onexit":
                 if node == 0 { throw .unsupportedElement(element: child.name, line: child.line) }
                 try Self.checkAttributes(child, allowed: [])
@@ -387,6 +401,90 @@ struct SCXMLBuilder {
         return actions
     }
 
+    /// The SCXML invocation types (URI, short and legacy forms).
+    private static let scxmlInvokeTypes: Set<String> = [
+        "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml", "scxml",
+    ]
+
+    /// An `<invoke>` of an SCXML document given by `src` or inline `<content>`.
+    private mutating func invoke(_ element: SCXMLElement, in node: Int) throws(SCXMLError) -> SCXMLDocument.Invoke {
+        try Self.checkAttributes(element, allowed: ["type", "src", "id", "idlocation", "autoforward"])
+        if let type = element.attributes["type"], !Self.scxmlInvokeTypes.contains(type) {
+            throw .unsupportedValue(element: "invoke", attribute: "type", value: type, line: element.line)
+        }
+        let autoforward: Bool
+        switch element.attributes["autoforward"] ?? "false" {
+        case "true": autoforward = true
+        case "false": autoforward = false
+        case let other:
+            throw .unsupportedValue(element: "invoke", attribute: "autoforward", value: other, line: element.line)
+        }
+        let id = element.attributes["id"]
+        let idLocation = element.attributes["idlocation"]
+        if id != nil, idLocation != nil {
+            throw .invalidStructure(reason: "<invoke> cannot have both 'id' and 'idlocation'", line: element.line)
+        }
+        if let id, id.isEmpty || id.contains(where: \.isWhitespace) {
+            throw .unsupportedValue(element: "invoke", attribute: "id", value: id, line: element.line)
+        }
+        if let idLocation, !Self.isSlotName(idLocation) {
+            throw .unsupportedValue(element: "invoke", attribute: "idlocation", value: idLocation, line: element.line)
+        }
+        guard depth < SCXMLDocument.maxInvokeDepth else {
+            throw .invalidStructure(
+                reason:
+                    "invocations nest more than \(SCXMLDocument.maxInvokeDepth) documents deep (a document that invokes itself?)",
+                line: element.line
+            )
+        }
+        var child: SCXMLDocument?
+        var finalize: [SCXMLDocument.Action] = []
+        for part in element.children {
+            switch part.name {
+            case "content":
+                try Self.checkAttributes(part, allowed: [])
+                guard child == nil, element.attributes["src"] == nil else {
+                    throw .invalidStructure(
+                        reason: "<invoke> needs exactly one of 'src' and <content>",
+                        line: part.line
+                    )
+                }
+                guard part.children.count == 1, part.children[0].name == "scxml", !part.hasText else {
+                    throw .invalidStructure(
+                        reason: "<content> of an <invoke> must hold one <scxml> element",
+                        line: part.line
+                    )
+                }
+                child = try SCXMLDocument(tree: part.children[0], baseURL: baseURL, depth: depth + 1)
+            case "finalize":
+                try Self.checkAttributes(part, allowed: [])
+                finalize += try actions(in: part)
+            default:
+                throw .unsupportedElement(element: part.name, line: part.line)
+            }
+        }
+        if let src = element.attributes["src"] {
+            let url = URL(fileURLWithPath: src, relativeTo: baseURL).standardizedFileURL
+            do {
+                child = try SCXMLDocument.load(contentsOf: url, depth: depth + 1)
+            } catch {
+                throw .invalidStructure(reason: "<invoke src=\"\(src)\">: \(error)", line: element.line)
+            }
+        }
+        guard let child else {
+            throw .invalidStructure(reason: "<invoke> needs exactly one of 'src' and <content>", line: element.line)
+        }
+        if let idLocation { idLocations.insert(idLocation) }
+        return SCXMLDocument.Invoke(
+            id: id,
+            idLocation: idLocation,
+            autoforward: autoforward,
+            document: child,
+            finalize: finalize,
+            line: element.line
+        )
+    }
+
     /// The branches of `<if cond>`: its content up to the first `<elseif cond>` or
     /// `<else>`, and so on; an `<else>` must come last.
     private mutating func branches(of element: SCXMLElement) throws(SCXMLError) -> [SCXMLDocument.Branch] {
@@ -497,6 +595,12 @@ struct SCXMLBuilder {
                 throw .invalidDelay(element: "send", value: text, line: element.line)
             }
             delay = parsed
+        }
+        if delay > .zero, target == .parent || { if case .invoked = target { true } else { false } }() {
+            throw .invalidStructure(
+                reason: "a <send> to another session cannot have a delay (only sends to this session can wait)",
+                line: element.line
+            )
         }
         if target == .internal, delay > .zero {
             throw .invalidStructure(

@@ -4,8 +4,15 @@
 // maps each child of a `<parallel>` to a region holding that one state.
 
 /// The chart an SCXML document runs as: state and event identifiers are the document's
-/// ids and event names; SCXML's null data model carries no payload.
-typealias SCXMLChart = Statechart<String, String, Never>
+/// ids and event names; the payload says which invoked session sent an event (SCXML's
+/// null data model carries no data).
+typealias SCXMLChart = Statechart<String, String, SCXMLEventOrigin>
+
+/// Where an event came from, when it came from a session this one invoked.
+struct SCXMLEventOrigin: Sendable {
+    /// The invocation's id.
+    let invokeID: String
+}
 
 extension SCXMLDocument {
     /// The document as a chart definition (built once, when the document is loaded).
@@ -45,16 +52,21 @@ extension SCXMLDocument {
         let id = node.id
         let onEntry = node.onEntry
         let onExit = node.onExit
+        let invokes = !node.invokes.isEmpty
         var spec = SCXMLChart.NodeSpec(
             id: id,
             content: content,
             enter: { context in
-                context.hooks.stepObserver?.note("enter:\(id)")
+                let session = Self.session(context)
+                session?.note("enter:\(id)")
+                if invokes { session?.willInvoke(in: id) }
                 Self.run(onEntry, context)
             },
             exit: { context in
-                context.hooks.stepObserver?.note("exit:\(id)")
+                let session = Self.session(context)
+                session?.note("exit:\(id)")
                 Self.run(onExit, context)
+                if invokes { session?.cancelInvocations(of: id) }
             },
             handlers: node.transitions.map { handler(transitions[$0]) }
         )
@@ -115,6 +127,11 @@ extension SCXMLDocument {
         }
     }
 
+    /// The interpreter running the chart whose block this is.
+    static func session(_ context: SCXMLChart.Context) -> SCXMLInterpreter? {
+        context.hooks.stepObserver as? SCXMLInterpreter
+    }
+
     private static func block(_ actions: [Action]) -> SCXMLChart.Action? {
         guard !actions.isEmpty else { return nil }
         return { @Sendable context in run(actions, context) }
@@ -141,7 +158,7 @@ extension SCXMLDocument {
                 context.raise(event)
             case .log(let label, let value):
                 let text = [label, value].compactMap { $0 }.joined(separator: ": ")
-                context.hooks.stepObserver?.note("log:\(text)")
+                session(context)?.note("log:\(text)")
             case .if(let branches):
                 guard let branch = branches.first(where: { $0.condition.map { holds($0, context) } ?? true }) else {
                     continue
@@ -156,10 +173,16 @@ extension SCXMLDocument {
                 case .external:
                     guard let request = try? context.hooks.request(for: SCXMLChart.Event(send.event)) else { continue }
                     engine.schedule(request, name: send.event, delay: send.delay, id: id)
-                case .parent, .invoked:
-                    // This session was not invoked, and has no child session with that id.
-                    context.raise("error.communication")
-                    return false
+                case .parent:
+                    guard session(context)?.sendToParent(send.event) == true else {
+                        context.raise("error.communication")  // this session was not invoked
+                        return false
+                    }
+                case .invoked(let invokeID):
+                    guard session(context)?.send(send.event, toInvocation: invokeID) == true else {
+                        context.raise("error.communication")  // no running invocation has that id
+                        return false
+                    }
                 case .undeliverable(let error):
                     context.raise(error)
                     return false

@@ -42,6 +42,23 @@ public struct SCXMLDocument: Sendable {
         case `if`([Branch])
     }
 
+    /// One `<invoke>` of a child SCXML document (the only invocation type of the subset).
+    public struct Invoke: Sendable {
+        /// The invocation's id (`id`); nil when it is generated (`<state id>.<n>`).
+        public let id: String?
+        /// The `idlocation` slot that receives the generated id, if any.
+        public let idLocation: String?
+        /// `autoforward="true"`: every external event the invoking session processes is
+        /// sent on to the child too.
+        public let autoforward: Bool
+        /// The child document (from `src`, relative to the parent's file, or inline `<content>`).
+        public let document: SCXMLDocument
+        /// `<finalize>` content, run when an event from the child is about to be processed.
+        public let finalize: [Action]
+        /// The line of the element.
+        public let line: Int
+    }
+
     /// One branch of an `<if>`: `<if cond>`, `<elseif cond>` or `<else>` (no condition).
     public struct Branch: Sendable, Equatable {
         /// The branch's condition; nil for `<else>`.
@@ -127,6 +144,9 @@ public struct SCXMLDocument: Sendable {
         public internal(set) var onEntry: [Action]
         /// `<onexit>` content.
         public internal(set) var onExit: [Action]
+        /// `<invoke>`s, started when the state has been entered (at the end of the
+        /// macrostep) and cancelled when it exits.
+        public internal(set) var invokes: [Invoke] = []
         /// The line of the element in the document.
         public let line: Int
     }
@@ -198,14 +218,22 @@ public struct SCXMLDocument: Sendable {
     /// Loads and validates the SCXML document at `url`.
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public static func load(contentsOf url: URL) throws(SCXMLError) -> SCXMLDocument {
+        try load(contentsOf: url, depth: 0)
+    }
+
+    static func load(contentsOf url: URL, depth: Int) throws(SCXMLError) -> SCXMLDocument {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw .unreadable(path: url.path, reason: "\(error.localizedDescription)")
         }
-        return try SCXMLDocument(data: data)
+        return try SCXMLDocument(data: data, baseURL: url.deletingLastPathComponent(), depth: depth)
     }
+
+    /// How deeply documents may invoke documents (`<invoke>` in an invoked document...):
+    /// a document that invokes itself through `src` is stopped here with an error.
+    public static let maxInvokeDepth = 16
 
     /// Parses and validates an SCXML document given as text.
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
@@ -216,8 +244,18 @@ public struct SCXMLDocument: Sendable {
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public init(data: Data) throws(SCXMLError) {
+        try self.init(data: data, baseURL: nil, depth: 0)
+    }
+
+    /// Parses a document whose `<invoke src>` paths are relative to `baseURL` (the current
+    /// directory when nil); `depth` counts the invocations above it.
+    init(data: Data, baseURL: URL?, depth: Int) throws(SCXMLError) {
         let tree = try SCXMLParser.parse(data)
-        var builder = SCXMLBuilder(root: tree)
+        try self.init(tree: tree, baseURL: baseURL, depth: depth)
+    }
+
+    init(tree: SCXMLElement, baseURL: URL?, depth: Int) throws(SCXMLError) {
+        var builder = SCXMLBuilder(root: tree, baseURL: baseURL, depth: depth)
         self = try builder.build()
         // The chart compiles now, so that interpreters created later cannot fail.
         do {

@@ -21,6 +21,14 @@
 /// running thread processes it. So events are never dropped or reordered (while the
 /// machine runs), and each thread's events keep their order.
 ///
+/// **Invocations.** A state's `<invoke>`s start, each as a child interpreter on the same
+/// clock, once the macrostep that entered the state is over, and are cancelled when it
+/// exits (or the machine stops). `<send target="#_parent">` in the child and
+/// `<send target="#_<invokeid>">` in the parent cross between them; a child that reaches
+/// a top-level `<final>` sends `done.invoke.<invokeid>`; `<finalize>` runs when an event
+/// from the child is about to be processed, and `autoforward` passes every external
+/// event on to the child. Children are not part of snapshots.
+///
 /// **Delayed sends.** `<send delay="2s">` arms a timer on the clock; when it fires, the
 /// event joins the queue and is processed as its own macrostep. `<cancel>` and the machine
 /// stopping (a top-level `<final>`, a failed macrostep) cancel it; a timer that fires
@@ -34,7 +42,7 @@
 /// clock.advance(by: .seconds(2))        // delayed sends due by then are processed
 /// print(machine.activeAtomicStates)
 /// ```
-public final class SCXMLInterpreter: Sendable {
+public final class SCXMLInterpreter: StatechartStepObserver {
     /// Called after every macrostep with its trace (as in ``trace``), on the thread that
     /// ran it, outside the machine's lock and in macrostep order. It may read the machine
     /// and send it events (they are queued behind the current work).
@@ -50,6 +58,9 @@ public final class SCXMLInterpreter: Sendable {
     private let onMacrostep: MacrostepObserver?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
     private let state: PumpLock<Session>
+    /// The session that invoked this one, and the id it knows this one by.
+    private weak let parent: SCXMLInterpreter?
+    private let invokeID: String?
 
     private struct Session {
         var chart: SCXMLChart?
@@ -59,6 +70,24 @@ public final class SCXMLInterpreter: Sendable {
         var failure: StatechartError?
         /// Bumped on every failure, so a call can tell whether a step it ran failed.
         var failures = 0
+        /// States with `<invoke>`s entered in the running macrostep (and not left since).
+        var statesToInvoke: [String] = []
+        /// Running child sessions, in the order they started.
+        var invocations: [Invocation] = []
+        var generatedInvokeIDs = 0
+        /// Set when the session is cancelled by its parent: it reports nothing any more.
+        var cancelled = false
+        var reportedDone = false
+    }
+
+    /// A running child session.
+    private struct Invocation {
+        let id: String
+        /// The invoking state.
+        let state: String
+        let autoforward: Bool
+        let finalize: [SCXMLDocument.Action]
+        let child: SCXMLInterpreter
     }
 
     /// A machine for `document`, not started.
@@ -67,16 +96,29 @@ public final class SCXMLInterpreter: Sendable {
     ///   - clock: times delayed `<send>`s; `.continuous` (real time) by default, a
     ///     ``ManualStatechartClock`` in tests.
     ///   - onMacrostep: called after each macrostep with its trace.
-    public init(
+    public convenience init(
         document: SCXMLDocument,
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
         onMacrostep: MacrostepObserver? = nil
     ) {
+        self.init(document: document, options: options, clock: clock, onMacrostep: onMacrostep, parent: nil)
+    }
+
+    /// A session invoked by `parent` as `invokeID` (or a top-level one when nil).
+    private init(
+        document: SCXMLDocument,
+        options: StatechartOptions,
+        clock: any StatechartClock,
+        onMacrostep: MacrostepObserver?,
+        parent: (session: SCXMLInterpreter, invokeID: String)?
+    ) {
         self.document = document
         self.options = options
         self.clock = clock
         self.onMacrostep = onMacrostep
+        self.parent = parent?.session
+        invokeID = parent?.invokeID
         state = PumpLock(Session())
         let chart = makeChart()
         state.withLock { $0.chart = chart }
@@ -100,41 +142,188 @@ public final class SCXMLInterpreter: Sendable {
     }
 
     deinit {
-        state.withLock { $0.chart }?.engine.submitHalt()
+        let (chart, invocations) = state.withLock { ($0.chart, $0.invocations) }
+        for invocation in invocations { invocation.child.cancel() }
+        chart?.engine.submitHalt()
     }
 
     /// A new chart for the document whose steps report to this interpreter.
     private func makeChart() -> SCXMLChart {
-        let observer = SCXMLChart.StepObserver(
-            eventStarted: { [weak self] name in self?.state.withLock { $0.recording.append("event:\(name)") } },
-            stepFinished: { [weak self] result in self?.stepFinished(result) },
-            note: { [weak self] entry in self?.state.withLock { $0.recording.append(entry) } }
-        )
         do {
-            return try SCXMLChart(document.definition, options: options, clock: clock, stepObserver: observer)
+            return try SCXMLChart(document.definition, options: options, clock: clock, stepObserver: self)
         } catch {
             // The definition was compiled once already, when the document was loaded.
             preconditionFailure("an SCXML document's definition compiles: \(error)")
         }
     }
 
-    /// Called on the draining thread after every step.
-    private func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
-        let (trace, chart) = state.withLock { session -> ([String]?, SCXMLChart?) in
+    // MARK: Following the chart's steps (on its draining thread)
+
+    /// Records an entry of the running macrostep's trace.
+    func note(_ entry: String) {
+        state.withLock { $0.recording.append(entry) }
+    }
+
+    /// Before an event's transitions are selected: runs the `<finalize>` of the invocation
+    /// it came from, and forwards an external event to the children that `autoforward`.
+    func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
+        let (invocations, chart) = state.withLock { session -> ([Invocation], SCXMLChart?) in
+            session.recording.append("event:\(name)")
+            return (external ? session.invocations : [], session.chart)
+        }
+        guard !invocations.isEmpty, let chart else { return }
+        let origin = payload as? SCXMLEventOrigin
+        let context = SCXMLChart.Context(payload: origin, event: nil, hooks: chart.hooks)
+        for invocation in invocations {
+            if invocation.id == origin?.invokeID { SCXMLDocument.run(invocation.finalize, context) }
+            if invocation.autoforward { try? invocation.child.send(name) }
+        }
+    }
+
+    /// After every step: publishes the trace, stops the machine on a failure, starts the
+    /// invocations of the states the macrostep entered, reports a child's completion.
+    func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
+        let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
             // A stale timer ran no macrostep.
-            if session.recording.isEmpty, case .success(.discarded) = result { return (nil, nil) }
+            if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
             session.trace = session.recording
             session.recording = []
             if case .failure(let error) = result {
                 session.failure = error
                 session.failures += 1
-                return (session.trace, session.chart)
+                return (session.trace, session.chart, true)
             }
-            return (session.trace, nil)
+            return (session.trace, session.chart, false)
         }
-        // A failed macrostep stops the machine: its timers and queued events go.
-        chart?.engine.halt()
+        guard let chart else { return }
+        if failed {
+            // A failed macrostep stops the machine: its timers, queued events and children go.
+            chart.engine.halt()
+            cancelAllInvocations()
+        } else if chart.isFinished {
+            cancelAllInvocations()
+            reportDoneToParent()
+        } else {
+            startInvocations(chart)
+        }
         if let trace { onMacrostep?(trace) }
+    }
+
+    // MARK: Invocations
+
+    /// A state with `<invoke>`s was entered: its invocations start after the macrostep.
+    func willInvoke(in state: String) {
+        self.state.withLock { $0.statesToInvoke.append(state) }
+    }
+
+    /// The state `stateID` exits: its pending and running invocations are cancelled.
+    func cancelInvocations(of stateID: String) {
+        let cancelled = state.withLock { session -> [Invocation] in
+            session.statesToInvoke.removeAll { $0 == stateID }
+            let cancelled = session.invocations.filter { $0.state == stateID }
+            session.invocations.removeAll { $0.state == stateID }
+            return cancelled
+        }
+        for invocation in cancelled { invocation.child.cancel() }
+    }
+
+    private func cancelAllInvocations() {
+        let cancelled = state.withLock { session -> [Invocation] in
+            session.statesToInvoke = []
+            defer { session.invocations = [] }
+            return session.invocations
+        }
+        for invocation in cancelled { invocation.child.cancel() }
+    }
+
+    /// Starts, in document order, the invocations of the states the macrostep entered.
+    private func startInvocations(_ chart: SCXMLChart) {
+        let states = state.withLock { session -> [String] in
+            defer { session.statesToInvoke = [] }
+            return session.statesToInvoke
+        }
+        guard !states.isEmpty else { return }
+        let ordered = states.compactMap { id in document.index(of: id).map { (id, $0) } }.sorted { $0.1 < $1.1 }
+        for (stateID, index) in ordered where chart.isActive(stateID) {
+            for invoke in document.nodes[index].invokes {
+                let id = state.withLock { session -> String in
+                    if let id = invoke.id { return id }
+                    session.generatedInvokeIDs += 1
+                    return "\(stateID).\(session.generatedInvokeIDs)"
+                }
+                if let slot = invoke.idLocation { chart.engine.storeID(id, inSlot: slot) }
+                let child = SCXMLInterpreter(
+                    document: invoke.document,
+                    options: options,
+                    clock: clock,
+                    onMacrostep: nil,
+                    parent: (self, id)
+                )
+                state.withLock {
+                    $0.invocations.append(
+                        Invocation(
+                            id: id,
+                            state: stateID,
+                            autoforward: invoke.autoforward,
+                            finalize: invoke.finalize,
+                            child: child
+                        )
+                    )
+                }
+                try? child.start()  // a child's failure is the child's (see its `failure`)
+            }
+        }
+    }
+
+    /// `<send target="#_<invokeid>">`: false when no running invocation has that id.
+    func send(_ event: String, toInvocation id: String) -> Bool {
+        guard let child = state.withLock({ $0.invocations.first { $0.id == id }?.child }) else { return false }
+        try? child.send(event)
+        return true
+    }
+
+    /// `<send target="#_parent">`: false when this session was not invoked.
+    func sendToParent(_ event: String) -> Bool {
+        guard let parent, let invokeID else { return false }
+        if state.withLock({ $0.cancelled }) { return true }
+        parent.receive(event, from: invokeID)
+        return true
+    }
+
+    /// An event from the child invoked as `invokeID`, for the external queue; dropped
+    /// when that invocation was cancelled or this machine does not run.
+    private func receive(_ event: String, from invokeID: String) {
+        let chart = state.withLock { session -> SCXMLChart? in
+            session.invocations.contains { $0.id == invokeID } ? session.chart : nil
+        }
+        guard let chart, chart.isRunning, !chart.isFinished,
+            let request = try? chart.hooks.request(for: SCXMLChart.Event(event))
+        else { return }
+        let origin = SCXMLEventOrigin(invokeID: invokeID)
+        let result = chart.engine.submit { _ in QueueItem(request: request, payload: origin, completion: nil) }
+        _ = result
+    }
+
+    /// Sends `done.invoke.<invokeid>` to the parent, once.
+    private func reportDoneToParent() {
+        guard let parent, let invokeID else { return }
+        let report = state.withLock { session -> Bool in
+            guard !session.cancelled, !session.reportedDone else { return false }
+            session.reportedDone = true
+            return true
+        }
+        if report { parent.receive("done.invoke.\(invokeID)", from: invokeID) }
+    }
+
+    /// Stops this invoked session for good: no more events to its parent, its own
+    /// invocations cancelled, its chart halted.
+    private func cancel() {
+        let chart = state.withLock { session -> SCXMLChart? in
+            session.cancelled = true
+            return session.chart
+        }
+        cancelAllInvocations()
+        chart?.engine.submitHalt()
     }
 
     private var chart: SCXMLChart { state.withLock { $0.chart! } }
@@ -241,6 +430,7 @@ public final class SCXMLInterpreter: Sendable {
             session.trace = []
             return previous
         }
+        cancelAllInvocations()
         previous?.engine.submitHalt()
     }
 }

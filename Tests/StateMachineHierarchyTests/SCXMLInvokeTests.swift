@@ -1,0 +1,241 @@
+import Foundation
+import StateMachineHierarchy
+import Testing
+
+// <invoke> of child SCXML documents: children start after the macrostep that entered the
+// invoking state, talk to their parent through #_parent and #_<invokeid>, report
+// done.invoke.<id>, run <finalize>, receive autoforwarded events and are cancelled when
+// the invoking state exits.
+
+private func parent(_ body: String, clock: ManualStatechartClock = ManualStatechartClock()) throws -> SCXMLInterpreter {
+    SCXMLInterpreter(document: try scxmlDocument(body), clock: clock)
+}
+
+private let namespace = #"xmlns="http://www.w3.org/2005/07/scxml" version="1.0""#
+
+@Suite("SCXML <invoke>")
+struct SCXMLInvokeTests {
+    @Test("An invoked child runs and sends to its parent with #_parent")
+    func childSendsToParent() throws {
+        let machine = try parent(
+            """
+            <state id="waiting">
+              <invoke id="worker">
+                <content>
+                  <scxml \(namespace)>
+                    <state id="work"><onentry><send event="hello" target="#_parent"/></onentry></state>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="hello" target="greeted"/>
+            </state>
+            <state id="greeted"/>
+            """
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["greeted"])
+    }
+
+    @Test("The parent sends to the child with #_<invokeid>; the child answers")
+    func parentSendsToChild() throws {
+        let machine = try parent(
+            """
+            <state id="talking">
+              <invoke id="echo">
+                <content>
+                  <scxml \(namespace)>
+                    <state id="listen"><transition event="ping"><send event="pong" target="#_parent"/></transition></state>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="go"><send event="ping" target="#_echo"/></transition>
+              <transition event="pong" target="answered"/>
+            </state>
+            <state id="answered"/>
+            """
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["talking"])
+        try machine.send("go")
+        #expect(machine.activeAtomicStates == ["answered"])
+    }
+
+    @Test("A child that reaches a top-level final sends done.invoke.<id>; <finalize> runs first")
+    func doneInvokeAndFinalize() throws {
+        let machine = try parent(
+            """
+            <state id="running">
+              <invoke id="job">
+                <content>
+                  <scxml \(namespace) initial="busy">
+                    <state id="busy"><transition event="finish" target="end"/></state>
+                    <final id="end"/>
+                  </scxml>
+                </content>
+                <finalize><log label="finalize" expr="'job'"/></finalize>
+              </invoke>
+              <transition event="finish"><send event="finish" target="#_job"/></transition>
+              <transition event="done.invoke.job" target="finished"/>
+            </state>
+            <state id="finished"/>
+            """
+        )
+        try machine.start()
+        try machine.send("finish")
+        #expect(machine.activeAtomicStates == ["finished"])
+        #expect(machine.trace == ["event:done.invoke.job", "log:finalize: job", "exit:running", "enter:finished"])
+    }
+
+    @Test("Leaving the invoking state cancels the child: its delayed send never arrives, its timers go")
+    func cancelledOnExit() throws {
+        let clock = ManualStatechartClock()
+        let machine = try parent(
+            """
+            <state id="a">
+              <invoke id="slow">
+                <content>
+                  <scxml \(namespace) initial="wait">
+                    <state id="wait">
+                      <onentry><send event="tick" delay="1s"/></onentry>
+                      <transition event="tick" target="end"><send event="late" target="#_parent"/></transition>
+                    </state>
+                    <final id="end"/>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="leave" target="b"/>
+            </state>
+            <state id="b">
+              <transition event="late" target="wrong"/>
+              <transition event="done.invoke.slow" target="wrong"/>
+            </state>
+            <state id="wrong"/>
+            """,
+            clock: clock
+        )
+        try machine.start()
+        #expect(clock.pendingTimerCount == 1)  // the child's tick
+        try machine.send("leave")
+        #expect(clock.pendingTimerCount == 0)
+        clock.advance(by: .seconds(5))
+        #expect(machine.activeAtomicStates == ["b"])
+    }
+
+    @Test("A state entered and left within one macrostep invokes nothing")
+    func transientStateDoesNotInvoke() throws {
+        let machine = try parent(
+            """
+            <state id="pass">
+              <invoke id="never">
+                <content><scxml \(namespace)><state id="x"><onentry><send event="oops" target="#_parent"/></onentry></state></scxml></content>
+              </invoke>
+              <transition target="stay"/>
+            </state>
+            <state id="stay"><transition event="oops" target="wrong"/></state>
+            <state id="wrong"/>
+            """
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["stay"])
+    }
+
+    @Test("autoforward passes the parent's external events to the child")
+    func autoforward() throws {
+        let machine = try parent(
+            """
+            <state id="a">
+              <invoke id="mirror" autoforward="true">
+                <content>
+                  <scxml \(namespace)>
+                    <state id="m"><transition event="poke"><send event="poked" target="#_parent"/></transition></state>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="poked" target="b"/>
+            </state>
+            <state id="b"/>
+            """
+        )
+        try machine.start()
+        try machine.send("poke")
+        #expect(machine.activeAtomicStates == ["b"])
+    }
+
+    @Test("src is read relative to the parent's file; idlocation receives the generated id")
+    func sourceFileAndIDLocation() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("invoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("children"),
+            withIntermediateDirectories: true
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(
+            """
+            <scxml \(namespace) initial="f"><final id="f"/></scxml>
+            """.utf8
+        ).write(to: directory.appendingPathComponent("children/quick.scxml"))
+        try Data(
+            """
+            <scxml \(namespace) initial="s">
+              <state id="s">
+                <invoke src="children/quick.scxml" idlocation="slot"/>
+                <transition event="done.invoke" target="t"/>
+              </state>
+              <state id="t"/>
+            </scxml>
+            """.utf8
+        ).write(to: directory.appendingPathComponent("main.scxml"))
+        let document = try SCXMLDocument.load(contentsOf: directory.appendingPathComponent("main.scxml"))
+        let machine = SCXMLInterpreter(document: document, clock: ManualStatechartClock())
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["t"])
+        #expect(machine.snapshot().sendIDSlots == ["slot": "s.1"])
+    }
+
+    @Test("Bad invocations are load errors naming the line")
+    func badInvocations() throws {
+        #expect(
+            scxmlLoadError(#"<scxml><state id="a"><invoke type="http"><content/></invoke></state></scxml>"#)
+                == .unsupportedValue(element: "invoke", attribute: "type", value: "http", line: 1)
+        )
+        #expect(
+            scxmlLoadError("<scxml><state id=\"a\">\n<invoke><content>text</content></invoke></state></scxml>")
+                == .invalidStructure(reason: "<content> of an <invoke> must hold one <scxml> element", line: 2)
+        )
+        #expect(
+            scxmlLoadError(#"<scxml><state id="a"><invoke><param name="x" expr="1"/></invoke></state></scxml>"#)
+                == .unsupportedElement(element: "param", line: 1)
+        )
+        #expect(
+            scxmlLoadError(
+                ##"<scxml><state id="a"><onentry><send event="e" target="#_parent" delay="1s"/></onentry></state></scxml>"##
+            )
+                == .invalidStructure(
+                    reason: "a <send> to another session cannot have a delay (only sends to this session can wait)",
+                    line: 1
+                )
+        )
+        let missing = scxmlLoadError("<scxml><state id=\"a\">\n<invoke src=\"does-not-exist.scxml\"/></state></scxml>")
+        guard case .invalidStructure(let reason, let line)? = missing else {
+            Issue.record("expected invalidStructure, got \(String(describing: missing))")
+            return
+        }
+        #expect(line == 2)
+        #expect(reason.hasPrefix("<invoke src=\"does-not-exist.scxml\">: cannot read SCXML file"))
+    }
+
+    @Test("A document that invokes itself stops at the documented depth with an error")
+    func selfInvocation() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("invoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("loop.scxml")
+        try Data(#"<scxml \#(namespace)><state id="a"><invoke src="loop.scxml"/></state></scxml>"#.utf8).write(to: file)
+        #expect(throws: SCXMLError.self) { _ = try SCXMLDocument.load(contentsOf: file) }
+        do {
+            _ = try SCXMLDocument.load(contentsOf: file)
+        } catch {
+            #expect(error.description.contains("more than \(SCXMLDocument.maxInvokeDepth) documents deep"))
+        }
+    }
+}
