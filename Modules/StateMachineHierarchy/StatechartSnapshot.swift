@@ -36,7 +36,7 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
             remaining = .nanoseconds(try container.decode(Int64.self, forKey: .remainingNanoseconds))
         }
 
-        /// Encodes `remaining` as `remainingNanoseconds`, an integer (exact, like `SCXMLSnapshot`'s).
+        /// Encodes `remaining` as `remainingNanoseconds`, an integer (exact, readable).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(state, forKey: .state)

@@ -1,5 +1,5 @@
 // How snapshots write a duration: a whole number of nanoseconds (`remainingNanoseconds`),
-// exact and readable, for both `StatechartSnapshot` and `SCXMLSnapshot`.
+// exact and readable, for pending timers and pending sends of `StatechartSnapshot`.
 
 extension Duration {
     /// The duration as whole nanoseconds (sub-nanosecond parts dropped).
