@@ -540,12 +540,7 @@ final class StatechartEngine: @unchecked Sendable {
             }
         case .junction(let junctionIndex, let firstPath):
             let junction = Int(junctionIndex)
-            guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
-                throw StatechartError.noOutgoingJunctionPath(
-                    junction: topology.junctionNames[junction],
-                    event: topology.eventNames[Int(stepEvent)]
-                )
-            }
+            let chosen = try junctionPath(junction)
             let change = firstPath + Int32(chosen)
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil, junctionPath: (junction, chosen))
@@ -634,12 +629,7 @@ final class StatechartEngine: @unchecked Sendable {
             return Pick(handler: index, change: arrive(at: Int(join), slot: Int(slot)) ? change : -2)
         case .junction(let junctionIndex, let firstPath):
             let junction = Int(junctionIndex)
-            guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
-                throw StatechartError.noOutgoingJunctionPath(
-                    junction: topology.junctionNames[junction],
-                    event: topology.eventNames[Int(stepEvent)]
-                )
-            }
+            let chosen = try junctionPath(junction)
             return Pick(handler: index, change: firstPath + Int32(chosen), junctionPath: (junction, chosen))
         case .history(let history, let remembered, let fallback):
             let hasRecord = !historyRecords[Int(history)].isEmpty
@@ -751,6 +741,17 @@ final class StatechartEngine: @unchecked Sendable {
     private func isJoin(_ handler: HandlerNode) -> Bool {
         if case .join = handler.effect { return true }
         return false
+    }
+
+    /// The first outgoing path of `junction` whose guard passes.
+    private func junctionPath(_ junction: Int) throws -> Int {
+        guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
+            throw StatechartError.noOutgoingJunctionPath(
+                junction: topology.junctionNames[junction],
+                event: topology.eventNames[Int(stepEvent)]
+            )
+        }
+        return chosen
     }
 
     /// Whether `region` lies (at any depth) inside `outer`.
