@@ -803,12 +803,12 @@ final class StatechartEngine: @unchecked Sendable {
         }
         // The owner's exit has just recorded its history; the entry below follows it.
         if let history { restoreRecord(of: history) }
-        applyHistories(of: change)
+        if topology.hasHistories { applyHistories(of: change) }
         for slot in scope {
             enterRegion(topology.scopeRegions[slot], plan: change)
         }
         if let history { clearRestoreTargets(topology.histories[history].regions) }
-        clearHistories(of: change)
+        if topology.hasHistories { clearHistories(of: change) }
     }
 
     /// Makes the next entries follow what `history` recorded.
