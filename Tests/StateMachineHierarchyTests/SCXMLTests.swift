@@ -586,3 +586,76 @@ struct StatechartConflictTests {
         #expect(third.activeStates == ["out"])
     }
 }
+
+@Suite("Statechart options: SCXML selection and prefix matching on typed charts")
+struct StatechartSCXMLSelectionTests {
+    typealias Chart = Statechart<String, String, Int>
+
+    @Test("documentOrder: a pick whose source is a descendant of the earlier pick's source replaces it")
+    func descendantPreemption() throws {
+        // a1 has no handler for "t", so it picks p's; b1 picks its own. p's exit scope
+        // contains b1's, and b1 lies inside p: b1's transition replaces p's.
+        let chart = try Chart(name: "main", options: StatechartOptions(conflictResolution: .documentOrder)) {
+            Chart.State(parallel: "p") {
+                Chart.Region { Chart.State("a1") }
+                Chart.Region {
+                    Chart.State("b1").on("t", to: "b2")
+                    Chart.State("b2")
+                }
+            }.on("t", to: "out")
+            Chart.State("out")
+        }
+        chart.start()
+        try chart.handle("t")
+        #expect(chart.activeStates == ["p", "a1", "b2"])
+    }
+
+    @Test("SCXML selection evaluates every condition before the microstep runs any transition")
+    func conditionsBeforeTheMicrostep() throws {
+        let xml = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+              <parallel id="p">
+                <state id="left" initial="a1"><state id="a1"><transition event="t" target="a2"/></state><state id="a2"/></state>
+                <state id="right" initial="b1">
+                  <state id="b1"><transition event="t" cond="In('a1')" target="b2"/></state><state id="b2"/>
+                </state>
+              </parallel>
+            </scxml>
+            """
+        let scxml = SCXMLInterpreter(document: try SCXMLDocument(xml: xml))
+        try scxml.start()
+        try scxml.send("t")
+        #expect(scxml.activeAtomicStates == ["a2", "b2"])  // In('a1') held before a1 → a2 ran
+        // TBStateMachine's region-by-region dispatch runs a1 → a2 first, so In('a1') fails.
+        let sequential = SCXMLInterpreter(document: try SCXMLDocument(xml: xml), options: StatechartOptions())
+        try sequential.start()
+        try sequential.send("t")
+        #expect(sequential.activeAtomicStates == ["a2", "b1"])
+    }
+
+    @Test("eventMatching: .prefix lets a handler for a.b take a.b.c, and * take anything; .exact does not")
+    func prefixMatching() throws {
+        func chart(_ matching: StatechartOptions.EventMatching) throws -> Chart {
+            let chart = try Chart(name: "main", options: StatechartOptions(eventMatching: matching)) {
+                Chart.State("idle").on("net.error", to: "failed").on("*", to: "busy")
+                Chart.State("failed").on("retry", to: "idle")
+                Chart.State("busy")
+            }
+            chart.start()
+            return chart
+        }
+        let prefix = try chart(.prefix)
+        #expect(try prefix.handle("net.error.timeout") == .handled)
+        #expect(prefix.activeStates == ["failed"])
+        try prefix.handle("retry")
+        #expect(try prefix.handle("anything") == .handled)
+        #expect(prefix.activeStates == ["busy"])
+
+        let exact = try chart(.exact)
+        #expect(try exact.handle("net.error.timeout") == .unhandled)
+        #expect(try exact.handle("anything") == .unhandled)
+        #expect(exact.activeStates == ["idle"])
+        #expect(StatechartOptions.scxml.eventMatching == .prefix)
+        #expect(StatechartOptions().eventMatching == .exact)
+    }
+}
