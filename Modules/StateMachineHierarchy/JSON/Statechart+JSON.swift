@@ -86,6 +86,9 @@ extension Statechart where StateID == String, EventID == String {
 struct JSONReader<Payload: Sendable> {
     typealias Chart = Statechart<String, String, Payload>
 
+    /// An `after` transition's `seconds` must be below this: its whole nanoseconds fit an `Int64`.
+    static var maxAfterSeconds: Double { 9_223_372_036 }
+
     private var issues: [StatechartJSONError.Issue] = []
     /// Where each state name was first declared, to report duplicates with both places.
     private var declared: [String: String] = [:]
@@ -304,12 +307,15 @@ struct JSONReader<Payload: Sendable> {
         let trigger: Chart.Trigger?
         switch object["type"] {
         case .string("after"):
-            if case .number(let seconds) = object["seconds"], seconds >= 0, seconds.isFinite {
+            // Whole nanoseconds must fit an Int64: at most about 292 years.
+            if case .number(let seconds) = object["seconds"], seconds >= 0, seconds.isFinite,
+                seconds < Self.maxAfterSeconds
+            {
                 trigger = .after(.nanoseconds(Int64((seconds * 1e9).rounded())))
             } else {
                 issue(
                     object["seconds"] == nil ? path : "\(path).seconds",
-                    "an 'after' transition needs 'seconds', a number of seconds >= 0"
+                    "an 'after' transition needs 'seconds', a number of seconds from 0 to less than \(Int(Self.maxAfterSeconds))"
                 )
                 trigger = nil
             }

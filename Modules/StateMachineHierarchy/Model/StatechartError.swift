@@ -46,6 +46,13 @@ public enum StatechartError: Error, Sendable, Hashable, CustomStringConvertible 
     case eventlessLoop(limit: Int, cycle: [String])
     /// A snapshot does not fit the chart it is restored into (see `reason`).
     case invalidSnapshot(reason: String)
+    /// States nest deeper than ``StatechartLimits/maxNestingDepth``; `path` is the first
+    /// state past the limit.
+    case nestingTooDeep(path: String, limit: Int)
+    /// The chart ran `limit` steps in a row on events it queued itself (zero-delay sends,
+    /// raised events, zero-delay timers, its tasks' results) with no event from outside,
+    /// and was halted; `cycle` names the events that repeat.
+    case selfFeedingLoop(limit: Int, cycle: [String])
 
     /// A readable sentence naming what is wrong and where.
     public var description: String {
@@ -90,6 +97,11 @@ public enum StatechartError: Error, Sendable, Hashable, CustomStringConvertible 
                 "Eventless transitions did not settle within \(limit) microsteps; they cycle through \(cycle.map { "'\($0)'" }.joined(separator: ", "))."
         case .invalidSnapshot(let reason):
             return "The snapshot cannot be restored: \(reason)."
+        case .nestingTooDeep(let path, let limit):
+            return "States nest more than \(limit) deep (at '\(path.suffix(80))')."
+        case .selfFeedingLoop(let limit, let cycle):
+            return
+                "The chart ran \(limit) steps in a row on events it queued itself and was stopped; they cycle through \(cycle.map { "'\($0)'" }.joined(separator: ", "))."
         }
     }
 }

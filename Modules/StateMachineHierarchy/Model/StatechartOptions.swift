@@ -79,6 +79,14 @@ public struct StatechartOptions: Sendable, Equatable {
     /// before it fails with ``StatechartError/eventlessLoop(limit:cycle:)``. At least 1.
     public var maxMicrosteps: Int
 
+    /// The most steps a chart may run in a row on events it queued itself without waiting
+    /// (events raised behind the queue, zero-delay sends and timers, its tasks' results)
+    /// before an event from outside (or a timer with a delay) comes: past it the chart is
+    /// halted with ``StatechartError/selfFeedingLoop(limit:cycle:)``, so that a chart that
+    /// keeps feeding itself cannot keep a caller busy or its queue growing forever.
+    /// Default 10,000; at least 1.
+    public var maxSelfFedSteps: Int = 10_000
+
     /// Options; the defaults are TBStateMachine's semantics.
     public init(
         regionExitOrder: RegionExitOrder = .indexOrder,

@@ -39,7 +39,7 @@ extension Statechart {
             guard !definition.name.isEmpty else {
                 throw StatechartError.emptyName(what: "A statechart", location: "the root region")
             }
-            _ = try flatten(definition.root, name: definition.name, owner: -1, pathPrefix: "")
+            _ = try flatten(definition.root, name: definition.name, owner: -1, pathPrefix: "", depth: 1)
 
             var pseudoNames: Set<String> = []
             func claim(_ name: String, _ what: String) throws {
@@ -509,9 +509,16 @@ extension Statechart {
             _ spec: RegionSpec,
             name: String,
             owner: Int32,
-            pathPrefix: String
+            pathPrefix: String,
+            depth: Int
         ) throws -> Int32 {
             guard !spec.states.isEmpty else { throw StatechartError.noInitialState(region: name) }
+            guard depth <= StatechartLimits.maxNestingDepth else {
+                throw StatechartError.nestingTooDeep(
+                    path: pathPrefix + statechartName(spec.states[0].id),
+                    limit: StatechartLimits.maxNestingDepth
+                )
+            }
             let regionIndex = Int32(regions.count)
             // Reserve the slot; the state list is known only after the children are flattened.
             regions.append(RegionNode(name: name, parent: owner, states: [], initial: -1))
@@ -574,7 +581,13 @@ extension Statechart {
                 case .simple:
                     break
                 case .composite(let inner):
-                    let child = try flatten(inner, name: "\(stateName)SubMachine", owner: index, pathPrefix: path + "/")
+                    let child = try flatten(
+                        inner,
+                        name: "\(stateName)SubMachine",
+                        owner: index,
+                        pathPrefix: path + "/",
+                        depth: depth + 1
+                    )
                     states[Int(index)].regions = [child]
                 case .parallel(let inners):
                     guard !inners.isEmpty else {
@@ -587,7 +600,8 @@ extension Statechart {
                                 inner,
                                 name: "\(stateName)SubMachine-\(position)",
                                 owner: index,
-                                pathPrefix: path + "@\(position)/"
+                                pathPrefix: path + "@\(position)/",
+                                depth: depth + 1
                             )
                         )
                     }

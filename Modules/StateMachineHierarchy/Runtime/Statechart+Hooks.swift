@@ -62,7 +62,8 @@ extension Statechart {
                         payload: event.payload,
                         completion: nil,
                         sourceState: state,
-                        generation: generation
+                        generation: generation,
+                        selfFed: true
                     )
                 }
             }

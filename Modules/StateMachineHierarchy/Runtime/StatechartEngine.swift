@@ -22,6 +22,7 @@ final class StatechartEngine: @unchecked Sendable {
     private let raisesInternally: Bool
     private let joinsSimultaneously: Bool
     private let maxMicrosteps: Int
+    private let maxSelfFedSteps: Int
     /// The hooks want every processed event's name and every step's end (the SCXML
     /// interpreter's trace); off for ordinary charts, so their steps pay nothing for it.
     private let tracesSteps: Bool
@@ -59,6 +60,9 @@ final class StatechartEngine: @unchecked Sendable {
     /// SCXML's `idlocation` slots: the last send id generated into each.
     private var sendIDSlots: [String: String] = [:]
     private var generatedSendIDCount = 0
+    /// Steps run in a row on self-fed items, and the names of the last few, to name the cycle.
+    private var selfFedRun = 0
+    private var selfFedNames: [String] = []
     /// A final state of the root region is active.
     private var finished = false
     /// Per history, the active state of each of its regions when its owner last exited;
@@ -102,6 +106,7 @@ final class StatechartEngine: @unchecked Sendable {
         raisesInternally = options.raisedEventOrder == .internalQueue
         joinsSimultaneously = options.joinSemantics == .simultaneous
         maxMicrosteps = options.maxMicrosteps
+        maxSelfFedSteps = max(1, options.maxSelfFedSteps)
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
         historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
         restoreTargets = [Int32](repeating: -1, count: topology.regions.count)
@@ -138,6 +143,8 @@ final class StatechartEngine: @unchecked Sendable {
         if raisesInternally, drainingThread.load(ordering: .acquiring) == Self.currentThread {
             internalQueue.append(item)
         } else {
+            var item = item
+            item.selfFed = true
             enqueue(item)
         }
     }
@@ -229,9 +236,10 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func drainQueue(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
         var inlineResult: Result<StatechartStepOutcome, StatechartError>?
+        var loopFailure: StatechartError?
         if let first {
             let sink = pump.withLock { $0.debugSink }
-            let result = run(first, sink: sink)
+            let result = runCounted(first, sink: sink, loopFailure: &loopFailure)
             if tracesSteps { finishTracedStep(result) }
             if first.completion?.isInline == true {
                 inlineResult = result
@@ -252,7 +260,7 @@ final class StatechartEngine: @unchecked Sendable {
                 return nil
             }
             guard let item = next else { break }
-            let result = run(item, sink: sink)
+            let result = runCounted(item, sink: sink, loopFailure: &loopFailure)
             if tracesSteps { finishTracedStep(result) }
             if item.completion?.isInline == true {
                 inlineResult = result
@@ -261,7 +269,48 @@ final class StatechartEngine: @unchecked Sendable {
             }
             if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
         }
+        // The caller's own step succeeded, but the steps it went on to run fed themselves
+        // without end: that is what its call ran into.
+        if let loopFailure, case .success? = inlineResult { return .failure(loopFailure) }
         return inlineResult
+    }
+
+    /// Runs `item`, counting the steps run in a row on items the chart queued itself;
+    /// past `maxSelfFedSteps` the chart is halted and the item fails with the loop's names.
+    private func runCounted(
+        _ item: QueueItem,
+        sink: StatechartDebugSink?,
+        loopFailure: inout StatechartError?
+    ) -> Result<StatechartStepOutcome, StatechartError> {
+        if item.selfFed {
+            selfFedRun += 1
+            if selfFedNames.count == 64 { selfFedNames.removeFirst() }
+            selfFedNames.append(eventName(of: item))
+            if selfFedRun > maxSelfFedSteps {
+                let error = StatechartError.selfFeedingLoop(limit: maxSelfFedSteps, cycle: repeatingCycle(selfFedNames))
+                selfFedRun = 0
+                selfFedNames.removeAll()
+                halt()
+                loopFailure = error
+                return .failure(error)
+            }
+        } else if selfFedRun > 0 {
+            selfFedRun = 0
+            selfFedNames.removeAll(keepingCapacity: true)
+        }
+        return run(item, sink: sink)
+    }
+
+    /// The name a trace gives the event of `item`.
+    private func eventName(of item: QueueItem) -> String {
+        switch item.request {
+        case .event(let index, let name): name ?? (index >= 0 ? topology.eventNames[Int(index)] : "?")
+        case .timeout(let timer): topology.eventNames[Int(topology.timers[Int(timer)].event)]
+        case .sendDue(let sequence): pendingSends[sequence]?.name ?? "send"
+        case .start: "start"
+        case .stop: "stop"
+        case .halt: "halt"
+        }
     }
 
     /// Publishes the step and tells the hooks it ended, so that their observer reads the
@@ -464,14 +513,16 @@ final class StatechartEngine: @unchecked Sendable {
 
     /// The shortest sequence of handlers that the end of the microstep trace repeats.
     private func repeatingCycle() -> [String] {
-        let trace = microstepTrace
+        repeatingCycle(microstepTrace.map { topology.handlerNames[$0] })
+    }
+
+    /// The shortest sequence that the end of `trace` repeats (its last 8 entries when none does).
+    private func repeatingCycle(_ trace: [String]) -> [String] {
         for period in 1...max(1, min(64, trace.count / 2)) {
             let tail = trace.suffix(period)
-            if tail.elementsEqual(trace.dropLast(period).suffix(period)) {
-                return tail.map { topology.handlerNames[$0] }
-            }
+            if tail.elementsEqual(trace.dropLast(period).suffix(period)) { return Array(tail) }
         }
-        return trace.suffix(8).map { topology.handlerNames[$0] }
+        return Array(trace.suffix(8))
     }
 
     // MARK: The step
@@ -964,7 +1015,13 @@ final class StatechartEngine: @unchecked Sendable {
             let deadline = clock.now + delay
             let handle = clock.schedule(after: delay) { [weak self] in
                 _ = self?.submit { _ in
-                    QueueItem(request: .timeout(timer), payload: nil, completion: nil, generation: generation)
+                    QueueItem(
+                        request: .timeout(timer),
+                        payload: nil,
+                        completion: nil,
+                        generation: generation,
+                        selfFed: delay <= .zero
+                    )
                 }
             }
             pendingTimers[Int(timer)] = (handle, deadline)
@@ -1080,7 +1137,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// `armed` arms a timer even for no delay (a restored send that was already due).
     func schedule(_ request: StepRequest, name: String, delay: Duration, id: String?, armed: Bool = false) {
         guard delay > .zero || armed else {
-            enqueue(QueueItem(request: request, payload: nil, completion: nil))
+            enqueue(QueueItem(request: request, payload: nil, completion: nil, selfFed: true))
             return
         }
         let sequence = nextSendSequence

@@ -44,6 +44,9 @@ struct QueueItem: Sendable {
     /// timeout, `generation` is the one of the timer's state.
     var sourceState: Int32 = -1
     var generation: UInt64 = 0
+    /// The chart queued it itself without waiting: a raised event, a zero-delay send or
+    /// timer, a task's result. Such steps in a row are bounded (`maxSelfFedSteps`).
+    var selfFed = false
 
     /// Whether this is an event (or timeout) rather than a start or stop request.
     var isEvent: Bool {

@@ -49,7 +49,9 @@ struct SCXMLBuilder {
             throw .unsupportedValue(element: "scxml", attribute: "binding", value: binding, line: root.line)
         }
         appendNode(id: "", kind: .root, parent: -1, line: root.line)
-        initialAttribute[0] = root.attributes["initial"].map { (Self.tokens($0), root.line) }
+        initialAttribute[0] = try root.attributes["initial"].map { text throws(SCXMLError) in
+            (try Self.initialIDs(text, on: root), root.line)
+        }
         try addChildren(of: root, to: 0)
         guard !nodes[0].children.isEmpty else {
             throw .invalidStructure(reason: "<scxml> has no <state>, <parallel> or <final> child", line: root.line)
@@ -194,7 +196,7 @@ struct SCXMLBuilder {
                     line: element.line
                 )
             }
-            initialAttribute[index] = (Self.tokens(initial), element.line)
+            initialAttribute[index] = (try Self.initialIDs(initial, on: element), element.line)
         }
         try addChildren(of: element, to: index)
     }
@@ -680,6 +682,15 @@ struct SCXMLBuilder {
         where !allowed.contains(name) && name != "xmlns" && !name.hasPrefix("xmlns:") {
             throw .unsupportedAttribute(element: element.name, attribute: name, line: element.line)
         }
+    }
+
+    /// The ids of an `initial` attribute; an empty one names no state and is an error.
+    private static func initialIDs(_ text: String, on element: SCXMLElement) throws(SCXMLError) -> [String] {
+        let ids = tokens(text)
+        guard !ids.isEmpty else {
+            throw .unsupportedValue(element: element.name, attribute: "initial", value: text, line: element.line)
+        }
+        return ids
     }
 
     private static func tokens(_ text: String) -> [String] {

@@ -231,6 +231,11 @@ public struct SCXMLDocument: Sendable {
         return try SCXMLDocument(data: data, baseURL: url.deletingLastPathComponent(), depth: depth)
     }
 
+    /// How deeply a document's elements may nest (states, executable content and all):
+    /// a deeper document is a load error, so that reading it never exhausts the stack.
+    /// Charts themselves nest at most ``StatechartLimits/maxNestingDepth`` states deep.
+    public static let maxElementDepth = 400
+
     /// How deeply documents may invoke documents (`<invoke>` in an invoked document...):
     /// a document that invokes itself through `src` is stopped here with an error.
     public static let maxInvokeDepth = 16

@@ -17,9 +17,16 @@ struct SCXMLElement: Sendable {
 }
 
 /// Reads XML into an ``SCXMLElement`` tree with Foundation's `XMLParser`.
+///
+/// Foundation's parser traps on some inputs (bytes that are not UTF-8 in names, comments
+/// and processing instructions; a processing instruction without data), so the bytes are
+/// checked first: a document must be UTF-8 (a byte-order mark is allowed), and processing
+/// instructions other than the leading XML declaration, which SCXML gives no meaning, are
+/// blanked out (lines and columns stay as they were). Elements may nest at most
+/// ``SCXMLDocument/maxElementDepth`` deep.
 enum SCXMLParser {
     static func parse(_ data: Data) throws(SCXMLError) -> SCXMLElement {
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: try sanitized(data))
         let delegate = Delegate(parser: parser)
         parser.delegate = delegate
         parser.shouldProcessNamespaces = true
@@ -35,6 +42,99 @@ enum SCXMLParser {
             )
         }
         return root
+    }
+
+    /// `data` with its processing instructions blanked, or an error naming the line and
+    /// column of the first byte that is not UTF-8 or of an unclosed processing instruction.
+    static func sanitized(_ data: Data) throws(SCXMLError) -> Data {
+        var bytes = [UInt8](data)
+        var line = 1
+        var column = 1
+        var index = 0
+        var start = 0
+        // A byte-order mark is allowed; it is not a column.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            start = 3
+        }
+        /// Advances over one UTF-8 scalar at `index`, or fails naming where it is broken.
+        func step() throws(SCXMLError) {
+            let byte = bytes[index]
+            let length: Int
+            switch byte {
+            case 0x00..<0x80: length = 1
+            case 0xC2..<0xE0: length = 2
+            case 0xE0..<0xF0: length = 3
+            case 0xF0..<0xF5: length = 4
+            default: throw notUTF8(line, column)
+            }
+            guard index + length <= bytes.count else { throw notUTF8(line, column) }
+            var scalar = UInt32(byte) & [0x7F, 0x1F, 0x0F, 0x07][length - 1]
+            for offset in 1..<length {
+                let continuation = bytes[index + offset]
+                guard continuation & 0xC0 == 0x80 else { throw notUTF8(line, column) }
+                scalar = scalar << 6 | UInt32(continuation & 0x3F)
+            }
+            // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+            let minimum: UInt32 = [0, 0x80, 0x800, 0x10000][length - 1]
+            guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+                throw notUTF8(line, column)
+            }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += length
+        }
+        func starts(with text: String, at position: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return position + pattern.count <= bytes.count
+                && Array(bytes[position..<position + pattern.count]) == pattern
+        }
+        /// Steps over everything up to and including `end`; false when the document ends first.
+        func skip(past end: String) throws(SCXMLError) -> Bool {
+            while index < bytes.count {
+                if starts(with: end, at: index) {
+                    for _ in 0..<end.utf8.count { try step() }
+                    return true
+                }
+                try step()
+            }
+            return false
+        }
+        while index < bytes.count {
+            if starts(with: "<!--", at: index) {
+                _ = try skip(past: "-->")
+            } else if starts(with: "<![CDATA[", at: index) {
+                _ = try skip(past: "]]>")
+            } else if starts(with: "<?", at: index) {
+                let (piLine, piColumn, piStart) = (line, column, index)
+                guard try skip(past: "?>") else {
+                    throw .malformedXML(
+                        line: piLine,
+                        column: piColumn,
+                        reason: "a processing instruction is not closed ('?>')"
+                    )
+                }
+                let isDeclaration =
+                    piStart == start && starts(with: "<?xml", at: piStart)
+                    && index - piStart > 6 && [UInt8(ascii: " "), 0x09, 0x0A, 0x0D].contains(bytes[piStart + 5])
+                if !isDeclaration {
+                    for position in piStart..<index where bytes[position] != UInt8(ascii: "\n") {
+                        bytes[position] = UInt8(ascii: " ")
+                    }
+                }
+            } else {
+                try step()
+            }
+        }
+        return Data(bytes)
+    }
+
+    private static func notUTF8(_ line: Int, _ column: Int) -> SCXMLError {
+        .malformedXML(line: line, column: column, reason: "the document is not valid UTF-8 here")
     }
 
     /// The SCXML namespace; elements in it (or in no namespace) are read by local name.
@@ -95,6 +195,15 @@ enum SCXMLParser {
             qualifiedName qName: String?,
             attributes attributeDict: [String: String] = [:]
         ) {
+            guard error == nil else { return }
+            guard stack.count < SCXMLDocument.maxElementDepth else {
+                error = .invalidStructure(
+                    reason: "elements nest more than \(SCXMLDocument.maxElementDepth) deep",
+                    line: max(parser.lineNumber, 1)
+                )
+                parser.abortParsing()
+                return
+            }
             let inSCXML = namespaceURI == nil || namespaceURI == "" || namespaceURI == SCXMLParser.namespace
             stack.append(
                 SCXMLElement(
@@ -111,7 +220,7 @@ enum SCXMLParser {
             namespaceURI: String?,
             qualifiedName qName: String?
         ) {
-            guard let element = stack.popLast() else { return }
+            guard error == nil, let element = stack.popLast() else { return }
             if stack.isEmpty {
                 root = element
             } else {
