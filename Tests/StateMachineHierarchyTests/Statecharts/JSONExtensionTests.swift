@@ -98,7 +98,7 @@ struct JSONExtensionTests {
             ) == [
                 "$.states[0].deferred[0]: an event name must not be empty",
                 "$.states[0].deferred[1]: expected an event name, found a number",
-                "$.transitions[0]: an 'after' transition needs 'seconds', a number of seconds >= 0",
+                "$.transitions[0]: an 'after' transition needs 'seconds', a number of seconds from 0 to less than 9223372036",
                 "$.transitions[1].source: 'a' is a simple state, so it raises no done event",
                 "$.transitions[2].type: unknown transition type 'later' (expected 'simple', 'compound', 'after', 'eventless' or 'done')",
             ]
