@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "StateMachineDump", targets: ["StateMachineDump"]),
         .library(name: "StateMachineUI", targets: ["StateMachineUI"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
+        // The Navigation sample's features (deep links and machines), for the Fuzz package.
+        .library(name: "NavigationFeatures", targets: ["NavigationFeatures"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
         .executable(name: "Navigation", targets: ["Navigation"]),
@@ -218,6 +220,12 @@ let package = Package(
             name: "StateMachineDumpTests",
             dependencies: ["StateMachineCore", "StateMachineDump", "TestSupport"],
             path: "Tests/StateMachineDumpTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["StateMachineHierarchy", "NavigationFeatures"],
+            path: "Tests/FuzzRegressionTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

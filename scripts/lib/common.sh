@@ -13,7 +13,7 @@ fi
 # REPO_ROOT: only those that exist, plus the root manifest.
 swift_source_paths() {
     local dir
-    for dir in Modules Apps Tests Samples scripts; do
+    for dir in Modules Apps Tests Samples Fuzz scripts; do
         [[ -d "$REPO_ROOT/$dir" ]] && printf '%s\n' "$dir"
     done
     [[ -f "$REPO_ROOT/Package.swift" ]] && printf '%s\n' Package.swift

@@ -402,7 +402,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         _ submit: () throws -> Result<StatechartStepOutcome, StatechartError>?
     ) throws {
         guard let result = try submit() else { return }
-        try result.get()
+        _ = try result.get()
         let failure = state.withLock { $0.failures != failuresBefore ? $0.failure : nil }
         if let failure { throw failure }
     }

@@ -1,0 +1,34 @@
+import Foundation
+import StateMachineHierarchy
+
+/// Fuzz harness: an SCXML document from arbitrary bytes. When it loads, it runs (on a
+/// manual clock) through its own events and some it does not know, and its snapshot must
+/// survive JSON and be accepted by a fresh machine. Shared by the `Fuzz` package's
+/// `FuzzSCXML` target and the regression tests (the same file, linked).
+enum SCXMLHarness {
+    static func run(_ data: Data) {
+        guard let document = try? SCXMLDocument(data: data) else { return }
+        _ = document.mermaid()
+        _ = document.dot()
+        let clock = ManualStatechartClock()
+        let machine = SCXMLInterpreter(document: document, clock: clock)
+        try? machine.start()
+        for event in document.events.prefix(8) + ["error.execution", "done.invoke.x", "unknown"] {
+            try? machine.send(event)
+            clock.advance(by: .milliseconds(500))
+        }
+        let snapshot = machine.snapshot()
+        let data = try! JSONEncoder().encode(snapshot)  // a snapshot is always encodable
+        let decoded = try! JSONDecoder().decode(StatechartSnapshot.self, from: data)
+        precondition(decoded == snapshot, "a snapshot changed through JSON")
+        do {
+            let restored = try SCXMLInterpreter(document: document, restoring: decoded, clock: ManualStatechartClock())
+            precondition(
+                restored.snapshot().configuration == snapshot.configuration,
+                "a restored machine has another configuration"
+            )
+        } catch {
+            preconditionFailure("a machine refused its own snapshot: \(error)")
+        }
+    }
+}
