@@ -76,12 +76,11 @@ let package = Package(
         ),
 
         // MARK: Terminal layer shared by the apps
-        .systemLibrary(
-            name: "CReadline",
-            path: "Apps/CReadline",
-            pkgConfig: "readline",
-            providers: [.apt(["libreadline-dev"])]
-        ),
+        // No `pkgConfig:`: readline.pc's Cflags (-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, from
+        // ncurses) are flags SwiftPM prohibits and warns about on every build. The headers are
+        // in the default include path and the module map links `readline`; scripts/setup
+        // installs libreadline-dev where it is missing.
+        .systemLibrary(name: "CReadline", path: "Apps/CReadline"),
         .target(
             name: "Terminal",
             dependencies: ["CReadline", "StateMachineDump"],

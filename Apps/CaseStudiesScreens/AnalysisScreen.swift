@@ -1,4 +1,5 @@
 import CaseStudiesFeatures
+import StateMachineCore
 import StateMachineUI
 import Terminal
 
@@ -7,12 +8,14 @@ import Terminal
 final class AnalysisScreen: Screen {
     private let ui: UIStateMachine<AnalysisState, AnalysisEvent>
     private let seconds: Double
+    private let waitsForOutputs: Bool
     /// Picks the identifier of a new analysis (random 1...1000; tests inject their own).
     var nextIdentifier: () -> Int = { Int.random(in: 1...1000) }
 
     init(environment: CaseStudiesEnvironment) {
         ui = UIStateMachine(asyncStateMachineFactory: environment.analysis)
         seconds = 3 * environment.delayScale
+        waitsForOutputs = environment.waitsForOutputs
     }
 
     var title: String { "Analysis" }
@@ -37,11 +40,15 @@ final class AnalysisScreen: Screen {
     func didAppear() { ui.start() }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
-        switch command.name {
-        case "analyse": ui.send(DidRequestAnalysis(identifier: nextIdentifier()))
-        case "reset": ui.send(DidRequestAnalysisReset())
-        default: break
+        let event: any Event<AnalysisEvent> =
+            command.name == "analyse" ? DidRequestAnalysis(identifier: nextIdentifier()) : DidRequestAnalysisReset()
+        if waitsForOutputs {
+            await ui.sendAndWait(event)
+        } else {
+            ui.send(event)
         }
         return .done
     }
+
+    func settle() async { await ui.waitUntilCaughtUp() }
 }

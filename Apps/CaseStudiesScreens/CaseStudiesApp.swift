@@ -44,7 +44,11 @@ public enum CaseStudiesApp {
 
     /// The app, ready to run on `console`.
     public static func make(options: Options, console: any Console, style: TerminalStyle) -> TerminalApp {
-        let environment = CaseStudiesEnvironment(delayScale: options.delayScale, log: options.log)
+        let environment = CaseStudiesEnvironment(
+            delayScale: options.delayScale,
+            log: options.log,
+            waitsForOutputs: !console.isInteractive
+        )
         return TerminalApp(
             name: "casestudies",
             console: console,

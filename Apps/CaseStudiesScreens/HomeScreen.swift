@@ -51,8 +51,12 @@ public final class HomeScreen: Screen {
         guard let argument = command.arguments.first, command.arguments.count == 1 else {
             return .message("Usage: open <number|name>, with \(choices).")
         }
-        if let number = Int(argument), entries.indices.contains(number - 1) {
-            return .push(entries[number - 1].make(environment))
+        if NumberArgument.looksLikeInteger(argument) {
+            switch NumberArgument.integer(argument, in: 1...entries.count, what: "The case study number") {
+            case .success(let number): return .push(entries[number - 1].make(environment))
+            case .failure(let error):
+                return .message("\(error.message), or a name: \(entries.map(\.name).joined(separator: ", ")).")
+            }
         }
         if let entry = entries.first(where: { $0.name == argument.lowercased() }) {
             return .push(entry.make(environment))

@@ -68,10 +68,13 @@ public enum NavigationApp {
         ) { argument, remaining in
             switch argument {
             case "--seed":
-                guard let value = remaining.popFirst().flatMap({ UInt64($0) }) else {
-                    return UsageError("--seed needs a whole number >= 0 (for example --seed 7)")
+                guard let text = remaining.popFirst() else {
+                    return UsageError("--seed needs a whole number from 0 to \(UInt64.max) (for example --seed 7)")
                 }
-                seed = value
+                switch NumberArgument.integer(text, in: 0...UInt64.max, what: "--seed") {
+                case .success(let value): seed = value
+                case .failure(let error): return error
+                }
             case let text where text.hasPrefix("-"):
                 return UsageError("unknown option '\(text)'")
             case let text:

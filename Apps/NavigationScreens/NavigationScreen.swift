@@ -240,10 +240,10 @@ final class NavigationScreen: Screen {
                 let ui = model.musicScreen(at: index, showing: route)?.ui
             else { return .message("'song' needs an album.") }
             guard let songs = ui.state.album?.songs else { return .message("'song' needs a loaded album.") }
-            guard let number = argument.flatMap(Int.init), songs.indices.contains(number - 1) else {
-                return .message("'song' needs a number from 1 to \(songs.count).")
+            switch position(argument, in: songs.count, of: "song") {
+            case .success(let index): await model.selectSong(id: songs[index].id, on: ui)
+            case .failure(let error): return .message(error.message)
             }
-            await model.selectSong(id: songs[number - 1].id, on: ui)
         case "close":
             await model.closeSheet()
         case "refresh":
@@ -258,20 +258,31 @@ final class NavigationScreen: Screen {
         switch model.shownScreen {
         case .places:
             let places = model.places.state.places
-            guard let number = argument.flatMap(Int.init), places.indices.contains(number - 1) else {
-                return .message("'select' needs a number from 1 to \(places.count).")
+            switch position(argument, in: places.count, of: "select") {
+            case .success(let index): await model.selectPlace(id: places[index].id)
+            case .failure(let error): return .message(error.message)
             }
-            await model.selectPlace(id: places[number - 1].id)
         case .albums:
             let albums = model.albums.state.albums
-            guard let number = argument.flatMap(Int.init), albums.indices.contains(number - 1) else {
-                return .message("'select' needs a number from 1 to \(albums.count).")
+            switch position(argument, in: albums.count, of: "select") {
+            case .success(let index): await model.selectAlbum(id: albums[index].id)
+            case .failure(let error): return .message(error.message)
             }
-            await model.selectAlbum(id: albums[number - 1].id)
         default:
             return .message("'select' works on the Places and Albums lists.")
         }
         return .done
+    }
+
+    /// The index of the item numbered `argument` (from 1) in a list of `count`, through the
+    /// apps' one checked number parser; `command` names the command in the errors.
+    private func position(_ argument: String?, in count: Int, of command: String) -> Result<Int, UsageError> {
+        guard count > 0 else { return .failure(UsageError("'\(command)': the list is empty.")) }
+        guard let argument else {
+            return .failure(UsageError("'\(command)' needs a number from 1 to \(count)."))
+        }
+        return NumberArgument.integer(argument, in: 1...count, what: "The '\(command)' number")
+            .map { $0 - 1 }
     }
 
     /// `back` closes the sheet if open, else pops the selected tab's stack.

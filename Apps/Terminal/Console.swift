@@ -16,6 +16,13 @@ public protocol Console: AnyObject, Sendable {
     func write(_ text: String)
     /// Stops reading input and restores the terminal.
     func close()
+    /// Whether Ctrl-C ended the input (the app then exits with status 130).
+    var wasInterrupted: Bool { get }
+}
+
+extension Console {
+    /// Not interrupted unless the console says so.
+    public var wasInterrupted: Bool { false }
 }
 
 /// Picks the console for this process: readline on a terminal, plain lines otherwise.

@@ -54,6 +54,9 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         poke()
     }
 
+    /// Whether Ctrl-C ended the input.
+    public var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
+
     /// Stops reading and restores the terminal.
     public func close() {
         lock.withLock { isClosed = true }

@@ -20,6 +20,12 @@ public protocol Screen: AnyObject {
     /// Handles the built-in `back` for a screen that keeps its own navigation (a stack of
     /// routes in a state machine); nil leaves `back` to the runner, which pops its stack.
     func back() async -> CommandResult?
+    /// Returns once the screen shows the whole effect of the last command (or of appearing):
+    /// its machines processed the events and the outputs they started, and the state it
+    /// renders caught up. Without a terminal the runner awaits it before drawing each
+    /// frame, which makes piped transcripts deterministic. A screen whose commands are
+    /// synchronous needs nothing here.
+    func settle() async
 }
 
 extension Screen {
@@ -29,4 +35,6 @@ extension Screen {
     public func didAppear() {}
     /// `back` pops the runner's stack unless the screen says otherwise.
     public func back() async -> CommandResult? { nil }
+    /// Settled at once unless the screen says otherwise.
+    public func settle() async {}
 }

@@ -5,8 +5,9 @@ import Foundation
 public final class ScriptedConsole: Console {
     /// The lines the test feeds.
     public let lines: AsyncStream<String>
-    /// Not a terminal.
-    public var isInteractive: Bool { false }
+    /// Whether the app should behave as on a terminal (frames follow the machines, commands
+    /// return once sent) rather than as when piped (each command settles before its frame).
+    public let isInteractive: Bool
 
     private let input: AsyncStream<String>.Continuation
     private let state = NSLock()
@@ -16,9 +17,10 @@ public final class ScriptedConsole: Console {
         [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     // nonisolated(unsafe): `written`, `prompts` and `waiters` are only touched under `state`.
 
-    /// A console with no input yet.
-    public init() {
+    /// A console with no input yet; piped behaviour unless `isInteractive`.
+    public init(isInteractive: Bool = false) {
         (lines, input) = AsyncStream<String>.makeStream()
+        self.isInteractive = isInteractive
     }
 
     /// Feeds a line, as if typed.

@@ -33,6 +33,10 @@ public final class TerminalApp {
     private var isRenderScheduled = false
     private var spinner: Task<Void, Never>?
     private var spinnerPhase = 0
+    /// Without a terminal, a command runs to the end (its screen settles) before its frame is
+    /// drawn; state changes observed meanwhile draw nothing, so that a piped transcript does
+    /// not depend on timing.
+    private var isRunningCommand = false
 
     private static let builtIns = [
         CommandSpec("help", "List the commands of this screen"),
@@ -58,22 +62,43 @@ public final class TerminalApp {
     /// The screen shown now.
     public var currentScreen: any Screen { stack[stack.count - 1] }
 
-    /// Runs until the user quits or input ends; returns the exit status (0).
+    /// Runs until the user quits or input ends; returns the exit status: 0, or 130 when
+    /// Ctrl-C ended the input (the shell convention for SIGINT).
+    ///
+    /// Without a terminal (``Console/isInteractive`` false) every command runs to the end
+    /// before the next line is read: the runner waits for the screen to settle
+    /// (``Screen/settle()``), then draws its frame if it changed. The same input then always
+    /// prints the same output, and nothing a command started is still running at the end
+    /// of input. On a terminal, frames follow the machines as they change and a command
+    /// returns as soon as it has been sent; leaving while a screen is still working says so.
     public func run() async -> Int32 {
         currentScreen.didAppear()
+        await settleIfPiped()
         render()
         for await line in console.lines {
             if !console.isInteractive { console.write(prompt(isBusy: false) + line) }
-            guard let command = ParsedCommand(line) else {
-                render(force: true)
-                continue
-            }
-            if await handle(command) == .quit { break }
+            // A blank line does nothing (the frame on screen is current).
+            guard let command = ParsedCommand(line) else { continue }
+            isRunningCommand = true
+            let flow = await handle(command)
+            await settleIfPiped()
+            isRunningCommand = false
+            if flow == .quit { break }
             render()
+        }
+        if console.isInteractive, currentScreen.isBusy {
+            console.write("Leaving while '\(currentScreen.title)' is still working; what it was doing is dropped.")
         }
         spinner?.cancel()
         console.close()
-        return 0
+        return console.wasInterrupted ? 130 : 0
+    }
+
+    /// Without a terminal: waits until the current screen shows the whole effect of what
+    /// was done.
+    private func settleIfPiped() async {
+        guard !console.isInteractive else { return }
+        await currentScreen.settle()
     }
 
     private enum Flow { case proceed, quit }
@@ -109,7 +134,9 @@ public final class TerminalApp {
         // name as it declared it (a statechart's events keep their case).
         let matching = screen.commands.filter { $0.name.lowercased() == command.name }
         guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
-            let available = (screen.commands.filter(\.isEnabled).map(\.name) + ["help", "back", "quit"])
+            let available =
+                screen.commands.filter(\.isEnabled).map(\.name) + globalCommands.map(\.spec.name)
+                + Self.builtIns.map(\.name)
             show("Unknown command '\(command.name)'. Available here: \(available.joined(separator: ", ")).")
             return .proceed
         }
@@ -178,9 +205,10 @@ public final class TerminalApp {
         }
     }
 
-    /// Coalesces a burst of state changes into one frame.
+    /// Coalesces a burst of state changes into one frame. Without a terminal, a change
+    /// while a command runs draws nothing: the command's own frame follows once it settled.
     private func scheduleRender() {
-        guard !isRenderScheduled else { return }
+        guard !isRenderScheduled, console.isInteractive || !isRunningCommand else { return }
         isRenderScheduled = true
         Task { @MainActor in
             await Task.yield()

@@ -15,9 +15,16 @@ public struct TerminalStyle: Sendable {
         self.isEnabled = isEnabled
     }
 
-    /// The style for standard output: enabled on a terminal without `NO_COLOR`.
+    /// The style for standard output: enabled on a terminal without `NO_COLOR`, unless
+    /// `TERM` is `dumb` (a terminal that understands no escape sequences).
     public static func standardOutput(environment: [String: String]) -> TerminalStyle {
-        TerminalStyle(isEnabled: isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty)
+        TerminalStyle(isEnabled: isatty(STDOUT_FILENO) == 1 && allowsStyles(environment: environment))
+    }
+
+    /// Whether `environment` allows escape sequences: `NO_COLOR` unset or empty, and `TERM`
+    /// not `dumb`.
+    public static func allowsStyles(environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Bold text (titles).
