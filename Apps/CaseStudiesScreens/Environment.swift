@@ -10,6 +10,8 @@ public struct CaseStudiesEnvironment: Sendable {
     /// Whether a command waits for the outputs it starts (a load, an analysis) before it
     /// returns: without a terminal, so that each command's frame shows its result.
     public let waitsForOutputs: Bool
+    /// Seeds the analysis identifiers; nil draws them at random.
+    public let seed: UInt64?
     /// Clics whose new load cancels the running one.
     let clicsCancelling: AsyncStateMachineFactory<ClicsState, ClicsEvent>
     /// Clics whose loads all complete.
@@ -28,9 +30,10 @@ public struct CaseStudiesEnvironment: Sendable {
     /// The app's environment. Every machine reports to the dump (`dump` command), which
     /// keeps its last state after its screen is left (`trackDeinit: false`, as the
     /// original's factories), and logs its transitions only when `log` is set.
-    public init(delayScale: Double = 1, log: Bool = false, waitsForOutputs: Bool = false) {
+    public init(delayScale: Double = 1, log: Bool = false, waitsForOutputs: Bool = false, seed: UInt64? = nil) {
         self.delayScale = delayScale
         self.waitsForOutputs = waitsForOutputs
+        self.seed = seed
         @Sendable func build<S, E>(_ definition: StateMachine<S, E>) -> AsyncStateMachine<S, E> {
             let machine = AsyncStateMachine(stateMachine: definition).activateDump(trackDeinit: false)
             return log ? machine : machine.disableLog()

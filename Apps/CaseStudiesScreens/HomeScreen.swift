@@ -42,7 +42,7 @@ public final class HomeScreen: Screen {
 
     /// `open`.
     public var commands: [CommandSpec] {
-        [CommandSpec("open", arguments: "<number|name>", "Open a case study")]
+        [CommandSpec("open", arguments: "<number|name>", "Open a case study", completions: entries.map(\.name))]
     }
 
     /// Opens the chosen case study, or says what would work.

@@ -1,4 +1,6 @@
+import Foundation
 import Observation
+import StateMachineDump
 import StateMachineTable
 import Terminal
 
@@ -10,6 +12,8 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     enum Event { case coin, pass }
 
     @ObservationIgnored private let turnstile = FSM<State, Event>(initialState: .locked)
+    /// The table's id in the dump.
+    @ObservationIgnored private let dumpId = UUID()
     private(set) var state: State = .locked
     private(set) var lastAction = "none yet"
     private(set) var coins = 0
@@ -31,6 +35,11 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
         } catch {
             buildError = "\(error)"
         }
+        recordInDump()
+    }
+
+    private func recordInDump() {
+        recordState(CaseStudyState(machine: "Turnstile", configuration: state.rawValue), of: dumpId)
     }
 
     var title: String { "Turnstile" }
@@ -52,6 +61,7 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     func perform(_ command: ParsedCommand) async -> CommandResult {
         await turnstile.handleEvent(command.name == "coin" ? .coin : .pass)
         state = turnstile.state
+        recordInDump()
         return .done
     }
 

@@ -43,7 +43,7 @@ final class NavigationScreen: Screen {
             return ["Places"]
                 + model.checkinScreens.map { screen in
                     switch screen {
-                    case .place(let id, let ui): ui.state.place?.name ?? "Place \(id)"
+                    case .place(let id, let ui): ui.state.place?.name ?? Self.placeName(id: id)
                     case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(id)"
                     }
                 }
@@ -54,6 +54,15 @@ final class NavigationScreen: Screen {
         case .profile:
             return ["Profile"]
         }
+    }
+
+    /// A place's name when its screen has not loaded it (a deep link loads only the top
+    /// screen): the backend's names are fixed, so the path reads the same on every screen.
+    static func placeName(id: String) -> String {
+        guard let index = Int(id), FakeBackend.placeNames.indices.contains(index), "\(index)" == id else {
+            return "Place \(id)"
+        }
+        return FakeBackend.placeNames[index]
     }
 
     private func content(style: TerminalStyle) -> [String] {
@@ -151,7 +160,15 @@ final class NavigationScreen: Screen {
 
     var commands: [CommandSpec] {
         let isSheetOpen = model.shownSheet != nil
-        var commands = [CommandSpec("tab", arguments: "checkin|music|profile", "Select a tab", isEnabled: !isSheetOpen)]
+        var commands = [
+            CommandSpec(
+                "tab",
+                arguments: "checkin|music|profile",
+                "Select a tab",
+                isEnabled: !isSheetOpen,
+                completions: Section.allCases.map(\.rawValue)
+            )
+        ]
         if isSheetOpen {
             commands.append(CommandSpec("close", "Dismiss the song sheet"))
         } else {
@@ -160,7 +177,13 @@ final class NavigationScreen: Screen {
                 let state = model.places.state
                 let canSelect = !state.isLoading && state.picked == nil && !state.places.isEmpty
                 commands.append(
-                    CommandSpec("select", arguments: "<number>", "Show a place of the list", isEnabled: canSelect)
+                    CommandSpec(
+                        "select",
+                        arguments: "<number>",
+                        "Show a place of the list",
+                        isEnabled: canSelect,
+                        completions: positions(state.places.count)
+                    )
                 )
                 commands.append(
                     CommandSpec(
@@ -173,7 +196,13 @@ final class NavigationScreen: Screen {
                 let state = model.albums.state
                 let canSelect = !state.isLoading && state.picked == nil && !state.albums.isEmpty
                 commands.append(
-                    CommandSpec("select", arguments: "<number>", "Show an album of the list", isEnabled: canSelect)
+                    CommandSpec(
+                        "select",
+                        arguments: "<number>",
+                        "Show an album of the list",
+                        isEnabled: canSelect,
+                        completions: positions(state.albums.count)
+                    )
                 )
                 commands.append(
                     CommandSpec(
@@ -200,16 +229,33 @@ final class NavigationScreen: Screen {
                         "song",
                         arguments: "<number>",
                         "Open a song of the album in a sheet",
-                        isEnabled: canSelect
+                        isEnabled: canSelect,
+                        completions: positions(state?.album?.songs.count ?? 0)
                     )
                 )
             case .profile:
                 break
             }
         }
-        commands.append(CommandSpec("open", arguments: "<deeplink>", "Go to a link (poc://music/album/1/song/5)"))
+        commands.append(
+            CommandSpec(
+                "open",
+                arguments: "<deeplink>",
+                "Go to a link (poc://music/album/1/song/5)",
+                completions: Self.linkCompletions
+            )
+        )
         return commands
     }
+
+    /// `1` to `count`, for Tab.
+    private func positions(_ count: Int) -> [String] { count > 0 ? (1...count).map(String.init) : [] }
+
+    /// The links Tab offers after `open`: every tab, and every place and album of the backend.
+    static let linkCompletions: [String] =
+        Section.allCases.map { "poc://\($0.rawValue)" }
+        + FakeBackend.placeNames.indices.map { "poc://checkin/place/\($0)" }
+        + FakeBackend.albums.indices.map { "poc://music/album/\($0)" }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
         let argument = command.arguments.first
@@ -242,7 +288,7 @@ final class NavigationScreen: Screen {
             guard let songs = ui.state.album?.songs else { return .message("'song' needs a loaded album.") }
             switch position(argument, in: songs.count, of: "song") {
             case .success(let index): await model.selectSong(id: songs[index].id, on: ui)
-            case .failure(let error): return .message(error.message)
+            case .failure(let error): return .message(error.message + ".")
             }
         case "close":
             await model.closeSheet()
@@ -260,13 +306,13 @@ final class NavigationScreen: Screen {
             let places = model.places.state.places
             switch position(argument, in: places.count, of: "select") {
             case .success(let index): await model.selectPlace(id: places[index].id)
-            case .failure(let error): return .message(error.message)
+            case .failure(let error): return .message(error.message + ".")
             }
         case .albums:
             let albums = model.albums.state.albums
             switch position(argument, in: albums.count, of: "select") {
             case .success(let index): await model.selectAlbum(id: albums[index].id)
-            case .failure(let error): return .message(error.message)
+            case .failure(let error): return .message(error.message + ".")
             }
         default:
             return .message("'select' works on the Places and Albums lists.")
@@ -284,6 +330,9 @@ final class NavigationScreen: Screen {
         return NumberArgument.integer(argument, in: 1...count, what: "The '\(command)' number")
             .map { $0 - 1 }
     }
+
+    /// The shown screens follow the stacks and (without a terminal) their loads ended.
+    func settle() async { await model.settle() }
 
     /// `back` closes the sheet if open, else pops the selected tab's stack.
     func back() async -> CommandResult? {

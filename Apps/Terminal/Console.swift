@@ -10,7 +10,9 @@ public protocol Console: AnyObject, Sendable {
     var lines: AsyncStream<String> { get }
     /// Whether output goes to a terminal: styles and a live "working" indicator are allowed.
     var isInteractive: Bool { get }
-    /// Sets the prompt and the words Tab completes (the commands the screen accepts now).
+    /// Sets the prompt and the phrases Tab completes: the commands the screen accepts now,
+    /// alone and followed by each of their argument values (`open wallet`); Tab completes
+    /// the word under the cursor from the phrases that start with the line typed so far.
     func setPrompt(_ prompt: String, completions: [String])
     /// Shows `text` (a frame or a message) above the prompt.
     func write(_ text: String)

@@ -175,18 +175,37 @@ private let readlineLineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -
     ReadlineGlobals.completedLines.append(text)
 }
 
-/// Completes the first word from the current screen's commands; nothing else.
+/// Completes the word under the cursor (a command's name or one of its arguments) from the
+/// phrases that start with the line typed before it; nothing else.
 private let readlineComplete:
     @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
         text,
         start,
         _ in
         cr_set_attempted_completion_over(1)
-        guard start == 0, let text else { return nil }
-        let prefix = String(cString: text)
-        ReadlineGlobals.completionCandidates = ReadlineGlobals.completions.filter { $0.hasPrefix(prefix) }
+        guard let text, let buffer = cr_line_buffer() else { return nil }
+        let before = Array(String(cString: buffer).utf8.prefix(Int(start)))
+        let typed = before + Array(String(cString: text).utf8)
+        ReadlineGlobals.completionCandidates = completionWords(
+            phrases: ReadlineGlobals.completions,
+            typed: typed,
+            wordStart: before.count
+        )
         return rl_completion_matches(text, readlineCandidate)
     }
+
+/// The words that can stand at `wordStart` (a UTF-8 offset) of a line starting with
+/// `typed`: from each phrase that starts with `typed`, the word that begins there.
+func completionWords(phrases: [String], typed: [UInt8], wordStart: Int) -> [String] {
+    var words: [String] = []
+    for phrase in phrases {
+        let bytes = Array(phrase.utf8)
+        guard bytes.starts(with: typed) else { continue }
+        let word = String(decoding: bytes.dropFirst(wordStart).prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)
+        if !words.contains(word) { words.append(word) }
+    }
+    return words
+}
 
 /// Hands readline the candidates one by one (state 0 starts over).
 private let readlineCandidate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = {

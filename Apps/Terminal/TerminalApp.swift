@@ -190,7 +190,7 @@ public final class TerminalApp {
     private func render(force: Bool = false) {
         let screen = currentScreen
         let (frame, completions, isBusy) = withObservationTracking {
-            (self.frame(of: screen), screen.commands.filter(\.isEnabled).map(\.name), screen.isBusy)
+            (self.frame(of: screen), screen.commands.filter(\.isEnabled).flatMap(\.completionPhrases), screen.isBusy)
         } onChange: {
             Task { @MainActor [weak self] in self?.scheduleRender() }
         }
