@@ -172,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "Terminal", "TestSupport"],
+            dependencies: ["CaseStudiesScreens", "StateMachineDump", "Terminal", "TestSupport"],
             path: "Tests/CaseStudiesTests",
             swiftSettings: swiftSettings
         ),

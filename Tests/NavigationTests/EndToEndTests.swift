@@ -30,7 +30,7 @@ struct EndToEndTests {
             ),
             (
                 "poc://checkin/place/3/owner/5",
-                ["Path: Places > Place 3 > George Takei\n", "Name:    George Takei", "Age:"]
+                ["Path: Places > Le Lab > George Takei\n", "Name:    George Takei", "Age:"]
             ),
             (
                 "poc://music/album/1",
@@ -85,7 +85,7 @@ struct EndToEndTests {
     func badOption() async throws {
         let (status, text) = try await runNavigation(["--delay-scale", "soon"])
         #expect(status == 2)
-        #expect(text.contains("--delay-scale needs a number >= 0"))
+        #expect(text.contains("--delay-scale must be a number from 0 to 1000"))
     }
 
     @Test("a piped session: commands are echoed, each frame follows its command, exit 0 at the end of input")

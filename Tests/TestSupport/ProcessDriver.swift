@@ -20,12 +20,22 @@ public final class ProcessDriver: @unchecked Sendable {
     private var keepAlive: [FileHandle] = []
 
     /// Starts `executable` with `arguments`; on a pseudo-terminal when `terminal` is set.
-    public init(_ executable: URL, arguments: [String], terminal: Bool = false) throws {
+    /// The environment is this process's with `TERM=xterm` and `NO_COLOR=1`, then
+    /// `environment` on top (an empty value unsets a variable).
+    public init(
+        _ executable: URL,
+        arguments: [String],
+        terminal: Bool = false,
+        environment overrides: [String: String] = [:]
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm"
         environment["NO_COLOR"] = "1"
+        for (name, value) in overrides {
+            environment[name] = value.isEmpty ? nil : value
+        }
         process.environment = environment
         if terminal {
             var path = [CChar](repeating: 0, count: 128)
