@@ -189,6 +189,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ReadmeTests",
+            dependencies: [
+                "TestSupport", "StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy",
+                "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
+            ],
+            path: "Tests/ReadmeTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "TerminalTests",
             dependencies: ["Terminal"],
             path: "Tests/TerminalTests",
