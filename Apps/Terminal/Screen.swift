@@ -13,6 +13,9 @@ public protocol Screen: AnyObject {
     var commands: [CommandSpec] { get }
     /// Whether long work is running; the runner then shows that it is working.
     var isBusy: Bool { get }
+    /// Whether `back` is offered on this screen (listed, completed and accepted); a tool
+    /// with a single screen says no, and `back` is then an unknown command there.
+    var offersBack: Bool { get }
     /// Called when the screen is shown (first time or back from another): start machines.
     func didAppear()
     /// Runs `command`, which is one of `commands` and enabled.
@@ -31,6 +34,8 @@ public protocol Screen: AnyObject {
 extension Screen {
     /// Not busy unless the screen says so.
     public var isBusy: Bool { false }
+    /// `back` is offered unless the screen says otherwise.
+    public var offersBack: Bool { true }
     /// Nothing to start unless the screen says so.
     public func didAppear() {}
     /// `back` pops the runner's stack unless the screen says otherwise.

@@ -111,7 +111,7 @@ public final class TerminalApp {
         case "help":
             show(helpText(for: screen))
             return .proceed
-        case "back":
+        case "back" where screen.offersBack:
             if let result = await screen.back() {
                 return apply(result)
             }
@@ -136,7 +136,7 @@ public final class TerminalApp {
         guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
             let available =
                 screen.commands.filter(\.isEnabled).map(\.name) + globalCommands.map(\.spec.name)
-                + Self.builtIns.map(\.name)
+                + builtIns(for: screen).map(\.name)
             show("Unknown command '\(command.name)'. Available here: \(available.joined(separator: ", ")).")
             return .proceed
         }
@@ -170,12 +170,17 @@ public final class TerminalApp {
         return .proceed
     }
 
+    /// `help`, `back` (when the screen offers it) and `quit`.
+    private func builtIns(for screen: any Screen) -> [CommandSpec] {
+        Self.builtIns.filter { $0.name != "back" || screen.offersBack }
+    }
+
     private func show(_ message: String) {
         console.write(message)
     }
 
     private func helpText(for screen: any Screen) -> String {
-        let commands = screen.commands + globalCommands.map(\.spec) + Self.builtIns
+        let commands = screen.commands + globalCommands.map(\.spec) + builtIns(for: screen)
         let width = commands.map(\.usage.count).max() ?? 0
         return commands.map { spec in
             let line = "  \(spec.usage.padding(toLength: width, withPad: " ", startingAt: 0))  \(spec.summary)"
@@ -194,7 +199,7 @@ public final class TerminalApp {
         } onChange: {
             Task { @MainActor [weak self] in self?.scheduleRender() }
         }
-        let allCompletions = completions + globalCommands.map(\.spec.name) + Self.builtIns.map(\.name)
+        let allCompletions = completions + globalCommands.map(\.spec.name) + builtIns(for: screen).map(\.name)
         updateBusyIndicator(isBusy)
         // The completions first: once a frame shows, Tab completes the commands it lists
         // (a console applies them no later than the output that follows).
@@ -228,7 +233,8 @@ public final class TerminalApp {
         lines.append("")
         lines.append(
             "Commands: "
-                + (commands + globalCommands.map(\.spec.name) + ["help", "back", "quit"]).joined(separator: ", ")
+                + (commands + globalCommands.map(\.spec.name) + builtIns(for: screen).map(\.name))
+                .joined(separator: ", ")
         )
         return lines.joined(separator: "\n")
     }
