@@ -83,7 +83,7 @@ let package = Package(
         .systemLibrary(name: "CReadline", path: "Apps/CReadline"),
         .target(
             name: "Terminal",
-            dependencies: ["CReadline", "StateMachineDump"],
+            dependencies: ["CReadline", "StateMachineCore", "StateMachineDump"],
             path: "Apps/Terminal",
             swiftSettings: swiftSettings
         ),

@@ -63,6 +63,7 @@ public enum CaseStudiesApp {
 
     /// The app, ready to run on `console`.
     public static func make(options: Options, console: any Console, style: TerminalStyle) -> TerminalApp {
+        if options.log { routeTransitionLog(to: console) }
         let environment = CaseStudiesEnvironment(
             delayScale: options.delayScale,
             log: options.log,

@@ -94,6 +94,7 @@ public enum NavigationApp {
     /// status. It starts on `options.link`; without a terminal it first waits for that
     /// screen's loads, so that the first frame shows its data.
     public static func run(options: Options, console: any Console, style: TerminalStyle) async -> Int32 {
+        if options.log { routeTransitionLog(to: console) }
         // Without a terminal the seed defaults to 0, so that a piped run always prints the
         // same stars, owners and ages.
         let environment = NavigationEnvironment(

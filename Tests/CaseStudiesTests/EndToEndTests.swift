@@ -110,6 +110,21 @@ struct EndToEndTests {
         #expect(await within("exit") { await app.exitStatus() } == 0)
     }
 
+    @Test("on a terminal: --log lines are printed above the prompt, not on the line being typed")
+    func logAbovePrompt() async throws {
+        let app = try ProcessDriver(binary, arguments: ["--log", "--delay-scale", "0"], terminal: true)
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open 4\r")
+        await within("the elevator") { await app.waitFor("Persons: 0") }
+        app.write("enter\r")
+        await within("the log line") { await app.waitFor("+ DidEnter => ElevatorIsOpen (persons: 1)") }
+        await within("the frame") { await app.waitFor("Persons: 1") }
+        app.write("quit\r")
+        #expect(await within("exit") { await app.exitStatus() } == 0)
+        #expect(!app.text.contains("casestudies> ["), "a log line on the prompt line")
+    }
+
     @Test("on a terminal with TERM=dumb: no colour or style sequences")
     func dumbTerminal() async throws {
         let app = try ProcessDriver(
