@@ -31,13 +31,21 @@ final class WalletScreen: Screen {
         ]
         // Each column as wide as its widest line, so that no amount is ever cut off.
         let widths = columns.map { column in max(26, (column.map(\.count).max() ?? 0) + 1) }
-        return (0..<3).map { row in
+        let sideBySide = (0..<3).map { row in
             let cells = columns.indices.map { index in
                 let text = columns[index].count > row ? columns[index][row] : ""
                 return text.padding(toLength: widths[index], withPad: " ", startingAt: 0)
             }
             let line = "  " + cells.joined(separator: "| ")
             return String(line.reversed().drop { $0 == " " }.reversed())
+        }
+        // A terminal too narrow for three columns gets the views one under the other
+        // rather than wrapped lines.
+        guard let available = style.columns, sideBySide.contains(where: { $0.count > available }) else {
+            return sideBySide
+        }
+        return columns.enumerated().flatMap { index, column in
+            (index > 0 ? [""] : []) + column.map { "  " + $0 }
         }
     }
 

@@ -20,11 +20,19 @@ public protocol Console: AnyObject, Sendable {
     func close()
     /// Whether Ctrl-C ended the input (the app then exits with status 130).
     var wasInterrupted: Bool { get }
+    /// The terminal's width in columns, when known (screens lay out to it).
+    var columns: Int? { get }
+    /// Calls `handler` after the terminal was resized (the app draws its frame again).
+    func onResize(_ handler: @escaping @Sendable () -> Void)
 }
 
 extension Console {
     /// Not interrupted unless the console says so.
     public var wasInterrupted: Bool { false }
+    /// Unknown unless the console says so (not a terminal).
+    public var columns: Int? { nil }
+    /// Never resized unless the console says so.
+    public func onResize(_ handler: @escaping @Sendable () -> Void) {}
 }
 
 /// Picks the console for this process: readline on a terminal, plain lines otherwise.

@@ -11,8 +11,9 @@ import Synchronization
 /// redrawn), so output never interleaves with the line being edited. Ctrl-D and Ctrl-C end
 /// the input cleanly (the terminal is restored).
 public final class ReadlineConsole: Console, @unchecked Sendable {
-    // @unchecked Sendable: `pending` and `prompt` are only touched under `lock`; every other
-    // stored property is immutable. Readline's own state is only touched on the console
+    // @unchecked Sendable: `pending`, `prompt`, `isClosed` and `resizeHandler` are only
+    // touched under `lock`; `measuredColumns` is atomic; every other stored property is
+    // immutable. Readline's own state is only touched on the console
     // thread (see `ReadlineGlobals`).
 
     /// Whether standard input and output are both terminals.
@@ -28,6 +29,8 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     private var pending: [String] = []
     private var prompt: (text: String, completions: [String]) = ("> ", [])
     private var isClosed = false
+    private var resizeHandler: (@Sendable () -> Void)?
+    private let measuredColumns = Atomic(0)
     private let wakeUp: (read: Int32, write: Int32)
 
     /// A console on the process's terminal.
@@ -57,6 +60,18 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     /// Whether Ctrl-C ended the input.
     public var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
 
+    /// The terminal's width, as readline last measured it (at start and after each resize).
+    public var columns: Int? {
+        let columns = measuredColumns.load(ordering: .relaxed)
+        return columns > 0 ? columns : nil
+    }
+
+    /// Calls `handler` on the console thread after each resize, once readline has
+    /// measured the new size.
+    public func onResize(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { resizeHandler = handler }
+    }
+
     /// Stops reading and restores the terminal.
     public func close() {
         lock.withLock { isClosed = true }
@@ -73,6 +88,11 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     private func run() {
         ReadlineGlobals.console = self
         cr_set_attempted_completion_function(readlineComplete)
+        // The console thread handles resizes itself (below): readline's own handler would
+        // run on whatever thread the signal lands on.
+        cr_set_catch_sigwinch(0)
+        installResizeHandler()
+        measureColumns()
         var installedPrompt = ""
         var shouldStop = false
         while !shouldStop {
@@ -86,6 +106,11 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
                 installedPrompt = prompt
             }
             if closed || ReadlineGlobals.endOfInput || interrupted.load(ordering: .relaxed) { break }
+            if resized.exchange(false, ordering: .relaxed) {
+                rl_resize_terminal()
+                measureColumns()
+                lock.withLock { resizeHandler }?()
+            }
             var descriptors = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0),
@@ -107,6 +132,13 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         rl_callback_handler_remove()
         Foundation.write(STDOUT_FILENO, "\n", 1)
         continuation.finish()
+    }
+
+    private func measureColumns() {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        rl_get_screen_size(&rows, &columns)
+        measuredColumns.store(Int(columns), ordering: .relaxed)
     }
 
     /// Prints `output` above the prompt, keeping the half-typed line.
@@ -158,6 +190,13 @@ enum ReadlineGlobals {
 
 /// Set by SIGINT; the console thread then ends the input cleanly.
 let interrupted = Atomic(false)
+
+/// Set by SIGWINCH; the console thread then measures the terminal and redraws.
+let resized = Atomic(false)
+
+private func installResizeHandler() {
+    signal(SIGWINCH) { _ in resized.store(true, ordering: .relaxed) }
+}
 
 private func installInterruptHandler() {
     signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }

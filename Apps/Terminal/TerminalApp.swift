@@ -72,6 +72,7 @@ public final class TerminalApp {
     /// of input. On a terminal, frames follow the machines as they change and a command
     /// returns as soon as it has been sent; leaving while a screen is still working says so.
     public func run() async -> Int32 {
+        console.onResize { Task { @MainActor [weak self] in self?.render(force: true) } }
         currentScreen.didAppear()
         await settleIfPiped()
         render()
@@ -218,6 +219,8 @@ public final class TerminalApp {
         Task { @MainActor in
             await Task.yield()
             isRenderScheduled = false
+            // Checked again: a command may have started since the change was scheduled.
+            guard console.isInteractive || !isRunningCommand else { return }
             render()
         }
     }
@@ -225,6 +228,8 @@ public final class TerminalApp {
     private func frame(of screen: any Screen) -> String {
         let trail = (stack.map(\.title)).joined(separator: " > ")
         var lines = [style.bold("== \(trail) ==")]
+        var style = self.style
+        style.columns = console.columns ?? style.columns
         lines += screen.body(style: style)
         // Unavailable commands are dimmed on a terminal, parenthesised in plain text.
         let commands = screen.commands.map { command in

@@ -9,10 +9,14 @@ import Darwin
 public struct TerminalStyle: Sendable {
     /// Whether escape sequences are emitted.
     public let isEnabled: Bool
+    /// The terminal's width in columns when known, so that a screen can lay its body out
+    /// to fit (nil: no limit, as in a pipe). The runner sets it before each frame.
+    public var columns: Int?
 
-    /// A style that emits escape sequences when `isEnabled`.
-    public init(isEnabled: Bool) {
+    /// A style that emits escape sequences when `isEnabled`, for a terminal `columns` wide.
+    public init(isEnabled: Bool, columns: Int? = nil) {
         self.isEnabled = isEnabled
+        self.columns = columns
     }
 
     /// The style for standard output: enabled on a terminal without `NO_COLOR`, unless

@@ -1,6 +1,7 @@
 import CaseStudiesScreens
 import StateMachineDump
 import Terminal
+import TestSupport
 import Testing
 
 @Suite("CaseStudies, scripted in-process", .timeLimit(.minutes(1)))
@@ -231,5 +232,38 @@ struct ScriptedTests {
             try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "-1"]).get()
         }
         #expect(throws: UsageError.self) { try CaseStudiesApp.parse(["--seed", "-1"], environment: [:]).get() }
+    }
+}
+
+@Suite("CaseStudies, terminal width", .timeLimit(.minutes(1)))
+@MainActor
+struct TerminalWidthTests {
+    @Test("the Wallet's views stack on a narrow terminal and go side by side again after a resize")
+    func walletWidth() async {
+        let console = ScriptedConsole(isInteractive: true, columns: 60)
+        let app = CaseStudiesApp.make(
+            options: .init(delayScale: 0),
+            console: console,
+            style: TerminalStyle(isEnabled: false)
+        )
+        let run = Task { await app.run() }
+        console.type("open wallet")
+        await within("the stacked wallet") {
+            await console.waitForOutput {
+                $0.contains { $0.contains("  Wallet Full View\n  credits: $0.00\n\n  Wallet Add View") }
+            }
+        }
+        let wallet = console.output.filter { $0.contains("Wallet Full View") }
+        #expect(
+            wallet.allSatisfy { frame in
+                frame.split(separator: "\n").allSatisfy { $0.hasPrefix("Commands:") || $0.count <= 60 }
+            }
+        )
+        console.resize(columns: 120)
+        await within("the side-by-side wallet") {
+            await console.waitForOutput { $0.contains { $0.contains("Wallet Full View          | Wallet Add View") } }
+        }
+        console.endInput()
+        #expect(await within("exit") { await run.value } == 0)
     }
 }
