@@ -59,9 +59,9 @@ final class NavigationScreen: Screen {
     /// A place's name when its screen has not loaded it (a deep link loads only the top
     /// screen): the backend's names are fixed, so the path reads the same on every screen.
     static func placeName(id: String) -> String {
-        guard let index = Int(id), FakeBackend.placeNames.indices.contains(index), "\(index)" == id else {
-            return "Place \(id)"
-        }
+        let range = 0...(FakeBackend.placeNames.count - 1)
+        guard case .success(let index) = NumberArgument.integer(id, in: range, what: "place id"), "\(index)" == id
+        else { return "Place \(id)" }
         return FakeBackend.placeNames[index]
     }
 
