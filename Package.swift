@@ -172,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "StateMachineDump", "Terminal", "TestSupport"],
+            dependencies: ["CaseStudiesScreens", "StateMachineCore", "StateMachineDump", "Terminal", "TestSupport"],
             path: "Tests/CaseStudiesTests",
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,6 @@
 import Foundation
+import StateMachineCore
+import StateMachineDump
 import Terminal
 
 /// The CaseStudies app: its options, its home screen and its global commands.
@@ -61,21 +63,29 @@ public enum CaseStudiesApp {
         return common.map { Options(delayScale: $0.delayScale, seed: seed, log: $0.log, help: $0.help) }
     }
 
-    /// The app, ready to run on `console`.
-    public static func make(options: Options, console: any Console, style: TerminalStyle) -> TerminalApp {
+    /// The app, ready to run on `console`. Its machines report to `dumpMediator`, and
+    /// `dump` reads `dumpStateMachine` (the defaults: `StateMachineDump`'s).
+    public static func make(
+        options: Options,
+        console: any Console,
+        style: TerminalStyle,
+        dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent> = defaultDumpStateMachine,
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+    ) -> TerminalApp {
         if options.log { routeTransitionLog(to: console) }
         let environment = CaseStudiesEnvironment(
             delayScale: options.delayScale,
             log: options.log,
             waitsForOutputs: !console.isInteractive,
-            seed: options.seed ?? (console.isInteractive ? nil : 0)
+            seed: options.seed ?? (console.isInteractive ? nil : 0),
+            dumpMediator: dumpMediator
         )
         return TerminalApp(
             name: "casestudies",
             console: console,
             style: style,
             home: HomeScreen(environment: environment),
-            globalCommands: [.dump]
+            globalCommands: [.dump(from: dumpStateMachine)]
         )
     }
 }

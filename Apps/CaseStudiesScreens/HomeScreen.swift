@@ -21,8 +21,12 @@ public final class HomeScreen: Screen {
         Entry(name: "elevator", title: "Elevator sample (simple transitions)") { ElevatorScreen(environment: $0) },
         Entry(name: "analysis", title: "Analysis sample (simple output)") { AnalysisScreen(environment: $0) },
         Entry(name: "wallet", title: "Wallet sample (shared state machine)") { WalletScreen(environment: $0) },
-        Entry(name: "turnstile", title: "Turnstile sample (transition table)") { _ in TurnstileScreen() },
-        Entry(name: "player", title: "Player sample (statechart with a parallel region)") { _ in PlayerScreen() },
+        Entry(name: "turnstile", title: "Turnstile sample (transition table)") {
+            TurnstileScreen(dumpMediator: $0.dumpMediator)
+        },
+        Entry(name: "player", title: "Player sample (statechart with a parallel region)") {
+            PlayerScreen(dumpMediator: $0.dumpMediator)
+        },
     ]
 
     /// The home screen.

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import StateMachineCore
 import StateMachineDump
 import StateMachineHierarchy
 import Terminal
@@ -13,13 +14,16 @@ final class PlayerScreen: Screen {
     @ObservationIgnored private let player: Player?
     /// The chart's id in the dump.
     @ObservationIgnored private let dumpId = UUID()
+    /// Where the chart reports its states for the dump.
+    @ObservationIgnored private let dumpMediator: Mediator<DumpEvent>
     /// The events the active configuration has handlers for.
     private(set) var accepted: Set<String> = []
     private(set) var configuration: [String] = []
     private(set) var log: [String] = []
     private var buildError: String?
 
-    init() {
+    init(dumpMediator: Mediator<DumpEvent>) {
+        self.dumpMediator = dumpMediator
         do {
             let player = try Player(name: "player") {
                 Player.State("stopped").on("play", to: "active")
@@ -70,7 +74,8 @@ final class PlayerScreen: Screen {
         accepted = Set(player.acceptedEvents)
         recordState(
             CaseStudyState(machine: "Player", configuration: player.activeStates.joined(separator: ", ")),
-            of: dumpId
+            of: dumpId,
+            dumpMediator: dumpMediator
         )
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import StateMachineCore
 import StateMachineDump
 import StateMachineTable
 import Terminal
@@ -14,13 +15,16 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     @ObservationIgnored private let turnstile = FSM<State, Event>(initialState: .locked)
     /// The table's id in the dump.
     @ObservationIgnored private let dumpId = UUID()
+    /// Where the table reports its states for the dump.
+    @ObservationIgnored private let dumpMediator: Mediator<DumpEvent>
     private(set) var state: State = .locked
     private(set) var lastAction = "none yet"
     private(set) var coins = 0
     private(set) var alarms = 0
     private var buildError: String?
 
-    init() {
+    init(dumpMediator: Mediator<DumpEvent>) {
+        self.dumpMediator = dumpMediator
         do {
             try turnstile.buildTable {
                 define(.locked) {
@@ -39,7 +43,11 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     }
 
     private func recordInDump() {
-        recordState(CaseStudyState(machine: "Turnstile", configuration: state.rawValue), of: dumpId)
+        recordState(
+            CaseStudyState(machine: "Turnstile", configuration: state.rawValue),
+            of: dumpId,
+            dumpMediator: dumpMediator
+        )
     }
 
     var title: String { "Turnstile" }

@@ -1,4 +1,5 @@
 import CaseStudiesScreens
+import StateMachineCore
 import StateMachineDump
 import Terminal
 import TestSupport
@@ -156,9 +157,14 @@ struct ScriptedTests {
 
     @Test("dump lists running machines, also those of screens that were left")
     func dump() async {
-        // As the app's main does; collecting is process-wide and stays on.
-        if !StateMachineDump.isCollecting { StateMachineDump.startCollecting() }
-        let app = AppDriver()
+        // A dump machine of the test's own: the default one's collecting session is
+        // process-wide, and other tests start and stop it.
+        let dumpStateMachine = makeDumpStateMachine()
+        let dumpMediator = Mediator<DumpEvent>()
+        dumpStateMachine.connectAsReceiver(to: dumpMediator)
+        let drain = Task { for await _ in dumpStateMachine {} }
+        defer { drain.cancel() }
+        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
         await app.type("open elevator", expecting: "Persons: 0")
         await app.type("enter", expecting: "Persons: 1")
         await app.type("back", expecting: "1. Clics sample")

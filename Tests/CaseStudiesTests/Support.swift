@@ -1,5 +1,7 @@
 import CaseStudiesScreens
 import Foundation
+import StateMachineCore
+import StateMachineDump
 import Terminal
 import TestSupport
 import Testing
@@ -12,12 +14,19 @@ final class AppDriver {
     let console: ScriptedConsole
     private var run: Task<Int32, Never>?
 
-    init(delayScale: Double = 0, interactive: Bool = false) {
+    init(
+        delayScale: Double = 0,
+        interactive: Bool = false,
+        dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent> = defaultDumpStateMachine,
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+    ) {
         console = ScriptedConsole(isInteractive: interactive)
         let app = CaseStudiesApp.make(
             options: .init(delayScale: delayScale),
             console: console,
-            style: TerminalStyle(isEnabled: false)
+            style: TerminalStyle(isEnabled: false),
+            dumpStateMachine: dumpStateMachine,
+            dumpMediator: dumpMediator
         )
         run = Task { await app.run() }
     }
