@@ -11,8 +11,8 @@ import Synchronization
 /// redrawn), so output never interleaves with the line being edited. Ctrl-D and Ctrl-C end
 /// the input cleanly (the terminal is restored).
 public final class ReadlineConsole: Console, @unchecked Sendable {
-    // @unchecked Sendable: `pending`, `prompt`, `isClosed` and `resizeHandler` are only
-    // touched under `lock`; `measuredColumns` is atomic; every other stored property is
+    // @unchecked Sendable: `pending`, `prompt`, `isClosed`, `resizeHandler` and
+    // `isReaderFinished` are only touched under `lock`; `measuredColumns` is atomic; every other stored property is
     // immutable. Readline's own state is only touched on the console
     // thread (see `ReadlineGlobals`).
 
@@ -30,6 +30,8 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     private var prompt: (text: String, completions: [String]) = ("> ", [])
     private var isClosed = false
     private var resizeHandler: (@Sendable () -> Void)?
+    /// Set when the console thread has stopped; output is then printed directly.
+    private var isReaderFinished = false
     private let measuredColumns = Atomic(0)
     private let wakeUp: (read: Int32, write: Int32)
 
@@ -53,8 +55,18 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
 
     /// Shows `text` above the prompt.
     public func write(_ text: String) {
-        lock.withLock { pending.append(text) }
-        poke()
+        let isFinished = lock.withLock { () -> Bool in
+            if !isReaderFinished { pending.append(text) }
+            return isReaderFinished
+        }
+        // After the input ended (Ctrl-D) there is no prompt left to draw around.
+        if isFinished { Self.print([text]) } else { poke() }
+    }
+
+    private static func print(_ texts: [String]) {
+        for text in texts {
+            FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        }
     }
 
     /// Whether Ctrl-C ended the input.
@@ -131,6 +143,12 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         }
         rl_callback_handler_remove()
         Foundation.write(STDOUT_FILENO, "\n", 1)
+        let leftovers = lock.withLock { () -> [String] in
+            isReaderFinished = true
+            defer { pending = [] }
+            return pending
+        }
+        Self.print(leftovers)
         continuation.finish()
     }
 
@@ -154,9 +172,7 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
             // Move to the start of the (now empty) prompt line and erase it.
             FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
         }
-        for text in output {
-            FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
-        }
+        Self.print(output)
         if reinstall || !hasHandler {
             rl_callback_handler_install(prompt, readlineLineHandler)
             ReadlineGlobals.isHandlerInstalled = true

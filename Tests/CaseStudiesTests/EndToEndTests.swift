@@ -110,6 +110,22 @@ struct EndToEndTests {
         #expect(await within("exit") { await app.exitStatus() } == 0)
     }
 
+    @Test("on a terminal: leaving while a load runs says so rather than dropping it silently")
+    func leavingWhileBusy() async throws {
+        let app = try ProcessDriver(binary, arguments: ["--delay-scale", "100"], terminal: true)
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open 1\r")
+        await within("the Clics screen") { await app.waitFor("Number of loads: 0") }
+        app.write("load\r")
+        await within("the load") { await app.waitFor("loading...") }
+        app.write("\u{04}")  // Ctrl-D
+        #expect(await within("exit") { await app.exitStatus() } == 0)
+        #expect(
+            app.text.contains("Leaving while 'Clics (cancel output)' is still working; what it was doing is dropped.")
+        )
+    }
+
     @Test("on a terminal: --log lines are printed above the prompt, not on the line being typed")
     func logAbovePrompt() async throws {
         let app = try ProcessDriver(binary, arguments: ["--log", "--delay-scale", "0"], terminal: true)
