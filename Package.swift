@@ -78,15 +78,14 @@ let package = Package(
         ),
 
         // MARK: Terminal layer shared by the apps
-        .systemLibrary(
-            name: "CReadline",
-            path: "Apps/CReadline",
-            pkgConfig: "readline",
-            providers: [.apt(["libreadline-dev"])]
-        ),
+        // No `pkgConfig:`: readline.pc's Cflags (-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, from
+        // ncurses) are flags SwiftPM prohibits and warns about on every build. The headers are
+        // in the default include path and the module map links `readline`; scripts/setup
+        // installs libreadline-dev where it is missing.
+        .systemLibrary(name: "CReadline", path: "Apps/CReadline"),
         .target(
             name: "Terminal",
-            dependencies: ["CReadline", "StateMachineDump"],
+            dependencies: ["CReadline", "StateMachineCore", "StateMachineDump"],
             path: "Apps/Terminal",
             swiftSettings: swiftSettings
         ),
@@ -175,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "Terminal", "TestSupport"],
+            dependencies: ["CaseStudiesScreens", "StateMachineCore", "StateMachineDump", "Terminal", "TestSupport"],
             path: "Tests/CaseStudiesTests",
             swiftSettings: swiftSettings
         ),
@@ -189,6 +188,15 @@ let package = Package(
             name: "StatechartToolTests",
             dependencies: ["StatechartToolKit", "StateMachineHierarchy", "Terminal", "TestSupport"],
             path: "Tests/StatechartToolTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReadmeTests",
+            dependencies: [
+                "TestSupport", "StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy",
+                "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
+            ],
+            path: "Tests/ReadmeTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

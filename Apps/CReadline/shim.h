@@ -13,3 +13,4 @@ static inline void cr_set_attempted_completion_over(int value) { rl_attempted_co
 static inline char *cr_line_buffer(void) { return rl_line_buffer; }
 static inline int cr_point(void) { return rl_point; }
 static inline void cr_set_point(int point) { rl_point = point; }
+static inline void cr_set_catch_sigwinch(int value) { rl_catch_sigwinch = value; }

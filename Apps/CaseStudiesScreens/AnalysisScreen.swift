@@ -1,4 +1,5 @@
 import CaseStudiesFeatures
+import StateMachineCore
 import StateMachineUI
 import Terminal
 
@@ -7,12 +8,21 @@ import Terminal
 final class AnalysisScreen: Screen {
     private let ui: UIStateMachine<AnalysisState, AnalysisEvent>
     private let seconds: Double
-    /// Picks the identifier of a new analysis (random 1...1000; tests inject their own).
-    var nextIdentifier: () -> Int = { Int.random(in: 1...1000) }
+    private let waitsForOutputs: Bool
+    /// Picks the identifier of a new analysis (1...1000, random or from the seed; tests
+    /// inject their own).
+    var nextIdentifier: () -> Int
 
     init(environment: CaseStudiesEnvironment) {
+        if let seed = environment.seed {
+            var generator = SeededGenerator(seed: seed)
+            nextIdentifier = { Int.random(in: 1...1000, using: &generator) }
+        } else {
+            nextIdentifier = { Int.random(in: 1...1000) }
+        }
         ui = UIStateMachine(asyncStateMachineFactory: environment.analysis)
         seconds = 3 * environment.delayScale
+        waitsForOutputs = environment.waitsForOutputs
     }
 
     var title: String { "Analysis" }
@@ -37,11 +47,30 @@ final class AnalysisScreen: Screen {
     func didAppear() { ui.start() }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
-        switch command.name {
-        case "analyse": ui.send(DidRequestAnalysis(identifier: nextIdentifier()))
-        case "reset": ui.send(DidRequestAnalysisReset())
-        default: break
+        let event: any Event<AnalysisEvent> =
+            command.name == "analyse" ? DidRequestAnalysis(identifier: nextIdentifier()) : DidRequestAnalysisReset()
+        if waitsForOutputs {
+            await ui.sendAndWait(event)
+        } else {
+            ui.send(event)
         }
         return .done
+    }
+
+    func settle() async { await ui.waitUntilCaughtUp() }
+}
+
+/// SplitMix64: the same numbers for the same seed, on every platform.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import StateMachineCore
+import StateMachineDump
 import Terminal
 
 /// The CaseStudies app: its options, its home screen and its global commands.
@@ -8,14 +10,17 @@ public enum CaseStudiesApp {
     public struct Options: Equatable, Sendable {
         /// Multiplies every delay (`--delay-scale`, or `CASESTUDIES_DELAY_SCALE`).
         public var delayScale: Double = 1
+        /// Seeds the analysis identifiers (`--seed`), for repeatable runs.
+        public var seed: UInt64?
         /// Turns the transition logger on (`--log`).
         public var log = false
         /// Prints the usage and exits (`--help`).
         public var help = false
 
         /// Options; the defaults are the originals' timings, no log.
-        public init(delayScale: Double = 1, log: Bool = false, help: Bool = false) {
+        public init(delayScale: Double = 1, seed: UInt64? = nil, log: Bool = false, help: Bool = false) {
             self.delayScale = delayScale
+            self.seed = seed
             self.log = log
             self.help = help
         }
@@ -23,10 +28,13 @@ public enum CaseStudiesApp {
 
     /// The usage text.
     public static let usage = """
-        usage: CaseStudies [--delay-scale FACTOR] [--log] [--help]
+        usage: CaseStudies [--delay-scale FACTOR] [--seed N] [--log] [--help]
 
-          --delay-scale FACTOR  multiply the case studies' delays (5 s load, 3 s analysis);
-                                0.01 makes them 100 times faster (also CASESTUDIES_DELAY_SCALE)
+          --delay-scale FACTOR  multiply the case studies' delays (5 s load, 3 s analysis),
+                                from 0 to 1000; 0.01 makes them 100 times faster (also
+                                CASESTUDIES_DELAY_SCALE)
+          --seed N              seed the analysis identifiers (piped runs use 0 unless
+                                given, so they repeat)
           --log                 log every transition on standard error
           --help                show this help
 
@@ -36,21 +44,48 @@ public enum CaseStudiesApp {
 
     /// Parses the arguments (without the program name) and the environment.
     public static func parse(_ arguments: [String], environment: [String: String]) -> Result<Options, UsageError> {
-        CommonOptions.parse(arguments, environment: environment, delayScaleVariable: "CASESTUDIES_DELAY_SCALE") {
-            argument,
-            _ in UsageError("unknown argument '\(argument)'")
-        }.map { Options(delayScale: $0.delayScale, log: $0.log, help: $0.help) }
+        var seed: UInt64?
+        let common = CommonOptions.parse(
+            arguments,
+            environment: environment,
+            delayScaleVariable: "CASESTUDIES_DELAY_SCALE"
+        ) { argument, remaining in
+            guard argument == "--seed" else { return UsageError("unknown argument '\(argument)'") }
+            guard let text = remaining.popFirst() else {
+                return UsageError("--seed needs a whole number from 0 to \(UInt64.max) (for example --seed 7)")
+            }
+            switch NumberArgument.integer(text, in: 0...UInt64.max, what: "--seed") {
+            case .success(let value): seed = value
+            case .failure(let error): return error
+            }
+            return nil
+        }
+        return common.map { Options(delayScale: $0.delayScale, seed: seed, log: $0.log, help: $0.help) }
     }
 
-    /// The app, ready to run on `console`.
-    public static func make(options: Options, console: any Console, style: TerminalStyle) -> TerminalApp {
-        let environment = CaseStudiesEnvironment(delayScale: options.delayScale, log: options.log)
+    /// The app, ready to run on `console`. Its machines report to `dumpMediator`, and
+    /// `dump` reads `dumpStateMachine` (the defaults: `StateMachineDump`'s).
+    public static func make(
+        options: Options,
+        console: any Console,
+        style: TerminalStyle,
+        dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent> = defaultDumpStateMachine,
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+    ) -> TerminalApp {
+        if options.log { routeTransitionLog(to: console) }
+        let environment = CaseStudiesEnvironment(
+            delayScale: options.delayScale,
+            log: options.log,
+            waitsForOutputs: !console.isInteractive,
+            seed: options.seed ?? (console.isInteractive ? nil : 0),
+            dumpMediator: dumpMediator
+        )
         return TerminalApp(
             name: "casestudies",
             console: console,
             style: style,
             home: HomeScreen(environment: environment),
-            globalCommands: [.dump]
+            globalCommands: [.dump(from: dumpStateMachine)]
         )
     }
 }

@@ -1,4 +1,5 @@
 import CaseStudiesFeatures
+import StateMachineCore
 import StateMachineUI
 import Terminal
 
@@ -9,10 +10,12 @@ final class ClicsScreen: Screen {
     private let ui: UIStateMachine<ClicsState, ClicsEvent>
     private let cancelling: Bool
     private let seconds: Double
+    private let waitsForOutputs: Bool
 
     init(cancelling: Bool, environment: CaseStudiesEnvironment) {
         self.cancelling = cancelling
         self.seconds = 5 * environment.delayScale
+        self.waitsForOutputs = environment.waitsForOutputs
         self.ui = UIStateMachine(
             asyncStateMachineFactory: cancelling ? environment.clicsCancelling : environment.clicsContinuing
         )
@@ -41,16 +44,20 @@ final class ClicsScreen: Screen {
     func didAppear() { ui.start() }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
-        switch command.name {
-        case "load": ui.send(DidRequestClicsLoading())
-        case "reset": ui.send(DidRequestClicsReset())
-        default: break
+        let event: any Event<ClicsEvent> = command.name == "load" ? DidRequestClicsLoading() : DidRequestClicsReset()
+        if waitsForOutputs {
+            await ui.sendAndWait(event)
+        } else {
+            ui.send(event)
         }
         return .done
     }
+
+    func settle() async { await ui.waitUntilCaughtUp() }
 }
 
-/// `5s`, `0.05s`.
+/// `5s`, `0.05s`. Total: a value that is not a whole `Int` prints as a decimal.
 func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    if seconds == seconds.rounded(), let whole = Int(exactly: seconds) { return "\(whole)s" }
+    return "\(seconds)s"
 }

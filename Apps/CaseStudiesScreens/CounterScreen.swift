@@ -47,10 +47,18 @@ final class CounterScreen: Screen {
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
         switch command.name {
-        case "+": units.send(DidRequestIncrease())
-        case "-": units.send(DidRequestDecrease())
+        case "+": await units.sendAndWait(DidRequestIncrease())
+        case "-": await units.sendAndWait(DidRequestDecrease())
         default: break
         }
         return .done
+    }
+
+    /// The units caught up, and the tens followed them through the mediator.
+    func settle() async {
+        await units.waitUntilCaughtUp()
+        let units = self.units
+        let tens = self.tens
+        await waitUntil { tens.isCaughtUp && tens.state.value == units.state.unitsState.value / 10 }
     }
 }

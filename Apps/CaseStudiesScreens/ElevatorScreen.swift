@@ -42,12 +42,14 @@ final class ElevatorScreen: Screen {
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
         switch command.name {
-        case "enter": ui.send(DidEnter())
-        case "leave": ui.send(DidLeave())
-        case "open": ui.send(DidRequestToOpen())
-        case "close": ui.send(DidRequestToClose())
+        case "enter": await ui.sendAndWait(DidEnter())
+        case "leave": await ui.sendAndWait(DidLeave())
+        case "open": await ui.sendAndWait(DidRequestToOpen())
+        case "close": await ui.sendAndWait(DidRequestToClose())
         default: break
         }
         return .done
     }
+
+    func settle() async { await ui.waitUntilCaughtUp() }
 }

@@ -7,6 +7,13 @@ import StateMachineDump
 public struct CaseStudiesEnvironment: Sendable {
     /// Multiplies every delay (1 = the originals' 5 s load and 3 s analysis).
     public let delayScale: Double
+    /// Whether a command waits for the outputs it starts (a load, an analysis) before it
+    /// returns: without a terminal, so that each command's frame shows its result.
+    public let waitsForOutputs: Bool
+    /// Seeds the analysis identifiers; nil draws them at random.
+    public let seed: UInt64?
+    /// Where every machine reports its states for the `dump` command.
+    public let dumpMediator: Mediator<DumpEvent>
     /// Clics whose new load cancels the running one.
     let clicsCancelling: AsyncStateMachineFactory<ClicsState, ClicsEvent>
     /// Clics whose loads all complete.
@@ -22,12 +29,23 @@ public struct CaseStudiesEnvironment: Sendable {
     /// The wallet, shared by its three views.
     let wallet: AsyncStateMachineFactory<WalletState, WalletEvent>
 
-    /// The app's environment. Every machine reports to the dump (`dump` command) and logs
-    /// its transitions only when `log` is set.
-    public init(delayScale: Double = 1, log: Bool = false) {
+    /// The app's environment. Every machine reports to the dump (`dump` command), which
+    /// keeps its last state after its screen is left (`trackDeinit: false`, as the
+    /// original's factories), and logs its transitions only when `log` is set.
+    public init(
+        delayScale: Double = 1,
+        log: Bool = false,
+        waitsForOutputs: Bool = false,
+        seed: UInt64? = nil,
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+    ) {
         self.delayScale = delayScale
+        self.waitsForOutputs = waitsForOutputs
+        self.seed = seed
+        self.dumpMediator = dumpMediator
         @Sendable func build<S, E>(_ definition: StateMachine<S, E>) -> AsyncStateMachine<S, E> {
-            let machine = AsyncStateMachine(stateMachine: definition).activateDump(trackDeinit: true)
+            let machine = AsyncStateMachine(stateMachine: definition)
+                .activateDump(trackDeinit: false, dumpMediator: dumpMediator)
             return log ? machine : machine.disableLog()
         }
         let seconds: @Sendable (Double) async throws -> Void = { seconds in

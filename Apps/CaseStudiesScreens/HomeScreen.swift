@@ -21,8 +21,12 @@ public final class HomeScreen: Screen {
         Entry(name: "elevator", title: "Elevator sample (simple transitions)") { ElevatorScreen(environment: $0) },
         Entry(name: "analysis", title: "Analysis sample (simple output)") { AnalysisScreen(environment: $0) },
         Entry(name: "wallet", title: "Wallet sample (shared state machine)") { WalletScreen(environment: $0) },
-        Entry(name: "turnstile", title: "Turnstile sample (transition table)") { _ in TurnstileScreen() },
-        Entry(name: "player", title: "Player sample (statechart with a parallel region)") { _ in PlayerScreen() },
+        Entry(name: "turnstile", title: "Turnstile sample (transition table)") {
+            TurnstileScreen(dumpMediator: $0.dumpMediator)
+        },
+        Entry(name: "player", title: "Player sample (statechart with a parallel region)") {
+            PlayerScreen(dumpMediator: $0.dumpMediator)
+        },
     ]
 
     /// The home screen.
@@ -42,7 +46,7 @@ public final class HomeScreen: Screen {
 
     /// `open`.
     public var commands: [CommandSpec] {
-        [CommandSpec("open", arguments: "<number|name>", "Open a case study")]
+        [CommandSpec("open", arguments: "<number|name>", "Open a case study", completions: entries.map(\.name))]
     }
 
     /// Opens the chosen case study, or says what would work.
@@ -51,8 +55,12 @@ public final class HomeScreen: Screen {
         guard let argument = command.arguments.first, command.arguments.count == 1 else {
             return .message("Usage: open <number|name>, with \(choices).")
         }
-        if let number = Int(argument), entries.indices.contains(number - 1) {
-            return .push(entries[number - 1].make(environment))
+        if NumberArgument.looksLikeInteger(argument) {
+            switch NumberArgument.integer(argument, in: 1...entries.count, what: "The case study number") {
+            case .success(let number): return .push(entries[number - 1].make(environment))
+            case .failure(let error):
+                return .message("\(error.message), or a name: \(entries.map(\.name).joined(separator: ", ")).")
+            }
         }
         if let entry = entries.first(where: { $0.name == argument.lowercased() }) {
             return .push(entry.make(environment))

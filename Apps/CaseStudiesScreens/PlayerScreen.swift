@@ -1,4 +1,7 @@
+import Foundation
 import Observation
+import StateMachineCore
+import StateMachineDump
 import StateMachineHierarchy
 import Terminal
 
@@ -9,11 +12,18 @@ final class PlayerScreen: Screen {
     typealias Player = Statechart<String, String, Int>
 
     @ObservationIgnored private let player: Player?
+    /// The chart's id in the dump.
+    @ObservationIgnored private let dumpId = UUID()
+    /// Where the chart reports its states for the dump.
+    @ObservationIgnored private let dumpMediator: Mediator<DumpEvent>
+    /// The events the active configuration has handlers for.
+    private(set) var accepted: Set<String> = []
     private(set) var configuration: [String] = []
     private(set) var log: [String] = []
     private var buildError: String?
 
-    init() {
+    init(dumpMediator: Mediator<DumpEvent>) {
+        self.dumpMediator = dumpMediator
         do {
             let player = try Player(name: "player") {
                 Player.State("stopped").on("play", to: "active")
@@ -31,7 +41,7 @@ final class PlayerScreen: Screen {
             }
             player.start()
             self.player = player
-            self.configuration = player.activeStateConfiguration.split(separator: "\n").map(String.init)
+            update()
         } catch {
             self.player = nil
             self.buildError = "\(error)"
@@ -46,13 +56,27 @@ final class PlayerScreen: Screen {
             + ["  Last steps: " + (log.isEmpty ? "none yet" : log.suffix(3).joined(separator: "; "))]
     }
 
+    /// Every event of the chart; those the active configuration does not handle are
+    /// dimmed and refused, as on every other screen.
     var commands: [CommandSpec] {
         [
-            CommandSpec("play", "Play (from stopped, or resume)"),
-            CommandSpec("pause", "Pause the playing region"),
-            CommandSpec("shuffle", "Toggle shuffle in the other region"),
-            CommandSpec("stop", "Leave the parallel state"),
+            CommandSpec("play", "Play (from stopped, or resume)", isEnabled: accepted.contains("play")),
+            CommandSpec("pause", "Pause the playing region", isEnabled: accepted.contains("pause")),
+            CommandSpec("shuffle", "Toggle shuffle in the other region", isEnabled: accepted.contains("shuffle")),
+            CommandSpec("stop", "Leave the parallel state", isEnabled: accepted.contains("stop")),
         ]
+    }
+
+    /// Reads the active configuration and the events it accepts, and records it in the dump.
+    private func update() {
+        guard let player else { return }
+        configuration = player.activeStateConfiguration.split(separator: "\n").map(String.init)
+        accepted = Set(player.acceptedEvents)
+        recordState(
+            CaseStudyState(machine: "Player", configuration: player.activeStates.joined(separator: ", ")),
+            of: dumpId,
+            dumpMediator: dumpMediator
+        )
     }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
@@ -60,7 +84,7 @@ final class PlayerScreen: Screen {
         do {
             let outcome = try player.handle(command.name)
             log.append("\(command.name): \(outcome)")
-            configuration = player.activeStateConfiguration.split(separator: "\n").map(String.init)
+            update()
             return outcome == .handled ? .done : .message("'\(command.name)' does nothing in this configuration.")
         } catch {
             return .message("'\(command.name)' failed: \(error)")

@@ -1,4 +1,7 @@
+import Foundation
 import Observation
+import StateMachineCore
+import StateMachineDump
 import StateMachineTable
 import Terminal
 
@@ -10,13 +13,18 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     enum Event { case coin, pass }
 
     @ObservationIgnored private let turnstile = FSM<State, Event>(initialState: .locked)
+    /// The table's id in the dump.
+    @ObservationIgnored private let dumpId = UUID()
+    /// Where the table reports its states for the dump.
+    @ObservationIgnored private let dumpMediator: Mediator<DumpEvent>
     private(set) var state: State = .locked
     private(set) var lastAction = "none yet"
     private(set) var coins = 0
     private(set) var alarms = 0
     private var buildError: String?
 
-    init() {
+    init(dumpMediator: Mediator<DumpEvent>) {
+        self.dumpMediator = dumpMediator
         do {
             try turnstile.buildTable {
                 define(.locked) {
@@ -31,6 +39,15 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
         } catch {
             buildError = "\(error)"
         }
+        recordInDump()
+    }
+
+    private func recordInDump() {
+        recordState(
+            CaseStudyState(machine: "Turnstile", configuration: state.rawValue),
+            of: dumpId,
+            dumpMediator: dumpMediator
+        )
     }
 
     var title: String { "Turnstile" }
@@ -52,6 +69,7 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     func perform(_ command: ParsedCommand) async -> CommandResult {
         await turnstile.handleEvent(command.name == "coin" ? .coin : .pass)
         state = turnstile.state
+        recordInDump()
         return .done
     }
 

@@ -29,11 +29,23 @@ final class WalletScreen: Screen {
             ["Wallet Add View", "credits: \(currency(adding.state.credits))", "slider: \(currency(slider))"],
             ["Wallet Read Only View", "credits: \(currency(readOnly.state.credits))"],
         ]
-        let width = 26
-        return (0..<3).map { row in
-            "  "
-                + columns.map { ($0.count > row ? $0[row] : "").padding(toLength: width, withPad: " ", startingAt: 0) }
-                .joined(separator: "| ")
+        // Each column as wide as its widest line, so that no amount is ever cut off.
+        let widths = columns.map { column in max(26, (column.map(\.count).max() ?? 0) + 1) }
+        let sideBySide = (0..<3).map { row in
+            let cells = columns.indices.map { index in
+                let text = columns[index].count > row ? columns[index][row] : ""
+                return text.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }
+            let line = "  " + cells.joined(separator: "| ")
+            return String(line.reversed().drop { $0 == " " }.reversed())
+        }
+        // A terminal too narrow for three columns gets the views one under the other
+        // rather than wrapped lines.
+        guard let available = style.columns, sideBySide.contains(where: { $0.count > available }) else {
+            return sideBySide
+        }
+        return columns.enumerated().flatMap { index, column in
+            (index > 0 ? [""] : []) + column.map { "  " + $0 }
         }
     }
 
@@ -52,34 +64,59 @@ final class WalletScreen: Screen {
         readOnly.start()
     }
 
+    /// The three views caught up with the shared machine.
+    func settle() async {
+        for view in [full, adding, readOnly] { await view.waitUntilCaughtUp() }
+    }
+
+    /// The amounts `add` and `remove` accept.
+    static let amountRange: ClosedRange<Double> = 0...1_000_000
+    /// The most the wallet holds: every balance then prints exactly, to the cent.
+    static let maximumCredits: Double = 1_000_000_000
+
     func perform(_ command: ParsedCommand) async -> CommandResult {
         switch command.name {
         case "add", "remove":
-            guard command.arguments.count == 1, let amount = Double(command.arguments[0]), amount.isFinite, amount >= 0
-            else {
+            guard command.arguments.count == 1 else {
                 return .message(
-                    "'\(command.arguments.joined(separator: " "))' is not an amount; try \(command.name) 10 or \(command.name) 2.5."
+                    "'\(command.name)' needs one amount from 0 to 1000000; try \(command.name) 10 or \(command.name) 2.5."
                 )
             }
+            let amount: Double
+            switch NumberArgument.decimal(command.arguments[0], in: Self.amountRange, what: "The amount") {
+            case .success(let value): amount = value
+            case .failure(let error):
+                return .message("\(error.message); try \(command.name) 10 or \(command.name) 2.5.")
+            }
+            let before = full.state.credits
             if command.name == "add" {
+                guard before + amount <= Self.maximumCredits else {
+                    return .message(
+                        "Refused: the wallet holds at most \(currency(Self.maximumCredits)); it has \(currency(before))."
+                    )
+                }
                 await full.sendAndWait(DidRequestToAddCredits(credits: amount))
                 return .done
             }
-            let before = full.state.credits
             guard amount <= before else {
                 return .message("Refused: the wallet has \(currency(before)), less than \(currency(amount)).")
             }
             await full.sendAndWait(DidRequestToRemoveCredits(credits: amount))
             return .done
         case "slide":
-            guard command.arguments.count == 1, let value = Double(command.arguments[0]), (0...100).contains(value)
-            else {
-                return .message("The slider goes from 0 to 100; try slide 25.")
+            guard command.arguments.count == 1 else { return .message("The slider goes from 0 to 100; try slide 25.") }
+            switch NumberArgument.decimal(command.arguments[0], in: 0...100, what: "The slider") {
+            case .success(let value): slider = value
+            case .failure(let error): return .message("\(error.message); try slide 25.")
             }
-            slider = value
             return .done
         case "add-slider":
             let amount = slider
+            guard full.state.credits + amount <= Self.maximumCredits else {
+                return .message(
+                    "Refused: the wallet holds at most \(currency(Self.maximumCredits)); it has \(currency(full.state.credits))."
+                )
+            }
             slider = 0
             await adding.sendAndWait(DidRequestToAddCredits(credits: amount))
             return .done
@@ -89,9 +126,11 @@ final class WalletScreen: Screen {
     }
 }
 
-/// `$1,234.50`, formatted by hand (the same on every platform and locale).
+/// `$1,234.50`, formatted by hand (the same on every platform and locale). Total: an
+/// amount whose cents do not fit an `Int` (never a wallet balance, which is bounded)
+/// prints as a plain decimal rather than trapping.
 func currency(_ amount: Double) -> String {
-    let cents = Int((amount * 100).rounded())
+    guard let cents = Int(exactly: (amount * 100).rounded()), cents != Int.min else { return "$\(amount)" }
     let digits = String(abs(cents) / 100)
     var grouped = ""
     for (index, character) in digits.reversed().enumerated() {

@@ -44,9 +44,10 @@ public enum NavigationApp {
           DEEPLINK              the screen to start on, for example poc://checkin/place/3/owner/5
                                 (the poc:// prefix is optional); valid links:
         \(DeepLink.validShapes.map { "                          " + $0 }.joined(separator: "\n"))
-          --delay-scale FACTOR  multiply the fake backend's 1 s latency; 0.01 makes it 100 times
-                                faster (also NAVIGATION_DELAY_SCALE)
-          --seed N              seed the backend's random stars, owners and ages
+          --delay-scale FACTOR  multiply the fake backend's 1 s latency, from 0 to 1000; 0.01
+                                makes it 100 times faster (also NAVIGATION_DELAY_SCALE)
+          --seed N              seed the backend's random stars, owners and ages (piped
+                                runs use 0 unless given, so they repeat)
           --log                 log every transition on standard error
           --help                show this help
 
@@ -68,10 +69,13 @@ public enum NavigationApp {
         ) { argument, remaining in
             switch argument {
             case "--seed":
-                guard let value = remaining.popFirst().flatMap({ UInt64($0) }) else {
-                    return UsageError("--seed needs a whole number >= 0 (for example --seed 7)")
+                guard let text = remaining.popFirst() else {
+                    return UsageError("--seed needs a whole number from 0 to \(UInt64.max) (for example --seed 7)")
                 }
-                seed = value
+                switch NumberArgument.integer(text, in: 0...UInt64.max, what: "--seed") {
+                case .success(let value): seed = value
+                case .failure(let error): return error
+                }
             case let text where text.hasPrefix("-"):
                 return UsageError("unknown option '\(text)'")
             case let text:
@@ -90,7 +94,14 @@ public enum NavigationApp {
     /// status. It starts on `options.link`; without a terminal it first waits for that
     /// screen's loads, so that the first frame shows its data.
     public static func run(options: Options, console: any Console, style: TerminalStyle) async -> Int32 {
-        let environment = NavigationEnvironment(delayScale: options.delayScale, seed: options.seed, log: options.log)
+        if options.log { routeTransitionLog(to: console) }
+        // Without a terminal the seed defaults to 0, so that a piped run always prints the
+        // same stars, owners and ages.
+        let environment = NavigationEnvironment(
+            delayScale: options.delayScale,
+            seed: options.seed ?? (console.isInteractive ? nil : 0),
+            log: options.log
+        )
         let model = NavigationModel(environment: environment, waitsForLoads: !console.isInteractive)
         model.start()
         if let link = options.link {

@@ -43,7 +43,7 @@ final class NavigationScreen: Screen {
             return ["Places"]
                 + model.checkinScreens.map { screen in
                     switch screen {
-                    case .place(let id, let ui): ui.state.place?.name ?? "Place \(id)"
+                    case .place(let id, let ui): ui.state.place?.name ?? Self.placeName(id: id)
                     case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(id)"
                     }
                 }
@@ -54,6 +54,15 @@ final class NavigationScreen: Screen {
         case .profile:
             return ["Profile"]
         }
+    }
+
+    /// A place's name when its screen has not loaded it (a deep link loads only the top
+    /// screen): the backend's names are fixed, so the path reads the same on every screen.
+    static func placeName(id: String) -> String {
+        let range = 0...(FakeBackend.placeNames.count - 1)
+        guard case .success(let index) = NumberArgument.integer(id, in: range, what: "place id"), "\(index)" == id
+        else { return "Place \(id)" }
+        return FakeBackend.placeNames[index]
     }
 
     private func content(style: TerminalStyle) -> [String] {
@@ -151,7 +160,15 @@ final class NavigationScreen: Screen {
 
     var commands: [CommandSpec] {
         let isSheetOpen = model.shownSheet != nil
-        var commands = [CommandSpec("tab", arguments: "checkin|music|profile", "Select a tab", isEnabled: !isSheetOpen)]
+        var commands = [
+            CommandSpec(
+                "tab",
+                arguments: "checkin|music|profile",
+                "Select a tab",
+                isEnabled: !isSheetOpen,
+                completions: Section.allCases.map(\.rawValue)
+            )
+        ]
         if isSheetOpen {
             commands.append(CommandSpec("close", "Dismiss the song sheet"))
         } else {
@@ -160,7 +177,13 @@ final class NavigationScreen: Screen {
                 let state = model.places.state
                 let canSelect = !state.isLoading && state.picked == nil && !state.places.isEmpty
                 commands.append(
-                    CommandSpec("select", arguments: "<number>", "Show a place of the list", isEnabled: canSelect)
+                    CommandSpec(
+                        "select",
+                        arguments: "<number>",
+                        "Show a place of the list",
+                        isEnabled: canSelect,
+                        completions: positions(state.places.count)
+                    )
                 )
                 commands.append(
                     CommandSpec(
@@ -173,7 +196,13 @@ final class NavigationScreen: Screen {
                 let state = model.albums.state
                 let canSelect = !state.isLoading && state.picked == nil && !state.albums.isEmpty
                 commands.append(
-                    CommandSpec("select", arguments: "<number>", "Show an album of the list", isEnabled: canSelect)
+                    CommandSpec(
+                        "select",
+                        arguments: "<number>",
+                        "Show an album of the list",
+                        isEnabled: canSelect,
+                        completions: positions(state.albums.count)
+                    )
                 )
                 commands.append(
                     CommandSpec(
@@ -200,16 +229,33 @@ final class NavigationScreen: Screen {
                         "song",
                         arguments: "<number>",
                         "Open a song of the album in a sheet",
-                        isEnabled: canSelect
+                        isEnabled: canSelect,
+                        completions: positions(state?.album?.songs.count ?? 0)
                     )
                 )
             case .profile:
                 break
             }
         }
-        commands.append(CommandSpec("open", arguments: "<deeplink>", "Go to a link (poc://music/album/1/song/5)"))
+        commands.append(
+            CommandSpec(
+                "open",
+                arguments: "<deeplink>",
+                "Go to a link (poc://music/album/1/song/5)",
+                completions: Self.linkCompletions
+            )
+        )
         return commands
     }
+
+    /// `1` to `count`, for Tab.
+    private func positions(_ count: Int) -> [String] { count > 0 ? (1...count).map(String.init) : [] }
+
+    /// The links Tab offers after `open`: every tab, and every place and album of the backend.
+    static let linkCompletions: [String] =
+        Section.allCases.map { "poc://\($0.rawValue)" }
+        + FakeBackend.placeNames.indices.map { "poc://checkin/place/\($0)" }
+        + FakeBackend.albums.indices.map { "poc://music/album/\($0)" }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
         let argument = command.arguments.first
@@ -240,10 +286,10 @@ final class NavigationScreen: Screen {
                 let ui = model.musicScreen(at: index, showing: route)?.ui
             else { return .message("'song' needs an album.") }
             guard let songs = ui.state.album?.songs else { return .message("'song' needs a loaded album.") }
-            guard let number = argument.flatMap(Int.init), songs.indices.contains(number - 1) else {
-                return .message("'song' needs a number from 1 to \(songs.count).")
+            switch position(argument, in: songs.count, of: "song") {
+            case .success(let index): await model.selectSong(id: songs[index].id, on: ui)
+            case .failure(let error): return .message(error.message + ".")
             }
-            await model.selectSong(id: songs[number - 1].id, on: ui)
         case "close":
             await model.closeSheet()
         case "refresh":
@@ -258,21 +304,35 @@ final class NavigationScreen: Screen {
         switch model.shownScreen {
         case .places:
             let places = model.places.state.places
-            guard let number = argument.flatMap(Int.init), places.indices.contains(number - 1) else {
-                return .message("'select' needs a number from 1 to \(places.count).")
+            switch position(argument, in: places.count, of: "select") {
+            case .success(let index): await model.selectPlace(id: places[index].id)
+            case .failure(let error): return .message(error.message + ".")
             }
-            await model.selectPlace(id: places[number - 1].id)
         case .albums:
             let albums = model.albums.state.albums
-            guard let number = argument.flatMap(Int.init), albums.indices.contains(number - 1) else {
-                return .message("'select' needs a number from 1 to \(albums.count).")
+            switch position(argument, in: albums.count, of: "select") {
+            case .success(let index): await model.selectAlbum(id: albums[index].id)
+            case .failure(let error): return .message(error.message + ".")
             }
-            await model.selectAlbum(id: albums[number - 1].id)
         default:
             return .message("'select' works on the Places and Albums lists.")
         }
         return .done
     }
+
+    /// The index of the item numbered `argument` (from 1) in a list of `count`, through the
+    /// apps' one checked number parser; `command` names the command in the errors.
+    private func position(_ argument: String?, in count: Int, of command: String) -> Result<Int, UsageError> {
+        guard count > 0 else { return .failure(UsageError("'\(command)': the list is empty.")) }
+        guard let argument else {
+            return .failure(UsageError("'\(command)' needs a number from 1 to \(count)."))
+        }
+        return NumberArgument.integer(argument, in: 1...count, what: "The '\(command)' number")
+            .map { $0 - 1 }
+    }
+
+    /// The shown screens follow the stacks and (without a terminal) their loads ended.
+    func settle() async { await model.settle() }
 
     /// `back` closes the sheet if open, else pops the selected tab's stack.
     func back() async -> CommandResult? {

@@ -59,6 +59,10 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     @ObservationIgnored
     private let observeStates: @MainActor (_ receive: @MainActor (UIState) -> Bool) async -> Void
 
+    /// The machine's last known state, mapped (what `state` becomes once it caught up).
+    @ObservationIgnored
+    private let mappedLastKnownState: @MainActor () -> UIState
+
     /// The observing task, and the one being stopped (a new observation waits for it:
     /// a machine's own observation is unicast). Under a lock so that `deinit`, which is
     /// nonisolated, can cancel it.
@@ -113,6 +117,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
         self.stateMachineId = machine.id
         self.send = { machine.send(event: $0) }
         self.sendAndWait = { await machine.sendAndWait(event: $0) }
+        self.mappedLastKnownState = { mapping(machine.lastKnownState.superState) }
         self.observeStates = { receive in
             for await state in states {
                 guard receive(mapping(state.superState)) else { return }
@@ -161,6 +166,17 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
             observing.task = nil
             observing.stopped = task
         }
+    }
+
+    /// Whether `state` shows the machine's last known state (mapped). Not observable by
+    /// itself: read it together with `state`, as ``waitUntilCaughtUp()`` does.
+    public var isCaughtUp: Bool { state == mappedLastKnownState() }
+
+    /// Returns once `state` shows the machine's last known state, or at once when the UI
+    /// machine is not observing (nothing would catch up). Use it after `sendAndWait` to know
+    /// that what the machine did is what `state` shows.
+    public func waitUntilCaughtUp() async {
+        await waitUntil { [self] in !isObserving || isCaughtUp }
     }
 
     /// Assigns `value` when it differs from the current state.

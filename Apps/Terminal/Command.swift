@@ -8,14 +8,27 @@ public struct CommandSpec: Sendable, Equatable {
     public let summary: String
     /// Whether the current state allows it; unavailable commands are shown dimmed and refused.
     public let isEnabled: Bool
+    /// The argument values Tab completes after the name (`wallet`, `poc://music`).
+    public let completions: [String]
 
-    /// A command.
-    public init(_ name: String, arguments: String = "", _ summary: String, isEnabled: Bool = true) {
+    /// A command; `completions` are the argument values Tab offers.
+    public init(
+        _ name: String,
+        arguments: String = "",
+        _ summary: String,
+        isEnabled: Bool = true,
+        completions: [String] = []
+    ) {
         self.name = name
         self.arguments = arguments
         self.summary = summary
         self.isEnabled = isEnabled
+        self.completions = completions
     }
+
+    /// What Tab completes for this command: its name, and its name followed by each
+    /// argument value.
+    public var completionPhrases: [String] { [name] + completions.map { "\(name) \($0)" } }
 
     /// `name <arguments>`.
     public var usage: String { arguments.isEmpty ? name : "\(name) \(arguments)" }

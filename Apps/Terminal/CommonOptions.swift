@@ -34,10 +34,10 @@ public struct CommonOptions: Equatable, Sendable {
     ) -> Result<CommonOptions, UsageError> {
         var options = CommonOptions()
         if let text = environment[delayScaleVariable] {
-            guard let scale = delayScale(text) else {
-                return .failure(UsageError("\(delayScaleVariable) must be a number >= 0, not '\(text)'"))
+            switch NumberArgument.decimal(text, in: delayScaleRange, what: delayScaleVariable) {
+            case .success(let scale): options.delayScale = scale
+            case .failure(let error): return .failure(error)
             }
-            options.delayScale = scale
         }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -45,10 +45,15 @@ public struct CommonOptions: Equatable, Sendable {
             case "--log": options.log = true
             case "--help", "-h": options.help = true
             case "--delay-scale":
-                guard let scale = remaining.popFirst().flatMap(delayScale) else {
-                    return .failure(UsageError("--delay-scale needs a number >= 0 (for example --delay-scale 0.01)"))
+                guard let text = remaining.popFirst() else {
+                    return .failure(
+                        UsageError("--delay-scale needs a number from 0 to 1000 (for example --delay-scale 0.01)")
+                    )
                 }
-                options.delayScale = scale
+                switch NumberArgument.decimal(text, in: delayScaleRange, what: "--delay-scale") {
+                case .success(let scale): options.delayScale = scale
+                case .failure(let error): return .failure(error)
+                }
             default:
                 if let error = other(argument, &remaining) { return .failure(error) }
             }
@@ -56,8 +61,7 @@ public struct CommonOptions: Equatable, Sendable {
         return .success(options)
     }
 
-    private static func delayScale(_ text: String) -> Double? {
-        guard let value = Double(text), value >= 0, value.isFinite else { return nil }
-        return value
-    }
+    /// The delay scales accepted: 0 (no delays) to 1000 (a 5 s load lasts 83 minutes).
+    /// Bounded so that every scaled delay is a `Duration` and prints as a number.
+    public static let delayScaleRange: ClosedRange<Double> = 0...1000
 }

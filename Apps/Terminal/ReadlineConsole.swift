@@ -11,8 +11,9 @@ import Synchronization
 /// redrawn), so output never interleaves with the line being edited. Ctrl-D and Ctrl-C end
 /// the input cleanly (the terminal is restored).
 public final class ReadlineConsole: Console, @unchecked Sendable {
-    // @unchecked Sendable: `pending` and `prompt` are only touched under `lock`; every other
-    // stored property is immutable. Readline's own state is only touched on the console
+    // @unchecked Sendable: `pending`, `prompt`, `isClosed`, `resizeHandler` and
+    // `isReaderFinished` are only touched under `lock`; `measuredColumns` is atomic; every other stored property is
+    // immutable. Readline's own state is only touched on the console
     // thread (see `ReadlineGlobals`).
 
     /// Whether standard input and output are both terminals.
@@ -28,6 +29,10 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     private var pending: [String] = []
     private var prompt: (text: String, completions: [String]) = ("> ", [])
     private var isClosed = false
+    private var resizeHandler: (@Sendable () -> Void)?
+    /// Set when the console thread has stopped; output is then printed directly.
+    private var isReaderFinished = false
+    private let measuredColumns = Atomic(0)
     private let wakeUp: (read: Int32, write: Int32)
 
     /// A console on the process's terminal.
@@ -50,8 +55,33 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
 
     /// Shows `text` above the prompt.
     public func write(_ text: String) {
-        lock.withLock { pending.append(text) }
-        poke()
+        let isFinished = lock.withLock { () -> Bool in
+            if !isReaderFinished { pending.append(text) }
+            return isReaderFinished
+        }
+        // After the input ended (Ctrl-D) there is no prompt left to draw around.
+        if isFinished { Self.print([text]) } else { poke() }
+    }
+
+    private static func print(_ texts: [String]) {
+        for text in texts {
+            FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        }
+    }
+
+    /// Whether Ctrl-C ended the input.
+    public var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
+
+    /// The terminal's width, as readline last measured it (at start and after each resize).
+    public var columns: Int? {
+        let columns = measuredColumns.load(ordering: .relaxed)
+        return columns > 0 ? columns : nil
+    }
+
+    /// Calls `handler` on the console thread after each resize, once readline has
+    /// measured the new size.
+    public func onResize(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { resizeHandler = handler }
     }
 
     /// Stops reading and restores the terminal.
@@ -70,6 +100,11 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     private func run() {
         ReadlineGlobals.console = self
         cr_set_attempted_completion_function(readlineComplete)
+        // The console thread handles resizes itself (below): readline's own handler would
+        // run on whatever thread the signal lands on.
+        cr_set_catch_sigwinch(0)
+        installResizeHandler()
+        measureColumns()
         var installedPrompt = ""
         var shouldStop = false
         while !shouldStop {
@@ -83,6 +118,11 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
                 installedPrompt = prompt
             }
             if closed || ReadlineGlobals.endOfInput || interrupted.load(ordering: .relaxed) { break }
+            if resized.exchange(false, ordering: .relaxed) {
+                rl_resize_terminal()
+                measureColumns()
+                lock.withLock { resizeHandler }?()
+            }
             var descriptors = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0),
@@ -103,7 +143,20 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         }
         rl_callback_handler_remove()
         Foundation.write(STDOUT_FILENO, "\n", 1)
+        let leftovers = lock.withLock { () -> [String] in
+            isReaderFinished = true
+            defer { pending = [] }
+            return pending
+        }
+        Self.print(leftovers)
         continuation.finish()
+    }
+
+    private func measureColumns() {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        rl_get_screen_size(&rows, &columns)
+        measuredColumns.store(Int(columns), ordering: .relaxed)
     }
 
     /// Prints `output` above the prompt, keeping the half-typed line.
@@ -119,9 +172,7 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
             // Move to the start of the (now empty) prompt line and erase it.
             FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
         }
-        for text in output {
-            FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
-        }
+        Self.print(output)
         if reinstall || !hasHandler {
             rl_callback_handler_install(prompt, readlineLineHandler)
             ReadlineGlobals.isHandlerInstalled = true
@@ -156,6 +207,13 @@ enum ReadlineGlobals {
 /// Set by SIGINT; the console thread then ends the input cleanly.
 let interrupted = Atomic(false)
 
+/// Set by SIGWINCH; the console thread then measures the terminal and redraws.
+let resized = Atomic(false)
+
+private func installResizeHandler() {
+    signal(SIGWINCH) { _ in resized.store(true, ordering: .relaxed) }
+}
+
 private func installInterruptHandler() {
     signal(SIGINT) { _ in interrupted.store(true, ordering: .relaxed) }
 }
@@ -172,18 +230,37 @@ private let readlineLineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -
     ReadlineGlobals.completedLines.append(text)
 }
 
-/// Completes the first word from the current screen's commands; nothing else.
+/// Completes the word under the cursor (a command's name or one of its arguments) from the
+/// phrases that start with the line typed before it; nothing else.
 private let readlineComplete:
     @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
         text,
         start,
         _ in
         cr_set_attempted_completion_over(1)
-        guard start == 0, let text else { return nil }
-        let prefix = String(cString: text)
-        ReadlineGlobals.completionCandidates = ReadlineGlobals.completions.filter { $0.hasPrefix(prefix) }
+        guard let text, let buffer = cr_line_buffer() else { return nil }
+        let before = Array(String(cString: buffer).utf8.prefix(Int(start)))
+        let typed = before + Array(String(cString: text).utf8)
+        ReadlineGlobals.completionCandidates = completionWords(
+            phrases: ReadlineGlobals.completions,
+            typed: typed,
+            wordStart: before.count
+        )
         return rl_completion_matches(text, readlineCandidate)
     }
+
+/// The words that can stand at `wordStart` (a UTF-8 offset) of a line starting with
+/// `typed`: from each phrase that starts with `typed`, the word that begins there.
+func completionWords(phrases: [String], typed: [UInt8], wordStart: Int) -> [String] {
+    var words: [String] = []
+    for phrase in phrases {
+        let bytes = Array(phrase.utf8)
+        guard bytes.starts(with: typed) else { continue }
+        let word = String(decoding: bytes.dropFirst(wordStart).prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)
+        if !words.contains(word) { words.append(word) }
+    }
+    return words
+}
 
 /// Hands readline the candidates one by one (state 0 starts over).
 private let readlineCandidate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = {

@@ -13,6 +13,9 @@ public protocol Screen: AnyObject {
     var commands: [CommandSpec] { get }
     /// Whether long work is running; the runner then shows that it is working.
     var isBusy: Bool { get }
+    /// Whether `back` is offered on this screen (listed, completed and accepted); a tool
+    /// with a single screen says no, and `back` is then an unknown command there.
+    var offersBack: Bool { get }
     /// Called when the screen is shown (first time or back from another): start machines.
     func didAppear()
     /// Runs `command`, which is one of `commands` and enabled.
@@ -20,13 +23,23 @@ public protocol Screen: AnyObject {
     /// Handles the built-in `back` for a screen that keeps its own navigation (a stack of
     /// routes in a state machine); nil leaves `back` to the runner, which pops its stack.
     func back() async -> CommandResult?
+    /// Returns once the screen shows the whole effect of the last command (or of appearing):
+    /// its machines processed the events and the outputs they started, and the state it
+    /// renders caught up. Without a terminal the runner awaits it before drawing each
+    /// frame, which makes piped transcripts deterministic. A screen whose commands are
+    /// synchronous needs nothing here.
+    func settle() async
 }
 
 extension Screen {
     /// Not busy unless the screen says so.
     public var isBusy: Bool { false }
+    /// `back` is offered unless the screen says otherwise.
+    public var offersBack: Bool { true }
     /// Nothing to start unless the screen says so.
     public func didAppear() {}
     /// `back` pops the runner's stack unless the screen says otherwise.
     public func back() async -> CommandResult? { nil }
+    /// Settled at once unless the screen says otherwise.
+    public func settle() async {}
 }

@@ -5,8 +5,9 @@ import Foundation
 public final class ScriptedConsole: Console {
     /// The lines the test feeds.
     public let lines: AsyncStream<String>
-    /// Not a terminal.
-    public var isInteractive: Bool { false }
+    /// Whether the app should behave as on a terminal (frames follow the machines, commands
+    /// return once sent) rather than as when piped (each command settles before its frame).
+    public let isInteractive: Bool
 
     private let input: AsyncStream<String>.Continuation
     private let state = NSLock()
@@ -16,9 +17,33 @@ public final class ScriptedConsole: Console {
         [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     // nonisolated(unsafe): `written`, `prompts` and `waiters` are only touched under `state`.
 
-    /// A console with no input yet.
-    public init() {
+    private nonisolated(unsafe) var width: Int?
+    private nonisolated(unsafe) var resizeHandler: (@Sendable () -> Void)?
+    // nonisolated(unsafe): `width` and `resizeHandler` are only touched under `state`.
+
+    /// A console with no input yet; piped behaviour unless `isInteractive`; a terminal
+    /// `columns` wide when given.
+    public init(isInteractive: Bool = false, columns: Int? = nil) {
         (lines, input) = AsyncStream<String>.makeStream()
+        self.isInteractive = isInteractive
+        self.width = columns
+    }
+
+    /// The width set at init or by the last ``resize(columns:)``.
+    public var columns: Int? { state.withLock { width } }
+
+    /// Records the app's resize handler.
+    public func onResize(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { resizeHandler = handler }
+    }
+
+    /// Resizes the terminal, as a user dragging its window would.
+    public func resize(columns: Int) {
+        let handler = state.withLock { () -> (@Sendable () -> Void)? in
+            width = columns
+            return resizeHandler
+        }
+        handler?()
     }
 
     /// Feeds a line, as if typed.

@@ -33,6 +33,10 @@ public final class TerminalApp {
     private var isRenderScheduled = false
     private var spinner: Task<Void, Never>?
     private var spinnerPhase = 0
+    /// Without a terminal, a command runs to the end (its screen settles) before its frame is
+    /// drawn; state changes observed meanwhile draw nothing, so that a piped transcript does
+    /// not depend on timing.
+    private var isRunningCommand = false
 
     private static let builtIns = [
         CommandSpec("help", "List the commands of this screen"),
@@ -58,22 +62,44 @@ public final class TerminalApp {
     /// The screen shown now.
     public var currentScreen: any Screen { stack[stack.count - 1] }
 
-    /// Runs until the user quits or input ends; returns the exit status (0).
+    /// Runs until the user quits or input ends; returns the exit status: 0, or 130 when
+    /// Ctrl-C ended the input (the shell convention for SIGINT).
+    ///
+    /// Without a terminal (``Console/isInteractive`` false) every command runs to the end
+    /// before the next line is read: the runner waits for the screen to settle
+    /// (``Screen/settle()``), then draws its frame if it changed. The same input then always
+    /// prints the same output, and nothing a command started is still running at the end
+    /// of input. On a terminal, frames follow the machines as they change and a command
+    /// returns as soon as it has been sent; leaving while a screen is still working says so.
     public func run() async -> Int32 {
+        console.onResize { Task { @MainActor [weak self] in self?.render(force: true) } }
         currentScreen.didAppear()
+        await settleIfPiped()
         render()
         for await line in console.lines {
             if !console.isInteractive { console.write(prompt(isBusy: false) + line) }
-            guard let command = ParsedCommand(line) else {
-                render(force: true)
-                continue
-            }
-            if await handle(command) == .quit { break }
+            // A blank line does nothing (the frame on screen is current).
+            guard let command = ParsedCommand(line) else { continue }
+            isRunningCommand = true
+            let flow = await handle(command)
+            await settleIfPiped()
+            isRunningCommand = false
+            if flow == .quit { break }
             render()
+        }
+        if console.isInteractive, currentScreen.isBusy {
+            console.write("Leaving while '\(currentScreen.title)' is still working; what it was doing is dropped.")
         }
         spinner?.cancel()
         console.close()
-        return 0
+        return console.wasInterrupted ? 130 : 0
+    }
+
+    /// Without a terminal: waits until the current screen shows the whole effect of what
+    /// was done.
+    private func settleIfPiped() async {
+        guard !console.isInteractive else { return }
+        await currentScreen.settle()
     }
 
     private enum Flow { case proceed, quit }
@@ -86,7 +112,7 @@ public final class TerminalApp {
         case "help":
             show(helpText(for: screen))
             return .proceed
-        case "back":
+        case "back" where screen.offersBack:
             if let result = await screen.back() {
                 return apply(result)
             }
@@ -109,7 +135,9 @@ public final class TerminalApp {
         // name as it declared it (a statechart's events keep their case).
         let matching = screen.commands.filter { $0.name.lowercased() == command.name }
         guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
-            let available = (screen.commands.filter(\.isEnabled).map(\.name) + ["help", "back", "quit"])
+            let available =
+                screen.commands.filter(\.isEnabled).map(\.name) + globalCommands.map(\.spec.name)
+                + builtIns(for: screen).map(\.name)
             show("Unknown command '\(command.name)'. Available here: \(available.joined(separator: ", ")).")
             return .proceed
         }
@@ -143,12 +171,17 @@ public final class TerminalApp {
         return .proceed
     }
 
+    /// `help`, `back` (when the screen offers it) and `quit`.
+    private func builtIns(for screen: any Screen) -> [CommandSpec] {
+        Self.builtIns.filter { $0.name != "back" || screen.offersBack }
+    }
+
     private func show(_ message: String) {
         console.write(message)
     }
 
     private func helpText(for screen: any Screen) -> String {
-        let commands = screen.commands + globalCommands.map(\.spec) + Self.builtIns
+        let commands = screen.commands + globalCommands.map(\.spec) + builtIns(for: screen)
         let width = commands.map(\.usage.count).max() ?? 0
         return commands.map { spec in
             let line = "  \(spec.usage.padding(toLength: width, withPad: " ", startingAt: 0))  \(spec.summary)"
@@ -163,11 +196,11 @@ public final class TerminalApp {
     private func render(force: Bool = false) {
         let screen = currentScreen
         let (frame, completions, isBusy) = withObservationTracking {
-            (self.frame(of: screen), screen.commands.filter(\.isEnabled).map(\.name), screen.isBusy)
+            (self.frame(of: screen), screen.commands.filter(\.isEnabled).flatMap(\.completionPhrases), screen.isBusy)
         } onChange: {
             Task { @MainActor [weak self] in self?.scheduleRender() }
         }
-        let allCompletions = completions + globalCommands.map(\.spec.name) + Self.builtIns.map(\.name)
+        let allCompletions = completions + globalCommands.map(\.spec.name) + builtIns(for: screen).map(\.name)
         updateBusyIndicator(isBusy)
         // The completions first: once a frame shows, Tab completes the commands it lists
         // (a console applies them no later than the output that follows).
@@ -178,13 +211,16 @@ public final class TerminalApp {
         }
     }
 
-    /// Coalesces a burst of state changes into one frame.
+    /// Coalesces a burst of state changes into one frame. Without a terminal, a change
+    /// while a command runs draws nothing: the command's own frame follows once it settled.
     private func scheduleRender() {
-        guard !isRenderScheduled else { return }
+        guard !isRenderScheduled, console.isInteractive || !isRunningCommand else { return }
         isRenderScheduled = true
         Task { @MainActor in
             await Task.yield()
             isRenderScheduled = false
+            // Checked again: a command may have started since the change was scheduled.
+            guard console.isInteractive || !isRunningCommand else { return }
             render()
         }
     }
@@ -192,6 +228,8 @@ public final class TerminalApp {
     private func frame(of screen: any Screen) -> String {
         let trail = (stack.map(\.title)).joined(separator: " > ")
         var lines = [style.bold("== \(trail) ==")]
+        var style = self.style
+        style.columns = console.columns ?? style.columns
         lines += screen.body(style: style)
         // Unavailable commands are dimmed on a terminal, parenthesised in plain text.
         let commands = screen.commands.map { command in
@@ -200,7 +238,8 @@ public final class TerminalApp {
         lines.append("")
         lines.append(
             "Commands: "
-                + (commands + globalCommands.map(\.spec.name) + ["help", "back", "quit"]).joined(separator: ", ")
+                + (commands + globalCommands.map(\.spec.name) + builtIns(for: screen).map(\.name))
+                .joined(separator: ", ")
         )
         return lines.joined(separator: "\n")
     }

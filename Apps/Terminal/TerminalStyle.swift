@@ -9,15 +9,26 @@ import Darwin
 public struct TerminalStyle: Sendable {
     /// Whether escape sequences are emitted.
     public let isEnabled: Bool
+    /// The terminal's width in columns when known, so that a screen can lay its body out
+    /// to fit (nil: no limit, as in a pipe). The runner sets it before each frame.
+    public var columns: Int?
 
-    /// A style that emits escape sequences when `isEnabled`.
-    public init(isEnabled: Bool) {
+    /// A style that emits escape sequences when `isEnabled`, for a terminal `columns` wide.
+    public init(isEnabled: Bool, columns: Int? = nil) {
         self.isEnabled = isEnabled
+        self.columns = columns
     }
 
-    /// The style for standard output: enabled on a terminal without `NO_COLOR`.
+    /// The style for standard output: enabled on a terminal without `NO_COLOR`, unless
+    /// `TERM` is `dumb` (a terminal that understands no escape sequences).
     public static func standardOutput(environment: [String: String]) -> TerminalStyle {
-        TerminalStyle(isEnabled: isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty)
+        TerminalStyle(isEnabled: isatty(STDOUT_FILENO) == 1 && allowsStyles(environment: environment))
+    }
+
+    /// Whether `environment` allows escape sequences: `NO_COLOR` unset or empty, and `TERM`
+    /// not `dumb`.
+    public static func allowsStyles(environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Bold text (titles).

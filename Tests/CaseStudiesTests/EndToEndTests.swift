@@ -28,7 +28,7 @@ struct EndToEndTests {
         let app = try ProcessDriver(binary, arguments: ["--delay-scale", "soon"])
         defer { app.terminate() }
         #expect(await within("exit") { await app.exitStatus() } == 2)
-        #expect(app.text.contains("--delay-scale needs a number >= 0"))
+        #expect(app.text.contains("--delay-scale must be a number from 0 to 1000, not 'soon'"))
         #expect(app.text.contains("usage: CaseStudies"))
     }
 
@@ -49,7 +49,7 @@ struct EndToEndTests {
         #expect(await within("exit") { await app.exitStatus() } == 0)
     }
 
-    @Test("on a terminal: Ctrl-C leaves cleanly with status 0")
+    @Test("on a terminal: Ctrl-C leaves cleanly with status 130 (the SIGINT convention)")
     func interrupt() async throws {
         let app = try ProcessDriver(binary, arguments: [], terminal: true)
         defer { app.terminate() }
@@ -59,6 +59,104 @@ struct EndToEndTests {
         // Ctrl-C: a terminal turns it into SIGINT for its foreground process; this pseudo-
         // terminal is not the child's controlling terminal, so send the signal directly.
         app.interrupt()
+        #expect(await within("exit") { await app.exitStatus() } == 130)
+    }
+
+    @Test(
+        "input that used to crash the app is refused, and the app exits 0 at the end of input",
+        arguments: [
+            "open wallet\nadd 1e17\n", "open wallet\nadd 5e16\nadd 5e16\n", "open wallet\nadd 1e308\n",
+            "open wallet\nadd 9e16\n", "open -9223372036854775808\nopen 99999999999999999999\n",
+        ]
+    )
+    func crashes(input: String) async throws {
+        let (status, text) = try await runPiped(binary, ["--delay-scale", "0"], input: input + "quit\n", seconds: 60)
+        #expect(status == 0)
+        #expect(text.contains("must be a") && text.contains("number from"))
+        #expect(text.hasSuffix("casestudies> quit\n"))
+    }
+
+    @Test("a delay scale beyond 1000 is a usage error, not a crash on 'open 1'")
+    func hugeDelayScale() async throws {
+        let (status, text) = try await runPiped(binary, ["--delay-scale", "1e300"], input: "open 1\n", seconds: 60)
+        #expect(status == 2)
+        #expect(text.contains("--delay-scale must be a number from 0 to 1000, not '1e300'"))
+    }
+
+    @Test("piped: the loads of the last commands finish before the app exits")
+    func loadsFinishAtEndOfInput() async throws {
+        let (status, text) = try await runPiped(
+            binary,
+            ["--delay-scale", "0.01"],
+            input: "open 1\nload\nload\nload\n",
+            seconds: 60
+        )
+        #expect(status == 0)
+        #expect(text.contains("casestudies> load\n== CaseStudies > Clics (cancel output) ==\n"))
+        #expect(text.contains("Number of loads: 1"))
+        #expect(text.hasSuffix("casestudies> load\n'load' is not available now (the state does not allow it).\n"))
+    }
+
+    @Test("on a terminal: Tab completes the argument of 'open'")
+    func argumentCompletion() async throws {
+        let app = try ProcessDriver(binary, arguments: ["--delay-scale", "0"], terminal: true)
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open wa\t")
+        await within("completion of 'wa'") { await app.waitFor("open wallet") }
+        app.write("\r")
+        await within("the wallet") { await app.waitFor("Wallet Read Only View") }
+        app.write("quit\r")
         #expect(await within("exit") { await app.exitStatus() } == 0)
+    }
+
+    @Test("on a terminal: leaving while a load runs says so rather than dropping it silently")
+    func leavingWhileBusy() async throws {
+        let app = try ProcessDriver(binary, arguments: ["--delay-scale", "100"], terminal: true)
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open 1\r")
+        await within("the Clics screen") { await app.waitFor("Number of loads: 0") }
+        app.write("load\r")
+        await within("the load") { await app.waitFor("loading...") }
+        app.write("\u{04}")  // Ctrl-D
+        #expect(await within("exit") { await app.exitStatus() } == 0)
+        #expect(
+            app.text.contains("Leaving while 'Clics (cancel output)' is still working; what it was doing is dropped.")
+        )
+    }
+
+    @Test("on a terminal: --log lines are printed above the prompt, not on the line being typed")
+    func logAbovePrompt() async throws {
+        let app = try ProcessDriver(binary, arguments: ["--log", "--delay-scale", "0"], terminal: true)
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open 4\r")
+        await within("the elevator") { await app.waitFor("Persons: 0") }
+        app.write("enter\r")
+        await within("the log line") { await app.waitFor("+ DidEnter => ElevatorIsOpen (persons: 1)") }
+        await within("the frame") { await app.waitFor("Persons: 1") }
+        app.write("quit\r")
+        #expect(await within("exit") { await app.exitStatus() } == 0)
+        #expect(!app.text.contains("casestudies> ["), "a log line on the prompt line")
+    }
+
+    @Test("on a terminal with TERM=dumb: no colour or style sequences")
+    func dumbTerminal() async throws {
+        let app = try ProcessDriver(
+            binary,
+            arguments: ["--delay-scale", "0"],
+            terminal: true,
+            environment: ["TERM": "dumb", "NO_COLOR": ""]
+        )
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open 4\r")
+        await within("the elevator") { await app.waitFor("Persons: 0") }
+        app.write("quit\r")
+        #expect(await within("exit") { await app.exitStatus() } == 0)
+        #expect(!app.text.contains("\u{1B}[1m"), "bold")
+        #expect(!app.text.contains("\u{1B}[2m"), "dim")
+        #expect(!app.text.contains("\u{1B}[3"), "colour")
     }
 }

@@ -1,5 +1,8 @@
 import CaseStudiesScreens
+import StateMachineCore
+import StateMachineDump
 import Terminal
+import TestSupport
 import Testing
 
 @Suite("CaseStudies, scripted in-process", .timeLimit(.minutes(1)))
@@ -8,10 +11,10 @@ struct ScriptedTests {
     @Test("the home screen lists the case studies and bad input is explained")
     func home() async {
         let app = AppDriver()
-        await app.type("", expecting: "8. Player sample")
+        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
         #expect(app.lastFrame.contains("1. Clics sample (cancel output)"))
-        await app.type("dance", expecting: "Unknown command 'dance'. Available here: open, help, back, quit.")
-        await app.type("open 99", expecting: "No case study '99'; choose a number from 1 to 8")
+        await app.type("dance", expecting: "Unknown command 'dance'. Available here: open, dump, help, back, quit.")
+        await app.type("open 99", expecting: "The case study number must be a whole number from 1 to 8, not '99'")
         await app.type("open", expecting: "Usage: open <number|name>")
         await app.type("back", expecting: "Already on the first screen")
         await app.type("help", expecting: "open <number|name>  Open a case study")
@@ -19,22 +22,47 @@ struct ScriptedTests {
     }
 
     @Test(
-        "Clics: three loads count once when cancelling, three times when continuing",
+        "numbers out of every range are refused with the range, never trapped on",
+        arguments: [
+            "open -9223372036854775808", "open 9223372036854775807", "open 99999999999999999999999", "open -1",
+            "open 0",
+        ]
+    )
+    func hugeNumbers(line: String) async {
+        let app = AppDriver()
+        let output = await app.outputOf(line)
+        #expect(output.contains { $0.hasPrefix("The case study number must be a whole number from 1 to 8, not '") })
+        #expect(await app.finish() == 0)
+    }
+
+    @Test(
+        "Clics on a terminal: three loads count once when cancelling, three times when continuing",
         arguments: [("1", 1), ("clics-continue", 3)]
     )
     func clics(screen: String, expected: Int) async {
         // A 2 s load: the three loads must all be typed within its window (as a user
         // clicking three times within 5 s), also on a slow, sanitized build.
-        let app = AppDriver(delayScale: 0.4)
+        let app = AppDriver(delayScale: 0.4, interactive: true)
         await app.type("open \(screen)", expecting: "Number of loads: 0")
         await app.type("reset", expecting: "'reset' is not available now")
         await app.type("load", expecting: "loading...")
         app.console.type("load")
         app.console.type("load")
-        await app.type("", expecting: "Number of loads: \(expected)")
+        await app.waitFor("Number of loads: \(expected)")
         #expect(!app.console.output.contains { $0.contains("'load' is not available now") })
         #expect(app.lastFrame.contains("Commands: (load), reset"))
         await app.type("reset", expecting: "Number of loads: 0")
+        #expect(await app.finish() == 0)
+    }
+
+    @Test("Clics piped: each load's frame shows its result before the next command is read")
+    func clicsPiped() async {
+        let app = AppDriver()
+        await app.type("open 1", expecting: "Number of loads: 0")
+        let load = await app.outputOf("load")
+        #expect(load.count == 2)
+        #expect(load.last?.contains("Number of loads: 1") == true)
+        #expect(await app.outputOf("load").last == "'load' is not available now (the state does not allow it).")
         #expect(await app.finish() == 0)
     }
 
@@ -44,10 +72,10 @@ struct ScriptedTests {
         await app.type("open counter", expecting: "Units: 0")
         #expect(app.lastFrame.contains("Commands: +, (-)"))
         await app.type("-", expecting: "'-' is not available now")
-        for _ in 0..<11 { app.console.type("+") }
-        await app.type("", expecting: "Units: 11")
-        // The tens follow asynchronously, through the mediator.
-        await app.type("", expecting: "Tens: 1")
+        for _ in 0..<10 { app.console.type("+") }
+        // Piped, every command's frame shows the tens caught up with the units.
+        await app.type("+", expecting: "Units: 11")
+        #expect(app.lastFrame.contains("Tens: 1"))
         await app.type("-", expecting: "Units: 10")
         await app.type("-", expecting: "Tens: 0")
         #expect(await app.finish() == 0)
@@ -58,8 +86,8 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.type("open 4", expecting: "Persons: 0")
         await app.type("leave", expecting: "'leave' is not available now")
-        for _ in 0..<6 { app.console.type("enter") }
-        await app.type("", expecting: "Too many people, some should leave")
+        for _ in 0..<5 { app.console.type("enter") }
+        await app.type("enter", expecting: "Too many people, some should leave")
         await app.type("close", expecting: "'close' is not available now")
         await app.type("leave", expecting: "Persons: 5")
         await app.type("close", expecting: "You can open the elevator")
@@ -68,9 +96,9 @@ struct ScriptedTests {
         #expect(await app.finish() == 0)
     }
 
-    @Test("Analysis: in progress, then finished; reset goes back to ready")
+    @Test("Analysis: piped, the analysis finishes before the next command; the seed fixes its id")
     func analysis() async {
-        let app = AppDriver()
+        let app = AppDriver(delayScale: 0.001)
         await app.type("open analysis", expecting: "Ready to start a new analysis")
         await app.type("analyse", expecting: "Analysis is finished (id = ")
         await app.type("reset", expecting: "Ready to start a new analysis")
@@ -82,21 +110,33 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.type("open wallet", expecting: "Wallet Read Only View")
         await app.type("add 10", expecting: "credits: $10.00")
-        await app.type("remove 2", expecting: "credits: $8.00")
-        // Each view observes the shared machine on its own: all three catch up.
-        await app.waitForFrame("all three views at $8.00") {
-            $0.components(separatedBy: "credits: $8.00").count - 1 == 3
-        }
-        await app.type("add abc", expecting: "'abc' is not an amount; try add 10 or add 2.5.")
+        let removed = await app.type("remove 2", expecting: "credits: $8.00")
+        // Each view observes the shared machine on its own; piped, the frame waits for all three.
+        #expect(removed.components(separatedBy: "credits: $8.00").count - 1 == 3)
+        await app.type("add abc", expecting: "The amount must be a number from 0 to 1000000, not 'abc'; try add 10")
+        await app.type("add", expecting: "'add' needs one amount from 0 to 1000000; try add 10 or add 2.5.")
         await app.type("remove 20", expecting: "Refused: the wallet has $8.00, less than $20.00.")
-        await app.type("slide 150", expecting: "The slider goes from 0 to 100")
+        await app.type("slide 150", expecting: "The slider must be a number from 0 to 100, not '150'")
         await app.type("slide 25", expecting: "slider: $25.00")
         await app.type("add-slider", expecting: "credits: $33.00")
         #expect(app.lastFrame.contains("slider: $0.00"))
         #expect(await app.finish() == 0)
     }
 
-    @Test("Turnstile (table) and Player (statechart)")
+    @Test(
+        "Wallet: amounts that used to trap are refused with the accepted range",
+        arguments: ["add 1e17", "add 5e16", "add 1e308", "add 9e16", "add nan", "add inf", "add -1", "remove 1e308"]
+    )
+    func walletHugeAmounts(line: String) async {
+        let app = AppDriver()
+        await app.type("open wallet", expecting: "Wallet Read Only View")
+        let output = await app.outputOf(line)
+        #expect(output.contains { $0.hasPrefix("The amount must be a number from 0 to 1000000, not '") })
+        await app.type("add 1000000", expecting: "credits: $1,000,000.00")
+        #expect(await app.finish() == 0)
+    }
+
+    @Test("Turnstile (table) and Player (statechart): the Player dims and refuses unhandled events")
     func tableAndStatechart() async {
         let app = AppDriver()
         await app.type("open turnstile", expecting: "State: locked")
@@ -105,35 +145,131 @@ struct ScriptedTests {
         await app.type("pass", expecting: "Last action: lock")
         await app.type("back", expecting: "1. Clics sample")
         await app.type("open player", expecting: "stopped")
-        await app.type("pause", expecting: "'pause' does nothing in this configuration.")
+        #expect(app.lastFrame.contains("Commands: play, (pause), (shuffle), (stop)"))
+        await app.type("pause", expecting: "'pause' is not available now (the state does not allow it).")
         await app.type("play", expecting: "playing")
         #expect(app.lastFrame.contains("normal"))
+        #expect(app.lastFrame.contains("Commands: (play), pause, shuffle, stop"))
         await app.type("shuffle", expecting: "shuffled")
         #expect(app.lastFrame.contains("playing"))
         #expect(await app.finish() == 0)
     }
 
-    @Test("dump lists the live machines")
+    @Test("dump lists running machines, also those of screens that were left")
     func dump() async {
-        let app = AppDriver()
+        // A dump machine of the test's own: the default one's collecting session is
+        // process-wide, and other tests start and stop it.
+        let dumpStateMachine = makeDumpStateMachine()
+        let dumpMediator = Mediator<DumpEvent>()
+        dumpStateMachine.connectAsReceiver(to: dumpMediator)
+        let drain = Task { for await _ in dumpStateMachine {} }
+        defer { drain.cancel() }
+        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
         await app.type("open elevator", expecting: "Persons: 0")
-        await app.type("dump", expecting: "----------------- DUMP -----------------")
+        await app.type("enter", expecting: "Persons: 1")
+        await app.type("back", expecting: "1. Clics sample")
+        await app.type("open turnstile", expecting: "State: locked")
+        await app.type("coin", expecting: "State: unlocked")
+        await app.type("back", expecting: "1. Clics sample")
+        await app.type("open player", expecting: "stopped")
+        await app.type("play", expecting: "playing")
+        let dump = await app.type("dump", expecting: "----------------- DUMP -----------------")
+        #expect(dump.contains("ElevatorIsOpen (persons: 1)"))
+        #expect(dump.contains("Turnstile (unlocked)"))
+        #expect(dump.contains("Player (active, playing, normal)"))
         #expect(await app.finish() == 0)
     }
 
-    @Test("options: delay scale, log, help, and errors")
+    @Test("Tab completes the arguments of 'open', not only the command names")
+    func completions() async {
+        let app = AppDriver()
+        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        let completions = app.console.lastPrompt?.completions ?? []
+        #expect(completions.contains("open"))
+        #expect(completions.contains("open wallet"))
+        #expect(completions.contains("open clics-cancel"))
+        #expect(completions.contains("dump"))
+        #expect(await app.finish() == 0)
+    }
+
+    @Test("a blank line prints nothing but its echo")
+    func blankLine() async {
+        let app = AppDriver()
+        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        #expect(await app.outputOf("") == ["casestudies> "])
+        #expect(await app.finish() == 0)
+    }
+
+    @Test("piped runs are deterministic: the same input prints the same output")
+    func deterministic() async {
+        let script = [
+            "open 1", "load", "reset", "back", "open counter", "+", "+", "-", "back", "open 4", "enter", "close",
+            "back", "open analysis", "analyse", "reset", "back", "open wallet", "add 10", "slide 5", "add-slider",
+            "remove 2.5", "back", "open 7", "coin", "pass", "back", "open 8", "play", "shuffle", "stop",
+        ]
+        var transcripts: [[String]] = []
+        for _ in 0..<2 {
+            let app = AppDriver()
+            for line in script { app.console.type(line) }
+            #expect(await app.finish() == 0)
+            transcripts.append(app.console.output)
+        }
+        #expect(transcripts[0] == transcripts[1])
+        #expect(transcripts[0].contains { $0.contains("Number of loads: 1") })
+        #expect(transcripts[0].contains { $0.contains("Analysis is finished (id = ") })
+    }
+
+    @Test("options: delay scale, seed, log, help, and errors naming the accepted range")
     func options() throws {
         #expect(
             try CaseStudiesApp.parse(["--delay-scale", "0.5", "--log"], environment: [:]).get()
                 == .init(delayScale: 0.5, log: true)
         )
+        #expect(try CaseStudiesApp.parse(["--seed", "7"], environment: [:]).get().seed == 7)
         #expect(try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "0.1"]).get().delayScale == 0.1)
         #expect(throws: UsageError.self) {
             try CaseStudiesApp.parse(["--delay-scale", "fast"], environment: [:]).get()
         }
+        #expect(throws: UsageError("--delay-scale must be a number from 0 to 1000, not '1e300'")) {
+            try CaseStudiesApp.parse(["--delay-scale", "1e300"], environment: [:]).get()
+        }
         #expect(throws: UsageError.self) { try CaseStudiesApp.parse(["--nope"], environment: [:]).get() }
-        #expect(throws: UsageError.self) {
+        #expect(throws: UsageError("CASESTUDIES_DELAY_SCALE must be a number from 0 to 1000, not '-1'")) {
             try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "-1"]).get()
         }
+        #expect(throws: UsageError.self) { try CaseStudiesApp.parse(["--seed", "-1"], environment: [:]).get() }
+    }
+}
+
+@Suite("CaseStudies, terminal width", .timeLimit(.minutes(1)))
+@MainActor
+struct TerminalWidthTests {
+    @Test("the Wallet's views stack on a narrow terminal and go side by side again after a resize")
+    func walletWidth() async {
+        let console = ScriptedConsole(isInteractive: true, columns: 60)
+        let app = CaseStudiesApp.make(
+            options: .init(delayScale: 0),
+            console: console,
+            style: TerminalStyle(isEnabled: false)
+        )
+        let run = Task { await app.run() }
+        console.type("open wallet")
+        await within("the stacked wallet") {
+            await console.waitForOutput {
+                $0.contains { $0.contains("  Wallet Full View\n  credits: $0.00\n\n  Wallet Add View") }
+            }
+        }
+        let wallet = console.output.filter { $0.contains("Wallet Full View") }
+        #expect(
+            wallet.allSatisfy { frame in
+                frame.split(separator: "\n").allSatisfy { $0.hasPrefix("Commands:") || $0.count <= 60 }
+            }
+        )
+        console.resize(columns: 120)
+        await within("the side-by-side wallet") {
+            await console.waitForOutput { $0.contains { $0.contains("Wallet Full View          | Wallet Add View") } }
+        }
+        console.endInput()
+        #expect(await within("exit") { await run.value } == 0)
     }
 }

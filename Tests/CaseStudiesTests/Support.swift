@@ -1,20 +1,32 @@
 import CaseStudiesScreens
 import Foundation
+import StateMachineCore
+import StateMachineDump
 import Terminal
 import TestSupport
 import Testing
 
-/// Drives the CaseStudies app in-process through a scripted console.
+/// Drives the CaseStudies app in-process through a scripted console: piped behaviour by
+/// default (each command settles before its frame), or a terminal's with `interactive`
+/// (frames follow the machines, commands return once sent).
 @MainActor
 final class AppDriver {
-    let console = ScriptedConsole()
+    let console: ScriptedConsole
     private var run: Task<Int32, Never>?
 
-    init(delayScale: Double = 0.01) {
+    init(
+        delayScale: Double = 0,
+        interactive: Bool = false,
+        dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent> = defaultDumpStateMachine,
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+    ) {
+        console = ScriptedConsole(isInteractive: interactive)
         let app = CaseStudiesApp.make(
             options: .init(delayScale: delayScale),
             console: console,
-            style: TerminalStyle(isEnabled: false)
+            style: TerminalStyle(isEnabled: false),
+            dumpStateMachine: dumpStateMachine,
+            dumpMediator: dumpMediator
         )
         run = Task { await app.run() }
     }
@@ -36,6 +48,28 @@ final class AppDriver {
             await console.waitForOutput { output in output.dropFirst(start).contains { $0.contains(expected) } }
         }
         return console.output.dropFirst(start).last { $0.contains(expected) } ?? ""
+    }
+
+    /// Waits until something written from the `start`-th output on contains `expected`.
+    func waitFor(
+        _ expected: String,
+        after start: Int = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let console = self.console
+        await within("'\(expected)'", sourceLocation: sourceLocation) {
+            await console.waitForOutput { output in output.dropFirst(start).contains { $0.contains(expected) } }
+        }
+    }
+
+    /// Types `line` and returns everything written until the app has read the next line
+    /// (`help`, whose answer marks the end): with piped behaviour, exactly what `line` printed.
+    func outputOf(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) async -> [String] {
+        let start = console.output.count
+        console.type(line)
+        console.type("help")
+        await waitFor("List the commands of this screen", after: start, sourceLocation: sourceLocation)
+        return Array(console.output.dropFirst(start).prefix { $0 != "casestudies> help" })
     }
 
     /// Waits until a frame satisfies `predicate`.

@@ -30,7 +30,7 @@ struct EndToEndTests {
             ),
             (
                 "poc://checkin/place/3/owner/5",
-                ["Path: Places > Place 3 > George Takei\n", "Name:    George Takei", "Age:"]
+                ["Path: Places > Le Lab > George Takei\n", "Name:    George Takei", "Age:"]
             ),
             (
                 "poc://music/album/1",
@@ -81,11 +81,11 @@ struct EndToEndTests {
         #expect(!text.contains("== Navigation =="))
     }
 
-    @Test("a bad option exits with status 2 and the usage")
-    func badOption() async throws {
-        let (status, text) = try await runNavigation(["--delay-scale", "soon"])
+    @Test("a bad option exits with status 2 and the usage", arguments: ["soon", "1e300", "-1", "inf"])
+    func badOption(scale: String) async throws {
+        let (status, text) = try await runNavigation(["--delay-scale", scale])
         #expect(status == 2)
-        #expect(text.contains("--delay-scale needs a number >= 0"))
+        #expect(text.contains("--delay-scale must be a number from 0 to 1000, not '\(scale)'"))
     }
 
     @Test("a piped session: commands are echoed, each frame follows its command, exit 0 at the end of input")
@@ -126,7 +126,14 @@ struct EndToEndTests {
         app.write("2\r")
         await within("the sheet") { await app.waitFor("Duration: 4:14") }
         app.write("close\r")
-        await within("the sheet closed") { await app.waitFor("Path: Albums > Nevermind\r\n") }
+        // The first frame showed this path too: wait for the second.
+        await within("the sheet closed") { await app.waitFor("Path: Albums > Nevermind\r\n", times: 2) }
+        // Tab completes arguments too: a tab's name, and a link up to where links differ.
+        // Without the completion, `tab pro` and `open poc://ch` would be refused.
+        app.write("tab pro\t\r")
+        await within("the Profile tab, completed") { await app.waitFor("Tabs:  Checkin   Music  [Profile]") }
+        app.write("open poc://ch\t\r")
+        await within("the Checkin tab, completed") { await app.waitFor("Tabs: [Checkin]  Music   Profile") }
         // `quit` rather than Ctrl-D: an end of file typed while readline is between two
         // lines (a command still runs) can be lost by the terminal, a line cannot.
         app.write("quit\r")

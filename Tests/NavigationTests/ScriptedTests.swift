@@ -44,7 +44,7 @@ struct ScriptedTests {
     func openLinks() async {
         let app = AppDriver()
         await app.waitForFrame(containing: ["Path: Places"])
-        await app.type("open poc://checkin/place/3/owner/5", expecting: "Path: Places > Place 3 > George Takei", "Age:")
+        await app.type("open poc://checkin/place/3/owner/5", expecting: "Path: Places > Le Lab > George Takei", "Age:")
         await app.type("back", expecting: "Path: Places > Le Lab\n", "Name:        Le Lab")
         await app.type(
             "open poc://music/album/1/song/5",
@@ -70,7 +70,7 @@ struct ScriptedTests {
         await app.type(
             "open poc://checkin/place/3/owner/77",
             expecting: "Not found: Owner 77 not found.",
-            "'back' returns to Place 3."
+            "'back' returns to Le Lab."
         )
         await app.type(
             "open poc://music/album/3",
@@ -99,7 +99,18 @@ struct ScriptedTests {
         )
         #expect(await app.outputOf("open").contains("'open' needs one link, such as poc://checkin/place/3."))
         #expect(await app.outputOf("tab shop").contains("'tab' needs one of: checkin, music, profile."))
-        #expect(await app.outputOf("select 0").contains { $0.hasPrefix("'select' needs a number from 1 to ") })
+        #expect(
+            await app.outputOf("select 0").contains {
+                $0.hasPrefix("The 'select' number must be a whole number from 1 to ") && $0.hasSuffix(", not '0'.")
+            }
+        )
+        for huge in ["99999999999999999999", "-9223372036854775808", "9223372036854775807"] {
+            #expect(
+                await app.outputOf("select \(huge)").contains {
+                    $0.hasPrefix("The 'select' number must be a whole number from 1 to ")
+                }
+            )
+        }
         #expect(await app.outputOf("song 1").contains { $0.hasPrefix("Unknown command 'song'.") })
         #expect(await app.outputOf("close").contains { $0.hasPrefix("Unknown command 'close'.") })
         #expect(app.frames.last?.contains("Path: Places\n") == true)
@@ -108,13 +119,49 @@ struct ScriptedTests {
 
     @Test("refresh waits for the load (sendAndWait), showing that it refreshes meanwhile")
     func refresh() async {
-        let app = AppDriver(link: "poc://music", delayScale: 0.05)
+        // On a terminal, frames follow the machines while the command waits.
+        let app = AppDriver(link: "poc://music", delayScale: 0.05, interactive: true)
         await app.waitForFrame(containing: ["Path: Albums", "1.  Scenes from a memory"])
         let output = await app.outputOf("refresh")
         let frames = output.filter { $0.hasPrefix("== ") }
         #expect(frames.contains { $0.contains("Albums (refreshing...)") })
         #expect(frames.last.map { !$0.contains("refreshing") && $0.contains("1.  Scenes from a memory") } == true)
         #expect(await app.finish() == 0)
+    }
+
+    @Test("Tab completes the arguments of 'tab', 'open', 'select' and 'song'")
+    func completions() async {
+        let app = AppDriver(link: "poc://music/album/1")
+        await app.waitForFrame(containing: ["Path: Albums > Nevermind", "6.  Polly"])
+        let completions = app.console.lastPrompt?.completions ?? []
+        for phrase in ["tab music", "tab profile", "open poc://music", "open poc://music/album/2", "song 6"] {
+            #expect(completions.contains(phrase), "\(phrase)")
+        }
+        await app.type("back", expecting: "Path: Albums\n")
+        #expect(app.console.lastPrompt?.completions.contains("select 3") == true)
+        #expect(await app.finish() == 0)
+    }
+
+    @Test("piped: one frame per command, no loading frames, and the same input prints the same output")
+    func deterministic() async {
+        let script = [
+            "select 1", "owner", "back", "back", "tab music", "select 2", "song 5", "close", "back", "refresh",
+            "open poc://checkin/place/3/owner/5", "back", "tab profile",
+        ]
+        var transcripts: [[String]] = []
+        for _ in 0..<2 {
+            let app = AppDriver(delayScale: 0)
+            for line in script { app.console.type(line) }
+            #expect(await app.finish() == 0)
+            transcripts.append(app.console.output)
+        }
+        #expect(transcripts[0] == transcripts[1])
+        #expect(!transcripts[0].contains { $0.contains("loading") })
+        // The first frame, then each command's echo and at most one frame (none when
+        // nothing shown changed).
+        let frames = transcripts[0].filter { $0.hasPrefix("== ") }
+        #expect(frames.count <= 1 + script.count)
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 != $1 })
     }
 
     @Test("tabs keep their stacks; a sheet blocks the tab bar")
@@ -168,8 +215,10 @@ struct OptionsTests {
     @Test(
         "bad arguments are usage errors naming what is wrong",
         arguments: [
-            (["--delay-scale", "soon"], "--delay-scale needs a number >= 0"),
-            (["--seed", "-1"], "--seed needs a whole number"),
+            (["--delay-scale", "soon"], "--delay-scale must be a number from 0 to 1000, not 'soon'"),
+            (["--delay-scale", "1e300"], "--delay-scale must be a number from 0 to 1000, not '1e300'"),
+            (["--seed", "-1"], "--seed must be a whole number from 0 to 18446744073709551615, not '-1'"),
+            (["--seed", "18446744073709551616"], "--seed must be a whole number from 0 to"),
             (["--fast"], "unknown option '--fast'"), (["poc://music", "poc://profile"], "one deep link at most"),
             (["http://music"], "bad deep link: unknown scheme 'http'"), (["poc://shop"], "unknown section 'shop'"),
             (["poc://checkin/place"], "unknown path '/place'"),

@@ -5,14 +5,16 @@ import Terminal
 import TestSupport
 import Testing
 
-/// Drives the Navigation app in-process through a scripted console (not a terminal, so
-/// every command returns once the screens it leads to have loaded).
+/// Drives the Navigation app in-process through a scripted console: piped behaviour by
+/// default (every command returns once the screens it leads to have loaded, then its frame
+/// is drawn), or a terminal's with `interactive` (frames follow the machines).
 @MainActor
 final class AppDriver {
-    let console = ScriptedConsole()
+    let console: ScriptedConsole
     private var run: Task<Int32, Never>?
 
-    init(link: String? = nil, delayScale: Double = 0.01) {
+    init(link: String? = nil, delayScale: Double = 0.01, interactive: Bool = false) {
+        console = ScriptedConsole(isInteractive: interactive)
         let options = NavigationApp.Options(delayScale: delayScale, seed: 7, link: link.flatMap(DeepLink.init))
         let console = self.console
         run = Task {

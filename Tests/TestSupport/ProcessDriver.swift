@@ -14,18 +14,28 @@ public final class ProcessDriver: @unchecked Sendable {
     private let process = Process()
     private let lock = NSLock()
     private var output = ""
-    private var waiters: [(String, CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(String, Int, CheckedContinuation<Void, Never>)] = []
     private let input: FileHandle
     private let reader: FileHandle
     private var keepAlive: [FileHandle] = []
 
     /// Starts `executable` with `arguments`; on a pseudo-terminal when `terminal` is set.
-    public init(_ executable: URL, arguments: [String], terminal: Bool = false) throws {
+    /// The environment is this process's with `TERM=xterm` and `NO_COLOR=1`, then
+    /// `environment` on top (an empty value unsets a variable).
+    public init(
+        _ executable: URL,
+        arguments: [String],
+        terminal: Bool = false,
+        environment overrides: [String: String] = [:]
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm"
         environment["NO_COLOR"] = "1"
+        for (name, value) in overrides {
+            environment[name] = value.isEmpty ? nil : value
+        }
         process.environment = environment
         if terminal {
             var path = [CChar](repeating: 0, count: 128)
@@ -72,16 +82,21 @@ public final class ProcessDriver: @unchecked Sendable {
         try? input.close()
     }
 
-    /// Waits until the output contains `expected` (the caller bounds the wait).
-    public func waitFor(_ expected: String) async {
+    /// Waits until the output contains `expected`, at least `times` times (the caller
+    /// bounds the wait).
+    public func waitFor(_ expected: String, times: Int = 1) async {
         await withCheckedContinuation { continuation in
             let done = lock.withLock { () -> Bool in
-                if output.contains(expected) { return true }
-                waiters.append((expected, continuation))
+                if Self.count(of: expected, in: output) >= times { return true }
+                waiters.append((expected, times, continuation))
                 return false
             }
             if done { continuation.resume() }
         }
+    }
+
+    private static func count(of expected: String, in text: String) -> Int {
+        text.components(separatedBy: expected).count - 1
     }
 
     /// Waits for the process to exit and returns its status.
@@ -109,8 +124,8 @@ public final class ProcessDriver: @unchecked Sendable {
         let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
             output += text
             var ready: [CheckedContinuation<Void, Never>] = []
-            waiters.removeAll { expected, continuation in
-                guard output.contains(expected) else { return false }
+            waiters.removeAll { expected, times, continuation in
+                guard Self.count(of: expected, in: output) >= times else { return false }
                 ready.append(continuation)
                 return true
             }

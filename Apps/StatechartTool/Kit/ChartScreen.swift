@@ -17,6 +17,9 @@ final class ChartScreen: Screen {
     /// Words the terminal app reads itself, so events with these names need `send`.
     private static let reserved: Set<String> = ["help", "back", "quit", "exit", "send"]
 
+    /// The tool has this one screen: nothing to go back to.
+    var offersBack: Bool { false }
+
     /// A screen titled `title` on `session`, which it starts.
     init(title: String, session: any ChartSession) {
         self.title = title
@@ -59,8 +62,10 @@ final class ChartScreen: Screen {
     func perform(_ command: ParsedCommand) async -> CommandResult {
         let event: String
         if command.name == "send" {
-            guard !command.arguments.isEmpty else { return .message("'send' needs an event name: send <event>.") }
-            event = command.arguments.joined(separator: " ")
+            guard command.arguments.count == 1 else {
+                return .message("'send' takes one event name (names have no spaces): send <event>.")
+            }
+            event = command.arguments[0]
         } else {
             guard command.arguments.isEmpty else {
                 return .message("An event takes no arguments; to send '\(command.name) ...' use send <event>.")

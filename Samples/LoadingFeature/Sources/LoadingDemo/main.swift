@@ -1,7 +1,8 @@
 // `swift run --package-path Samples/LoadingFeature LoadingDemo`
 //
 // Runs the seed README's loading feature against a fake backend and prints every state the
-// machine goes through; the default logger prints each transition on standard error.
+// machine goes through, each under the command that caused it; the default logger prints
+// each transition on standard error.
 import Foundation
 import LoadingFeature
 import StateMachineCore
@@ -15,19 +16,35 @@ let backend: Load = { id in
     return Data("content of \(id)".utf8)
 }
 
-let machine = makeAsyncStateMachine(load: backend)
-let observer = Task {
-    for await state in machine {
+/// Prints the states `iterator` gives, up to and including the first one `isLast` accepts.
+func printStates(
+    from iterator: inout AsyncStateMachine<FeatureState, FeatureEvent>.Iterator,
+    until isLast: (AsyncStateMachine<FeatureState, FeatureEvent>.Element) -> Bool
+) async {
+    while let state = await iterator.next() {
         print("state:", state, "->", state.superState)
+        if isLast(state) { return }
     }
 }
 
-print("> load 42")
-await machine.sendAndWait(event: DidRequestLoading(id: "42"))
-print("> load 7 (fails, is retried twice, then reported)")
-await machine.sendAndWait(event: DidRequestLoading(id: "7"))
-print("> reload (succeeds)")
-await machine.sendAndWait(event: DidRequestReloading())
-await machine.finishAndWait()
-await observer.value
-print("done")
+/// Sends the demo's commands, each once the previous one's output (retries included) has
+/// ended. One reader prints the states in order, and each command's states are printed
+/// before the next command is, so that a state never reads as the result of a later one.
+func runDemo() async {
+    let machine = makeAsyncStateMachine(load: backend)
+    var states = machine.makeAsyncIterator()
+    await printStates(from: &states) { $0 is DataIsIdle }
+    print("> load 42")
+    await machine.sendAndWait(event: DidRequestLoading(id: "42"))
+    await printStates(from: &states) { $0 is DataIsLoaded }
+    print("> load 7 (fails, is retried twice, then reported)")
+    await machine.sendAndWait(event: DidRequestLoading(id: "7"))
+    await printStates(from: &states) { $0 is DataIsInFailure }
+    print("> reload (succeeds)")
+    await machine.sendAndWait(event: DidRequestReloading())
+    await printStates(from: &states) { $0 is DataIsLoaded }
+    await machine.finishAndWait()
+    print("done")
+}
+
+await runDemo()
