@@ -76,6 +76,19 @@ struct EndToEndTests {
         #expect(text.hasSuffix("casestudies> quit\n"))
     }
 
+    @Test("piped: escape, bell and NUL in a command come out in caret notation, never raw")
+    func controlCharacters() async throws {
+        let (status, text) = try await runPiped(
+            binary,
+            ["--delay-scale", "0"],
+            input: "open \u{1B}[31m\u{07}x\u{0}\nquit\n",
+            seconds: 60
+        )
+        #expect(status == 0)
+        #expect(text.contains("^[[31m^Gx^@"))
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" })
+    }
+
     @Test("a delay scale beyond 1000 is a usage error, not a crash on 'open 1'")
     func hugeDelayScale() async throws {
         let (status, text) = try await runPiped(binary, ["--delay-scale", "1e300"], input: "open 1\n", seconds: 60)

@@ -124,11 +124,33 @@ struct CommandTests {
         #expect(run.standardOutput == "55 passed, 0 failed\n")
     }
 
-    @Test("check: a missing directory, or one without tests, exits 2")
+    @Test("check FILE runs that one test, by its .scxml or its .json")
+    func checkOneFile() async throws {
+        let directory = try scionDirectory(wrong: true)
+        defer { directory.remove() }
+        let right = await runTool(["check", directory.path + "/group/right.scxml"])
+        #expect(right.status == 0)
+        #expect(right.standardOutput == "1 passed, 0 failed\n")
+        let wrong = await runTool(["check", directory.path + "/group/wrong.json"])
+        #expect(wrong.status == 1)
+        #expect(
+            wrong.standardOutput
+                == "FAIL wrong: after event #2 'u': expected [\"b\"], got [\"a\"]\n0 passed, 1 failed\n"
+        )
+        let lonely = try directory.write("lonely.scxml", "<scxml/>")
+        let alone = await runTool(["check", lonely])
+        #expect(alone.status == 2)
+        #expect(
+            alone.standardError
+                == "statechart: \(lonely): not a SCION test (a .scxml with a .json beside it) nor a directory of them\n"
+        )
+    }
+
+    @Test("check: a missing path, or a directory without tests, exits 2")
     func checkBadDirectory() async throws {
         let missing = await runTool(["check", "/nonexistent/scion"])
         #expect(missing.status == 2)
-        #expect(missing.standardError == "statechart: /nonexistent/scion: no such directory\n")
+        #expect(missing.standardError == "statechart: /nonexistent/scion: no such file or directory\n")
         let empty = try TemporaryDirectory()
         defer { empty.remove() }
         let none = await runTool(["check", empty.path])

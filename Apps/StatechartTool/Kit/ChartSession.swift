@@ -178,8 +178,14 @@ final class StatechartSession: ChartSession {
 /// `lock` is held. (`NSLock`, a pthread mutex, rather than `Mutex`: ThreadSanitizer on
 /// Linux cannot see `Mutex`'s futex hand-over, and the two threads do contend here.)
 final class StepRecorder: @unchecked Sendable {
+    /// The most lines kept between two takes: a chart whose timers keep firing while
+    /// nobody reads the log must not grow it without end.
+    static let capacity = 1_000
+
     private let lock = NSLock()
     private var lines: [String] = []
+    /// Lines dropped since the last take, oldest first.
+    private var dropped = 0
     private var hook: (@Sendable () -> Void)?
 
     func append(_ line: String) {
@@ -190,6 +196,10 @@ final class StepRecorder: @unchecked Sendable {
         guard !newLines.isEmpty else { return }
         let hook = lock.withLock {
             lines += newLines
+            if lines.count > Self.capacity {
+                dropped += lines.count - Self.capacity
+                lines.removeFirst(lines.count - Self.capacity)
+            }
             return self.hook
         }
         hook?()
@@ -200,11 +210,15 @@ final class StepRecorder: @unchecked Sendable {
         lock.withLock { self.hook = hook }
     }
 
-    /// The lines so far, leaving none.
+    /// The lines so far (the last ``capacity``, after a line saying how many earlier
+    /// ones were dropped), leaving none.
     func take() -> [String] {
         lock.withLock {
-            defer { lines = [] }
-            return lines
+            defer {
+                lines = []
+                dropped = 0
+            }
+            return dropped > 0 ? ["(\(dropped) earlier lines not kept)"] + lines : lines
         }
     }
 }

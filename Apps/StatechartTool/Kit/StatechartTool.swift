@@ -123,14 +123,17 @@ public enum StatechartTool {
         }
     }
 
-    /// Runs the SCION tests of `directory`: one line per failure, then the summary.
+    /// Runs the SCION tests of `directory` (or the one test `directory` names, as its
+    /// `.scxml` or `.json` file): one line per failure, then the summary.
     /// - Returns: 0 when every test passes, 1 otherwise.
-    /// - Throws: ``StatechartToolFailure`` when the directory is missing or holds no test.
+    /// - Throws: ``StatechartToolFailure`` when the path is missing or holds no test.
     static func check(_ directory: String, output: Output) throws(StatechartToolFailure) -> Int32 {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-            throw StatechartToolFailure("\(directory): no such directory")
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw StatechartToolFailure("\(directory): no such file or directory")
+        }
+        if !isDirectory.boolValue {
+            return try checkOne(directory, output: output)
         }
         let url = URL(fileURLWithPath: directory)
         guard !SCIONConformance.testNames(in: url).isEmpty else {
@@ -144,6 +147,27 @@ public enum StatechartTool {
         text += report.summary + "\n"
         output.standardOutput(text)
         return report.allPassed ? 0 : 1
+    }
+
+    /// Runs the one SCION test whose `.scxml` or `.json` file is `file`.
+    private static func checkOne(_ file: String, output: Output) throws(StatechartToolFailure) -> Int32 {
+        let url = URL(fileURLWithPath: file)
+        let base = url.deletingPathExtension()
+        let fileManager = FileManager.default
+        guard ["scxml", "json"].contains(url.pathExtension.lowercased()),
+            fileManager.fileExists(atPath: base.path + ".scxml"), fileManager.fileExists(atPath: base.path + ".json")
+        else {
+            throw StatechartToolFailure(
+                "\(file): not a SCION test (a .scxml with a .json beside it) nor a directory of them"
+            )
+        }
+        let name = base.lastPathComponent
+        let failure = SCIONConformance.run(name, in: base.deletingLastPathComponent())
+        output.standardOutput(
+            (failure.map { "FAIL \(name): \($0)\n" } ?? "")
+                + (failure == nil ? "1 passed, 0 failed\n" : "0 passed, 1 failed\n")
+        )
+        return failure == nil ? 0 : 1
     }
 
     private static func session(
