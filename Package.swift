@@ -232,7 +232,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["StateMachineHierarchy", "NavigationFeatures"],
+            dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"],
             path: "Tests/FuzzRegressionTests",
             swiftSettings: swiftSettings
         ),

@@ -32,6 +32,8 @@ let package = Package(
         fuzzTarget("FuzzJSONChart", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzSnapshot", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzDeepLink", ["NavigationFeatures"]),
+        // The apps' parsers live in an app target, not a product: their files are linked in.
+        fuzzTarget("FuzzCommands", []),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,28 +34,6 @@ public struct CommandSpec: Sendable, Equatable {
     public var usage: String { arguments.isEmpty ? name : "\(name) \(arguments)" }
 }
 
-/// A line the user typed, split into a command name and its arguments.
-public struct ParsedCommand: Sendable, Equatable {
-    /// The first word, lowercased.
-    public let name: String
-    /// The other words.
-    public let arguments: [String]
-
-    /// Splits `line` on white space; nil for a blank line.
-    public init?(_ line: String) {
-        let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard let first = words.first else { return nil }
-        self.name = first.lowercased()
-        self.arguments = Array(words.dropFirst())
-    }
-
-    /// A command from its parts.
-    public init(name: String, arguments: [String] = []) {
-        self.name = name
-        self.arguments = arguments
-    }
-}
-
 /// What a screen did with a command.
 public enum CommandResult {
     /// Done; the screen re-renders if its state changed.

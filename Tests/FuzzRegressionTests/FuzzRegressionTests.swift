@@ -29,6 +29,7 @@ struct FuzzRegressionTests {
         ("jsonchart", JSONChartHarness.run),
         ("snapshot", SnapshotHarness.run),
         ("deeplink", DeepLinkHarness.run),
+        ("commands", CommandHarness.run),
     ]
 
     @Test("Each kept input runs through its harness", arguments: targets.map(\.0))

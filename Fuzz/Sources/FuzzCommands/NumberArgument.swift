@@ -1,0 +1,1 @@
+../../../Apps/Terminal/NumberArgument.swift
