@@ -83,6 +83,12 @@ struct JSONValidationTests {
         )
     }
 
+    @Test("truncated JSON names the line and column where it ends")
+    func truncatedPosition() throws {
+        let message = try #require(issues("{\"name\": \"m\",\n \"states\": [{\"name\": \"a\"}\n").first?.message)
+        #expect(message.hasPrefix("malformed JSON at line 3, column 1: "), "\(message)")
+    }
+
     @Test("a document that is not an object")
     func notAnObject() {
         #expect(issues("[1]") == [.init(path: "$", message: "expected an object, found an array")])

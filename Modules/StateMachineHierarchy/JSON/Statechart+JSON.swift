@@ -51,18 +51,25 @@ extension Statechart where StateID == String, EventID == String {
     }
 
     /// Where malformed JSON goes wrong, as `malformed JSON at line L, column C: ...`, from
-    /// JSONSerialization's byte offset; nil when it finds no error or no offset. Run only
-    /// after a decoding failure, so well-formed documents are parsed once.
+    /// JSONSerialization's byte offset (the end of the document when it gives none, as
+    /// for a truncated one); nil when it finds no error. Run only after a decoding
+    /// failure, so well-formed documents are parsed once.
     private static func syntaxError(in data: Data) -> String? {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return nil
         } catch {
             let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            // Foundation says where: "... around character 26." (a byte offset).
-            guard let marker = reason.range(of: "character "),
-                let offset = Int(reason[marker.upperBound...].prefix(while: \.isNumber))
-            else { return nil }
+            // Foundation says where: "... around character 26." (a byte offset); a document
+            // that ends too early ("Unexpected end of file") goes wrong at its end.
+            let offset: Int
+            if let marker = reason.range(of: "character "),
+                let at = Int(reason[marker.upperBound...].prefix(while: \.isNumber))
+            {
+                offset = min(at, data.count)
+            } else {
+                offset = data.count
+            }
             let before = data.prefix(offset)
             let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
             let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
