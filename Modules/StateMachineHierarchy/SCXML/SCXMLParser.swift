@@ -20,9 +20,9 @@ struct SCXMLElement: Sendable {
 ///
 /// Foundation's parser traps on some inputs (bytes that are not UTF-8 in names, comments
 /// and processing instructions; a processing instruction without data), so the bytes are
-/// checked first: a document must be UTF-8 (a byte-order mark is allowed), and processing
-/// instructions other than the leading XML declaration, which SCXML gives no meaning, are
-/// blanked out (lines and columns stay as they were). Elements may nest at most
+/// checked first: a document must be UTF-8 (a byte-order mark is allowed), and every `<?`
+/// but the leading XML declaration's is blanked out (SCXML gives processing instructions no
+/// meaning; lines and columns stay as they were). Elements may nest at most
 /// ``SCXMLDocument/maxElementDepth`` deep.
 enum SCXMLParser {
     static func parse(_ data: Data) throws(SCXMLError) -> SCXMLElement {
@@ -44,21 +44,24 @@ enum SCXMLParser {
         return root
     }
 
-    /// `data` with its processing instructions blanked, or an error naming the line and
-    /// column of the first byte that is not UTF-8 or of an unclosed processing instruction.
+    /// `data` with every `<?` but the leading XML declaration's turned into spaces, through
+    /// the next `?>` (just the `<?` when none follows), or an error naming the line and
+    /// column of the first byte that is not UTF-8.
+    ///
+    /// Foundation's parser traps on a processing instruction without data. Blanking each
+    /// one wherever it stands (in comments and CDATA too) keeps any from reaching it, also
+    /// in a malformed document where the XML parser, recovering, reads a comment otherwise
+    /// than a scan would. SCXML gives processing instructions no meaning. Lines and columns
+    /// stay as they were.
     static func sanitized(_ data: Data) throws(SCXMLError) -> Data {
         var bytes = [UInt8](data)
         var line = 1
         var column = 1
         var index = 0
-        var start = 0
         // A byte-order mark is allowed; it is not a column.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            index = 3
-            start = 3
-        }
-        /// Advances over one UTF-8 scalar at `index`, or fails naming where it is broken.
-        func step() throws(SCXMLError) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        let declaration = index
+        while index < bytes.count {
             let byte = bytes[index]
             let length: Int
             switch byte {
@@ -88,49 +91,33 @@ enum SCXMLParser {
             }
             index += length
         }
-        func starts(with text: String, at position: Int) -> Bool {
-            let pattern = Array(text.utf8)
-            return position + pattern.count <= bytes.count
-                && Array(bytes[position..<position + pattern.count]) == pattern
-        }
-        /// Steps over everything up to and including `end`; false when the document ends first.
-        func skip(past end: String) throws(SCXMLError) -> Bool {
-            while index < bytes.count {
-                if starts(with: end, at: index) {
-                    for _ in 0..<end.utf8.count { try step() }
-                    return true
-                }
-                try step()
+        // Every `<?` but the declaration's, through the next `?>` when there is one.
+        index = declaration
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?"),
+                !(index == declaration && isDeclaration(bytes[index...]))
+            else {
+                index += 1
+                continue
             }
-            return false
-        }
-        while index < bytes.count {
-            if starts(with: "<!--", at: index) {
-                _ = try skip(past: "-->")
-            } else if starts(with: "<![CDATA[", at: index) {
-                _ = try skip(past: "]]>")
-            } else if starts(with: "<?", at: index) {
-                let (piLine, piColumn, piStart) = (line, column, index)
-                guard try skip(past: "?>") else {
-                    throw .malformedXML(
-                        line: piLine,
-                        column: piColumn,
-                        reason: "a processing instruction is not closed ('?>')"
-                    )
-                }
-                let isDeclaration =
-                    piStart == start && starts(with: "<?xml", at: piStart)
-                    && index - piStart > 6 && [UInt8(ascii: " "), 0x09, 0x0A, 0x0D].contains(bytes[piStart + 5])
-                if !isDeclaration {
-                    for position in piStart..<index where bytes[position] != UInt8(ascii: "\n") {
-                        bytes[position] = UInt8(ascii: " ")
-                    }
-                }
-            } else {
-                try step()
+            var end = index + 2
+            while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "?") && bytes[end + 1] == UInt8(ascii: ">")) {
+                end += 1
             }
+            end = end + 1 < bytes.count ? end + 2 : index + 2
+            for position in index..<end where bytes[position] != UInt8(ascii: "\n") {
+                bytes[position] = UInt8(ascii: " ")
+            }
+            index = end
         }
         return Data(bytes)
+    }
+
+    /// Whether `bytes` start with an XML declaration (`<?xml` and a space).
+    private static func isDeclaration(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let prefix = Array("<?xml".utf8)
+        guard bytes.count > prefix.count, bytes.starts(with: prefix) else { return false }
+        return [UInt8(ascii: " "), 0x09, 0x0A, 0x0D].contains(bytes[bytes.startIndex + prefix.count])
     }
 
     private static func notUTF8(_ line: Int, _ column: Int) -> SCXMLError {
