@@ -24,8 +24,9 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
         self.segments = segments
     }
 
-    /// Reads `scheme://host/segment/...`, or `host/segment/...` (scheme `poc`); empty
-    /// segments (double or trailing slashes) are ignored. Nil when there is no host.
+    /// Reads `scheme://host/segment/...`, or `host/segment/...` (scheme `poc`); white space
+    /// around each part is dropped and empty segments (double or trailing slashes) are
+    /// ignored. Nil when there is no host.
     public init?(_ text: String) {
         let trimmed = text.trimmingWhitespace()
         let scheme: String
@@ -37,7 +38,8 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
             scheme = DeepLink.appScheme
             rest = Substring(trimmed)
         }
-        let parts = rest.split(separator: "/").map(String.init)
+        // Each part loses the white space around it, so `place/ 4 /` is `place/4`.
+        let parts = rest.split(separator: "/").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
         guard !scheme.isEmpty, let host = parts.first else { return nil }
         self.init(scheme: scheme, host: host, segments: Array(parts.dropFirst()))
     }

@@ -24,6 +24,14 @@ struct StacksTests {
         #expect(DeepLink(text) == nil)
     }
 
+    @Test("white space around the parts is dropped, so a valid link reads back from its description")
+    func whiteSpaceAroundParts() throws {
+        let link = try DeepLink.validated("\tcheckin//place///4\t\t/\t ").get()
+        #expect(link == DeepLink(host: "checkin", segments: ["place", "4"]))
+        #expect(DeepLink(link.description) == link)
+        #expect(DeepLink("poc://music/ album /2") == DeepLink(host: "music", segments: ["album", "2"]))
+    }
+
     @Test(
         "the documented shapes are valid",
         arguments: [
