@@ -173,3 +173,21 @@ struct LimitTests {
         for _ in 0..<100 { #expect(try chart.handle("t") == .handled) }
     }
 }
+
+@Suite("State names and paths")
+struct StateNameTests {
+    typealias Chart = Statechart<String, String, Int>
+
+    @Test(
+        "A state name with '/' or '@' is refused: its path would name another state",
+        arguments: ["s@", "a/b", "x@1"]
+    )
+    func separators(name: String) {
+        #expect(throws: StatechartError.self) { _ = try Chart(name: "main") { Chart.State(name) } }
+        guard case .invalidStructure(let reason, _)? = scxmlLoadError("<scxml><state id=\"\(name)\"/></scxml>") else {
+            Issue.record("the SCXML document loaded")
+            return
+        }
+        #expect(reason.contains("may not contain '/' or '@'"))
+    }
+}

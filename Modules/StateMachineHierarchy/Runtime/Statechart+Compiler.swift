@@ -531,6 +531,15 @@ extension Statechart {
                 guard !stateName.isEmpty else {
                     throw StatechartError.emptyName(what: "A state", location: "region '\(name)'")
                 }
+                // Paths name states as `a/b@1/c`: a name with either character would make
+                // its own path (snapshots, `state(at:)`) mean another state or none.
+                if stateName.contains("/") || stateName.contains("@") {
+                    throw StatechartError.invalidPath(
+                        path: path,
+                        component: stateName,
+                        reason: "a state name may not contain '/' or '@', which separate the parts of a path"
+                    )
+                }
                 let index = Int32(states.count)
                 if let existing = stateIndex[node.id] {
                     throw StatechartError.duplicateState(
