@@ -130,6 +130,12 @@ extension Statechart {
             }
             remaining[timers[timer.transition]] = max(timer.remaining, .zero)
         }
+        guard snapshot.sends.count <= StatechartLimits.maxPendingSends else {
+            throw StatechartError.invalidSnapshot(
+                reason:
+                    "it holds \(snapshot.sends.count) pending sends; a chart holds at most \(StatechartLimits.maxPendingSends)"
+            )
+        }
         guard snapshot.generatedSendIDCount >= 0 else {
             throw StatechartError.invalidSnapshot(reason: "generatedSendIDCount is negative")
         }

@@ -191,3 +191,30 @@ struct StateNameTests {
         #expect(reason.contains("may not contain '/' or '@'"))
     }
 }
+
+@Suite("Pending sends are bounded")
+struct PendingSendLimitTests {
+    @Test("Past StatechartLimits.maxPendingSends a delayed send raises error.execution instead of waiting")
+    func cap() throws {
+        let machine = SCXMLInterpreter(
+            document: try scxmlDocument(
+                """
+                <state id="a">
+                  <onentry><send event="later" delay="3600s"/></onentry>
+                  <transition event="again" target="a"/>
+                  <transition event="error.execution" target="full"/>
+                </state>
+                <state id="full"/>
+                """
+            ),
+            clock: ManualStatechartClock()
+        )
+        try machine.start()
+        for _ in 1..<StatechartLimits.maxPendingSends { try machine.send("again") }
+        #expect(machine.snapshot().sends.count == StatechartLimits.maxPendingSends)
+        #expect(machine.activeAtomicStates == ["a"])
+        try machine.send("again")
+        #expect(machine.activeAtomicStates == ["full"])
+        #expect(machine.snapshot().sends.count == StatechartLimits.maxPendingSends)
+    }
+}

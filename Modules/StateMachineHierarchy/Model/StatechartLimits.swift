@@ -8,4 +8,9 @@ public enum StatechartLimits {
     /// thread's stack even in debug builds with the thread sanitizer (measured: about 700
     /// levels fit a test thread there), and far beyond what a readable chart needs.
     public static let maxNestingDepth = 200
+
+    /// How many delayed sends (SCXML's `<send delay>`) may wait at once in one chart. A
+    /// send past it is not made and raises `error.execution`, so that a chart that keeps
+    /// sending without cancelling holds bounded memory and timers.
+    public static let maxPendingSends = 1_000
 }

@@ -55,7 +55,8 @@ final class StatechartEngine: @unchecked Sendable {
     private var pendingHistoryDefaults: [Int32] = []
     /// Events sent with a delay by executable content, by a sequence number that is never
     /// reused, so a timer whose send is gone (cancelled, fired, halted) delivers nothing.
-    private var pendingSends: [UInt64: PendingSend] = [:]
+    /// In the order they were made (by sequence), at most `StatechartLimits.maxPendingSends`.
+    private var pendingSends: [PendingSend] = []
     private var nextSendSequence: UInt64 = 0
     /// SCXML's `idlocation` slots: the last send id generated into each.
     private var sendIDSlots: [String: String] = [:]
@@ -306,7 +307,7 @@ final class StatechartEngine: @unchecked Sendable {
         switch item.request {
         case .event(let index, let name): name ?? (index >= 0 ? topology.eventNames[Int(index)] : "?")
         case .timeout(let timer): topology.eventNames[Int(topology.timers[Int(timer)].event)]
-        case .sendDue(let sequence): pendingSends[sequence]?.name ?? "send"
+        case .sendDue(let sequence): pendingSends.first { $0.sequence == sequence }?.name ?? "send"
         case .start: "start"
         case .stop: "stop"
         case .halt: "halt"
@@ -350,8 +351,8 @@ final class StatechartEngine: @unchecked Sendable {
                 }
             }
             for timer in pendingTimers.indices { pump.extras.timerDeadlines[timer] = pendingTimers[timer]?.deadline }
-            pump.extras.sends = pendingSends.sorted { $0.key < $1.key }.map {
-                ($0.value.name, $0.value.id, $0.value.deadline)
+            pump.extras.sends = pendingSends.map {
+                ($0.name, $0.id, $0.deadline)
             }
             pump.extras.sendIDSlots = sendIDSlots
             pump.extras.generatedSendIDCount = generatedSendIDCount
@@ -408,7 +409,10 @@ final class StatechartEngine: @unchecked Sendable {
             case .timeout(let timer):
                 return .success(try performTimeout(timer, generation: item.generation))
             case .sendDue(let sequence):
-                guard let send = pendingSends.removeValue(forKey: sequence) else { return .success(.discarded) }
+                guard let position = pendingSends.firstIndex(where: { $0.sequence == sequence }) else {
+                    return .success(.discarded)
+                }
+                let send = pendingSends.remove(at: position)
                 extrasDirty = true
                 return perform(QueueItem(request: send.request, payload: nil, completion: nil))
             case .start:
@@ -1125,6 +1129,7 @@ final class StatechartEngine: @unchecked Sendable {
 
     /// An event sent with a delay, waiting for its timer.
     struct PendingSend {
+        let sequence: UInt64
         let request: StepRequest
         let name: String
         let id: String?
@@ -1135,32 +1140,41 @@ final class StatechartEngine: @unchecked Sendable {
     /// Queues `request` (the event `name`) at the back of the queue, now or after `delay`
     /// on the chart's clock; `id` lets ``cancelSends(matching:)`` find it. Drainer only.
     /// `armed` arms a timer even for no delay (a restored send that was already due).
-    func schedule(_ request: StepRequest, name: String, delay: Duration, id: String?, armed: Bool = false) {
+    /// - Returns: false, sending nothing, when `StatechartLimits.maxPendingSends` delayed
+    ///   sends are pending already.
+    @discardableResult
+    func schedule(_ request: StepRequest, name: String, delay: Duration, id: String?, armed: Bool = false) -> Bool {
         guard delay > .zero || armed else {
             enqueue(QueueItem(request: request, payload: nil, completion: nil, selfFed: true))
-            return
+            return true
         }
+        guard pendingSends.count < StatechartLimits.maxPendingSends else { return false }
         let sequence = nextSendSequence
         nextSendSequence += 1
         let timer = clock.schedule(after: delay) { [weak self] in
             _ = self?.submit { _ in QueueItem(request: .sendDue(sequence), payload: nil, completion: nil) }
         }
-        pendingSends[sequence] = PendingSend(
-            request: request,
-            name: name,
-            id: id,
-            timer: timer,
-            deadline: clock.now + delay
+        pendingSends.append(
+            PendingSend(
+                sequence: sequence,
+                request: request,
+                name: name,
+                id: id,
+                timer: timer,
+                deadline: clock.now + delay
+            )
         )
         extrasDirty = true
+        return true
     }
 
     /// Cancels the pending sends `matching` accepts (by their id). Drainer only.
     func cancelSends(matching: (String?) -> Bool) {
-        for (sequence, send) in pendingSends where matching(send.id) {
+        pendingSends.removeAll { send in
+            guard matching(send.id) else { return false }
             send.timer.cancel()
-            pendingSends[sequence] = nil
             extrasDirty = true
+            return true
         }
     }
 

@@ -172,7 +172,10 @@ extension SCXMLDocument {
                     context.raise(send.event)
                 case .external:
                     guard let request = try? context.hooks.request(for: SCXMLChart.Event(send.event)) else { continue }
-                    engine.schedule(request, name: send.event, delay: send.delay, id: id)
+                    guard engine.schedule(request, name: send.event, delay: send.delay, id: id) else {
+                        context.raise("error.execution")  // StatechartLimits.maxPendingSends are waiting
+                        return false
+                    }
                 case .parent:
                     guard session(context)?.sendToParent(send.event) == true else {
                         context.raise("error.communication")  // this session was not invoked
