@@ -395,10 +395,8 @@ final class StatechartEngine: @unchecked Sendable {
                 if tracesSteps {
                     hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: stepPayload, external: true)
                 }
-                guard index >= 0 else {
-                    if settles { try settle() }
-                    return .success(.unhandled)
-                }
+                // No handler names it: nothing changes, so there is nothing to settle.
+                guard index >= 0 else { return .success(.unhandled) }
                 let handled = try step(event: index)
                 if !handled, topology.hasDeferrals, isDeferred(index) {
                     deferredItems.append(QueueItem(request: item.request, payload: item.payload, completion: nil))
