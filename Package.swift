@@ -83,6 +83,8 @@ let package = Package(
         // in the default include path and the module map links `readline`; scripts/setup
         // installs libreadline-dev where it is missing.
         .systemLibrary(name: "CReadline", path: "Apps/CReadline"),
+        // Counts the Benchmarks executable's heap allocations (glibc symbol interposition).
+        .target(name: "CAllocationCounter", path: "Apps/CAllocationCounter"),
         .target(
             name: "Terminal",
             dependencies: ["CReadline", "StateMachineCore", "StateMachineDump"],
@@ -135,7 +137,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["StateMachineCore", "StateMachineTable", "StateMachineHierarchy"],
+            dependencies: ["CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy"],
             path: "Apps/Benchmarks",
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,4 @@
+import CAllocationCounter
 import Foundation
 import StateMachineCore
 import Synchronization
@@ -64,12 +65,12 @@ enum CoreBenchmarks {
         }
     }
 
-    static func run() async throws {
-        // Memory first, before the timing runs leave freed pages that new objects would reuse.
-        await memory()
-        try await lockStep()
-        try await burst()
-        try await feedback()
+    static func run(_ report: SuiteReport) async throws {
+        // Memory first, while the heap holds nothing the timing runs left behind.
+        if report.wants("memory") { await memory(report) }
+        if report.wants("lock-step") { try await lockStep(report) }
+        if report.wants("burst") { try await burst(report) }
+        if report.wants("feedback") { try await feedback(report) }
     }
 
     /// Runs `body` off the main actor, as an app's feature code would.
@@ -79,50 +80,56 @@ enum CoreBenchmarks {
 
     // MARK: Lock-step
 
-    static func lockStep() async throws {
+    /// Send an event, await the state it leads to, 20,000 times; the baseline does the same
+    /// through two bare `AsyncStream`s and a consumer task running the hand-written step.
+    static func lockStep(_ report: SuiteReport) async throws {
         let count = 20_000
-        let baseline =
-            await Harness.bestOf {
-                await detached {
-                    let (events, eventInput) = AsyncStream<Int>.makeStream()
-                    let (states, stateInput) = AsyncStream<Int>.makeStream()
-                    let consumer = Task {
-                        var phase = 0
-                        for await event in events {
-                            phase = step(phase, event)
-                            stateInput.yield(phase)
+        let samples = try await Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: count,
+            [
+                {
+                    await detached {
+                        let (events, eventInput) = AsyncStream<Int>.makeStream()
+                        let (states, stateInput) = AsyncStream<Int>.makeStream()
+                        let consumer = Task {
+                            var phase = 0
+                            for await event in events {
+                                phase = step(phase, event)
+                                stateInput.yield(phase)
+                            }
+                            stateInput.finish()
                         }
-                        stateInput.finish()
+                        var iterator = states.makeAsyncIterator()
+                        for index in 0..<count {
+                            eventInput.yield(index % 3)
+                            _ = await iterator.next()
+                        }
+                        eventInput.finish()
+                        await consumer.value
                     }
-                    var iterator = states.makeAsyncIterator()
-                    for index in 0..<count {
-                        eventInput.yield(index % 3)
+                },
+                {
+                    await detached {
+                        let machine = AsyncStateMachine(stateMachine: definition).disableLog()
+                        var iterator = machine.makeAsyncIterator()
                         _ = await iterator.next()
+                        for index in 0..<count {
+                            machine.send(event: cycle[index % 3])
+                            _ = await iterator.next()
+                        }
+                        await machine.finishAndWait()
                     }
-                    eventInput.finish()
-                    await consumer.value
-                }
-            } / Double(count)
-        let measured =
-            await Harness.bestOf {
-                await detached {
-                    let machine = AsyncStateMachine(stateMachine: definition).disableLog()
-                    var iterator = machine.makeAsyncIterator()
-                    _ = await iterator.next()
-                    for index in 0..<count {
-                        machine.send(event: cycle[index % 3])
-                        _ = await iterator.next()
-                    }
-                    await machine.finishAndWait()
-                }
-            } / Double(count)
-        Harness.report(
-            "lock-step (send, await the state)",
-            value: measured,
+                },
+            ]
+        )
+        report.add(
+            "lock-step",
             unit: "ns/event",
-            baseline: baseline,
-            target: "<= 1.5x two bare AsyncStreams",
-            pass: measured <= 1.5 * baseline
+            samples[1],
+            baseline: ("two AsyncStreams and a consumer task", samples[0]),
+            target: .ratioAtMost(1.5),
+            note: "send, then await the state"
         )
     }
 
@@ -137,31 +144,52 @@ enum CoreBenchmarks {
         }
     }
 
-    static func burst() async throws {
+    /// 100,000 sends, then the observer drains every state. Baselines: the same burst
+    /// into an `AsyncStream` drained by a loop running the hand-written step, and one
+    /// awaited actor call per event.
+    static func burst(_ report: SuiteReport) async throws {
         let count = 100_000
-        let baseline =
-            await Harness.bestOf {
-                await detached {
-                    let actor = BareMachine()
-                    for index in 0..<count { await actor.handle(index % 3) }
-                    _ = await actor.history.count
-                }
-            } / Double(count)
-        let measured =
-            await Harness.bestOf {
-                await detached {
-                    let machine = AsyncStateMachine(stateMachine: definition).disableLog()
-                    for index in 0..<count { machine.send(event: cycle[index % 3]) }
-                    await observe(count + 1, of: machine)
-                }
-            } / Double(count)
-        Harness.report(
-            "burst (100,000 sends, then drain)",
-            value: measured,
+        let samples = try await Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: count,
+            [
+                {
+                    await detached {
+                        let (events, input) = AsyncStream<Int>.makeStream()
+                        for index in 0..<count { input.yield(index % 3) }
+                        input.finish()
+                        var phase = 0
+                        var history: [Int] = []
+                        for await event in events {
+                            phase = step(phase, event)
+                            history.append(phase)
+                        }
+                        precondition(history.count == count)
+                    }
+                },
+                {
+                    await detached {
+                        let actor = BareMachine()
+                        for index in 0..<count { await actor.handle(index % 3) }
+                        _ = await actor.history.count
+                    }
+                },
+                {
+                    await detached {
+                        let machine = AsyncStateMachine(stateMachine: definition).disableLog()
+                        for index in 0..<count { machine.send(event: cycle[index % 3]) }
+                        await observe(count + 1, of: machine)
+                    }
+                },
+            ]
+        )
+        report.add(
+            "burst",
             unit: "ns/event",
-            baseline: baseline,
-            target: "<= 500 ns/event (baseline: a bare actor)",
-            pass: measured <= 500
+            samples[2],
+            baseline: ("AsyncStream burst, then drain", samples[0]),
+            target: .atMost(500),
+            note: "100,000 sends, then drain every state; an awaited actor call per event: \(samples[1].text) ns"
         )
     }
 
@@ -177,39 +205,45 @@ enum CoreBenchmarks {
 
     // MARK: Feedback
 
-    static func feedback() async throws {
+    /// Every transition's output returns the next event; the baseline starts a `Task` per
+    /// side effect that yields the next event into an `AsyncStream`.
+    static func feedback(_ report: SuiteReport) async throws {
         let count = 20_000
-        let baseline =
-            await Harness.bestOf {
-                await detached {
-                    let (events, input) = AsyncStream<Int>.makeStream()
-                    var phase = 0
-                    var transitions = 0
-                    input.yield(0)
-                    for await event in events {
-                        phase = step(phase, event)
-                        transitions += 1
-                        if transitions == count { break }
-                        let next = phase
-                        Task { input.yield(next) }
+        let samples = try await Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: count,
+            [
+                {
+                    await detached {
+                        let (events, input) = AsyncStream<Int>.makeStream()
+                        var phase = 0
+                        var transitions = 0
+                        input.yield(0)
+                        for await event in events {
+                            phase = step(phase, event)
+                            transitions += 1
+                            if transitions == count { break }
+                            let next = phase
+                            Task { input.yield(next) }
+                        }
                     }
-                }
-            } / Double(count)
-        let measured =
-            await Harness.bestOf {
-                await detached {
-                    let machine = AsyncStateMachine(stateMachine: feedbackDefinition).disableLog()
-                    machine.send(event: DidRequestLoading())
-                    await observe(count + 1, of: machine)
-                }
-            } / Double(count)
-        Harness.report(
-            "feedback (each output returns the next event)",
-            value: measured,
+                },
+                {
+                    await detached {
+                        let machine = AsyncStateMachine(stateMachine: feedbackDefinition).disableLog()
+                        machine.send(event: DidRequestLoading())
+                        await observe(count + 1, of: machine)
+                    }
+                },
+            ]
+        )
+        report.add(
+            "feedback",
             unit: "ns/event",
-            baseline: baseline,
-            target: "<= 2x a Task per side effect",
-            pass: measured <= 2 * baseline
+            samples[1],
+            baseline: ("a Task per side effect", samples[0]),
+            target: .ratioAtMost(2),
+            note: "each output returns the next event"
         )
     }
 
@@ -224,31 +258,39 @@ enum CoreBenchmarks {
         var phase = 0
     }
 
-    static func memory() async {
-        let count = 10_000
-        // Every population stays alive until the end, so that no measurement reuses pages
-        // another one freed (RSS only grows by what is really new).
-        let (actorBytes, actors) = await detached {
-            let before = Harness.residentBytes()
-            let actors = (0..<count).map { _ in IdleActor() }
-            return (Double(Harness.residentBytes() - before) / Double(count), actors)
+    /// Heap bytes per machine from the allocator, 2,000 kept alive at a time.
+    static func memory(_ report: SuiteReport) async {
+        let count = 2_000
+        let actorBytes = Harness.repeated(report.repetitions) {
+            Harness.heapBytes(perInstanceOf: count) { IdleActor() }
         }
-        let (idleBytes, idleMachines) = await detached {
-            let before = Harness.residentBytes()
-            let machines = (0..<count).map { _ in AsyncStateMachine(stateMachine: definition).disableLog() }
-            return (Double(Harness.residentBytes() - before) / Double(count), machines)
+        let idleBytes = Harness.repeated(report.repetitions) {
+            Harness.heapBytes(perInstanceOf: count) { AsyncStateMachine(stateMachine: definition).disableLog() }
         }
-        Harness.report(
-            "memory per idle machine",
-            value: idleBytes,
+        report.add(
+            "memory.idle-machine",
             unit: "bytes",
-            baseline: actorBytes,
-            target: "<= 1024 bytes (baseline: a bare actor)",
-            pass: idleBytes <= 1024
+            idleBytes,
+            baseline: ("a bare actor", actorBytes),
+            target: .atMost(1024)
         )
+        let observedBytes = await Harness.repeated(report.repetitions) {
+            await observedMachineBytes(count)
+        }
+        report.add(
+            "memory.observed-machine",
+            unit: "bytes",
+            observedBytes,
+            baseline: ("a bare actor", actorBytes),
+            target: .atMost(4096),
+            note: "a machine with one task iterating it"
+        )
+    }
 
-        let observedBytes = await detached {
-            let before = Harness.residentBytes()
+    /// Heap bytes per machine while `count` machines each have a task iterating them.
+    static func observedMachineBytes(_ count: Int) async -> Double {
+        await detached {
+            let before = heap_bytes_in_use()
             let machines = (0..<count).map { _ in AsyncStateMachine(stateMachine: definition).disableLog() }
             let started = StartCounter()
             let allStarted = AsyncStream<Void>.makeStream()
@@ -260,19 +302,10 @@ enum CoreBenchmarks {
                 }
             }
             for await _ in allStarted.stream {}
-            let after = Harness.residentBytes()
+            let after = heap_bytes_in_use()
             for machine in machines { machine.finish() }
             for observer in observers { await observer.value }
-            return Double(after - before) / Double(count)
+            return (Double(after) - Double(before)) / Double(count)
         }
-        withExtendedLifetime((actors, idleMachines)) {}
-        Harness.report(
-            "memory per observed machine",
-            value: observedBytes,
-            unit: "bytes",
-            baseline: actorBytes,
-            target: "<= 4096 bytes (incl. the observing task)",
-            pass: observedBytes <= 4096
-        )
     }
 }

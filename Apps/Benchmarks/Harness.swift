@@ -1,61 +1,274 @@
+import CAllocationCounter
 import Foundation
 
-/// A tiny benchmark harness: every figure is measured in the same process as its
-/// baseline and printed as a ratio, so machine speed cancels out.
-enum Harness {
-    /// Runs `body` `repetitions` times (after one warm-up) and returns the best
-    /// (smallest) wall-clock duration in nanoseconds. The best run is the least
-    /// disturbed by the scheduler, which is what a ratio wants on a shared machine.
-    static func bestOf(_ repetitions: Int = 5, _ body: () async throws -> Void) async rethrows -> Double {
-        try await body()
-        var best = Double.infinity
-        for _ in 0..<repetitions {
-            let start = ContinuousClock.now
-            try await body()
-            let elapsed = ContinuousClock.now - start
-            best = min(best, elapsed.nanoseconds)
+/// What the command line asked for: `Benchmarks [core|table|hierarchy|all]
+/// [--repetitions N] [--filter TEXT] [--json PATH]`.
+struct BenchmarkOptions: Sendable {
+    /// Timed repetitions per scenario, after one warm-up run; figures are their median.
+    var repetitions = 9
+    /// Only the scenarios whose name contains this text run (all when nil).
+    var filter: String?
+    /// Where to write the figures as JSON.
+    var jsonPath: String?
+
+    /// Whether the scenario `name` (of suite `suite`) should run.
+    func wants(_ suite: String, _ name: String) -> Bool {
+        guard let filter else { return true }
+        return "\(suite).\(name)".localizedCaseInsensitiveContains(filter)
+    }
+}
+
+/// Medians, not best runs: a figure is the median of its repetitions, printed with the
+/// slowest and fastest beside it, so that a noisy run shows as a wide spread instead of a
+/// lucky minimum.
+struct Sample: Sendable, Encodable {
+    /// One value per repetition, in the order they ran.
+    let values: [Double]
+
+    var median: Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    var min: Double { values.min() ?? .nan }
+    var max: Double { values.max() ?? .nan }
+
+    /// `12.3 [11.9–13.0]`: the median and the spread.
+    var text: String { "\(Self.format(median)) [\(Self.format(min))–\(Self.format(max))]" }
+
+    static func format(_ value: Double) -> String {
+        if value.isNaN { return "n/a" }
+        return abs(value) >= 100 ? String(format: "%.0f", value) : String(format: "%.2f", value)
+    }
+
+    enum CodingKeys: String, CodingKey { case values, median, min, max }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(values, forKey: .values)
+        try container.encode(median, forKey: .median)
+        try container.encode(min, forKey: .min)
+        try container.encode(max, forKey: .max)
+    }
+}
+
+/// A figure's goal, checked against the median.
+enum Target: Sendable {
+    /// The median is at most this value, in the figure's unit.
+    case atMost(Double)
+    /// The median is at most this multiple of the baseline's median.
+    case ratioAtMost(Double)
+
+    func isMet(median: Double, baseline: Double?) -> Bool {
+        switch self {
+        case .atMost(let limit): return median <= limit
+        case .ratioAtMost(let limit):
+            guard let baseline, baseline > 0 else { return false }
+            return median / baseline <= limit
         }
-        return best
     }
 
-    /// Synchronous twin of ``bestOf(_:_:)-async``.
-    static func bestOfSync(_ repetitions: Int = 5, _ body: () throws -> Void) rethrows -> Double {
-        try body()
-        var best = Double.infinity
-        for _ in 0..<repetitions {
-            let start = ContinuousClock.now
-            try body()
-            let elapsed = ContinuousClock.now - start
-            best = min(best, elapsed.nanoseconds)
+    func text(unit: String) -> String {
+        switch self {
+        case .atMost(let limit): "<= \(Sample.format(limit)) \(unit)"
+        case .ratioAtMost(let limit): "<= \(Sample.format(limit))x baseline"
         }
-        return best
+    }
+}
+
+/// One printed (and archived) line: a measured sample, optionally against a baseline
+/// sample that did the same work by hand, optionally with a target.
+struct Figure: Sendable, Encodable {
+    let suite: String
+    let name: String
+    let unit: String
+    let sample: Sample
+    let baselineName: String?
+    let baseline: Sample?
+    let target: String?
+    let met: Bool?
+    let note: String?
+
+    /// The median over the baseline's median.
+    var ratio: Double? {
+        guard let baseline, baseline.median > 0 else { return nil }
+        return sample.median / baseline.median
     }
 
-    /// Resident set size of this process in bytes (Linux: `/proc/self/statm`).
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    /// Prints one result line: `name  value unit  ratio x baseline  [target]`.
-    static func report(
-        _ name: String,
-        value: Double,
+    init(
+        suite: String,
+        name: String,
         unit: String,
-        baseline: Double? = nil,
-        target: String? = nil,
-        pass: Bool? = nil
+        sample: Sample,
+        baselineName: String? = nil,
+        baseline: Sample? = nil,
+        target: Target? = nil,
+        note: String? = nil
     ) {
-        var line = name.padding(toLength: 44, withPad: " ", startingAt: 0)
-        line += String(format: "%12.1f %-8@", value, unit as NSString)
-        if let baseline, baseline > 0 {
-            line += String(format: "  %7.2fx baseline (%.1f %@)", value / baseline, baseline, unit as NSString)
+        self.suite = suite
+        self.name = name
+        self.unit = unit
+        self.sample = sample
+        self.baselineName = baselineName
+        self.baseline = baseline
+        self.target = target?.text(unit: unit)
+        self.met = target?.isMet(median: sample.median, baseline: baseline?.median)
+        self.note = note
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case suite, name, unit, sample, baselineName, baseline, ratio, target, met, note
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(suite, forKey: .suite)
+        try container.encode(name, forKey: .name)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(sample, forKey: .sample)
+        try container.encodeIfPresent(baselineName, forKey: .baselineName)
+        try container.encodeIfPresent(baseline, forKey: .baseline)
+        try container.encodeIfPresent(ratio, forKey: .ratio)
+        try container.encodeIfPresent(target, forKey: .target)
+        try container.encodeIfPresent(met, forKey: .met)
+        try container.encodeIfPresent(note, forKey: .note)
+    }
+
+    /// `name  median [min–max] unit  | baseline …  ratio  | target  MET`, on two lines
+    /// when there is a baseline or a target.
+    var printed: String {
+        var line = "\(suite).\(name)".padding(toLength: 46, withPad: " ", startingAt: 0)
+        line += " \(sample.text) \(unit)"
+        var details: [String] = []
+        if let baselineName, let baseline {
+            var text = "vs \(baselineName) \(baseline.text)"
+            if let ratio { text += " = \(String(format: "%.2f", ratio))x" }
+            details.append(text)
         }
-        if let target { line += "  target: \(target)" }
-        if let pass { line += pass ? "  [met]" : "  [MISSED]" }
-        print(line)
+        if let target, let met { details.append("target \(target): \(met ? "MET" : "MISSED")") }
+        if let note { details.append(note) }
+        guard !details.isEmpty else { return line }
+        return line + "\n" + details.map { "    " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// The figures of one suite, printed as they are added.
+final class SuiteReport {
+    let suite: String
+    let options: BenchmarkOptions
+    private(set) var figures: [Figure] = []
+
+    init(_ suite: String, options: BenchmarkOptions) {
+        self.suite = suite
+        self.options = options
+    }
+
+    /// Whether the scenario `name` should run (see ``BenchmarkOptions/filter``).
+    func wants(_ name: String) -> Bool { options.wants(suite, name) }
+
+    var repetitions: Int { options.repetitions }
+
+    @discardableResult
+    func add(
+        _ name: String,
+        unit: String,
+        _ sample: Sample,
+        baseline: (name: String, sample: Sample)? = nil,
+        target: Target? = nil,
+        note: String? = nil
+    ) -> Figure {
+        let figure = Figure(
+            suite: suite,
+            name: name,
+            unit: unit,
+            sample: sample,
+            baselineName: baseline?.name,
+            baseline: baseline?.sample,
+            target: target,
+            note: note
+        )
+        figures.append(figure)
+        print(figure.printed)
+        return figure
+    }
+}
+
+/// Timing and allocation probes. Every timed figure is measured in the same process as
+/// its baseline, repetition by repetition in turn (baseline, subject, baseline, ...), so
+/// a slow moment of the machine hits both.
+enum Harness {
+    /// Nanoseconds per operation of `subjects` (each run `operations` times in one
+    /// call of its body), interleaved over `repetitions` rounds after one warm-up round.
+    static func interleaved(
+        repetitions: Int,
+        operations: Int,
+        _ subjects: [() throws -> Void]
+    ) throws -> [Sample] {
+        for subject in subjects { try subject() }
+        var values = [[Double]](repeating: [], count: subjects.count)
+        for _ in 0..<repetitions {
+            for (index, subject) in subjects.enumerated() {
+                let start = ContinuousClock.now
+                try subject()
+                values[index].append((ContinuousClock.now - start).nanoseconds / Double(operations))
+            }
+        }
+        return values.map(Sample.init)
+    }
+
+    /// The asynchronous twin of ``interleaved(repetitions:operations:_:)``.
+    static func interleaved(
+        repetitions: Int,
+        operations: Int,
+        _ subjects: [() async throws -> Void]
+    ) async throws -> [Sample] {
+        for subject in subjects { try await subject() }
+        var values = [[Double]](repeating: [], count: subjects.count)
+        for _ in 0..<repetitions {
+            for (index, subject) in subjects.enumerated() {
+                let start = ContinuousClock.now
+                try await subject()
+                values[index].append((ContinuousClock.now - start).nanoseconds / Double(operations))
+            }
+        }
+        return values.map(Sample.init)
+    }
+
+    /// Whether ``allocations(_:)`` counts (glibc, no sanitizer).
+    static var countsAllocations: Bool { allocation_counting_available() != 0 }
+
+    /// The heap allocations (by every thread) made while `body` ran.
+    static func allocations(_ body: () throws -> Void) rethrows -> UInt64 {
+        let before = allocation_count()
+        try body()
+        return allocation_count() - before
+    }
+
+    /// Heap bytes per instance: the allocator's in-use bytes grown by building `count`
+    /// instances with `make` and keeping them all alive, divided by `count`.
+    static func heapBytes<T>(perInstanceOf count: Int, _ make: () throws -> T) rethrows -> Double {
+        var kept: [T] = []
+        kept.reserveCapacity(count)
+        let before = heap_bytes_in_use()
+        for _ in 0..<count { kept.append(try make()) }
+        let after = heap_bytes_in_use()
+        return withExtendedLifetime(kept) { (Double(after) - Double(before)) / Double(count) }
+    }
+
+    /// Runs `body` `repetitions` times and returns a sample of its results (for figures
+    /// that are not times, such as bytes per instance).
+    static func repeated(_ repetitions: Int, _ body: () throws -> Double) rethrows -> Sample {
+        var values: [Double] = []
+        for _ in 0..<repetitions { values.append(try body()) }
+        return Sample(values: values)
+    }
+
+    /// The asynchronous twin of ``repeated(_:_:)``.
+    static func repeated(_ repetitions: Int, _ body: () async throws -> Double) async rethrows -> Sample {
+        var values: [Double] = []
+        for _ in 0..<repetitions { values.append(try await body()) }
+        return Sample(values: values)
     }
 }
 
@@ -65,4 +278,9 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
     }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

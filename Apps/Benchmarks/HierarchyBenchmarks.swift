@@ -1,102 +1,143 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineTable
 
-/// Benchmarks of the Hierarchy product: events per second through `Statechart.handle`
-/// on a flat ring, on the seed's nested fixture, on a fork/join cycle and on a cycle
-/// through the statechart features (deep history, a delayed transition's timer, a final
-/// state's done event, an eventless transition), each as a ratio to a hand-written
-/// `switch` over the same flat ring, measured in the same run.
+/// Benchmarks of the Hierarchy product, each scenario against a baseline that does the
+/// same work by hand (`swift run -c release Benchmarks hierarchy`):
+/// - an 8-state flat ring through `Statechart.handle` (by a resolved event, by name, and
+///   `await send`), against a hand-written ring and against the Table product's `FSM` on
+///   the same ring;
+/// - the seed's nested fixture (deep, local and external transitions, into and out of a
+///   parallel state), a fork/join cycle, and a cycle through deep history, a delayed
+///   transition's timer, a final state's done event and an eventless transition, each
+///   against hand-written region variables and switches;
+/// - heap allocations per event on the ring and the nested fixture;
+/// - an SCXML document against the same chart built in Swift with the same options.
 enum HierarchyBenchmarks {
     typealias Chart = Statechart<String, String, Int>
 
     static let ringSize = 8
-    static let flatEvents = 400_000
-    static let nestedRounds = 40_000
+    static let ringEvents = 200_000
+    static let cycleEvents = 100_000
 
-    static func run() async throws {
-        let switchRate = try baselineSwitch()
-        let figures: [(String, Double)] = [
-            ("flat-ring.handle", try flatRing()),
-            ("nested-fixture.handle", try nestedFixture()),
-            ("fork-join-cycle.handle", try forkJoinCycle()),
-            ("history-timer-done-cycle.handle", try featureCycle()),
-            ("flat-ring.await-send", try await flatRingSend()),
-        ]
-        // Throughput first, then cost per event as a multiple of the hand-written switch
-        // (the ratio reads better that way round: how many times slower than the switch).
-        Harness.report("hierarchy.baseline.switch-flat-ring", value: switchRate, unit: "ev/s")
-        for (name, rate) in figures {
-            Harness.report("hierarchy.\(name)", value: rate, unit: "ev/s")
+    static func run(_ report: SuiteReport) async throws {
+        if report.wants("flat-ring") { try await flatRing(report) }
+        if report.wants("nested-fixture") {
+            try cycle(report, "nested-fixture", nestedCycle, chart: nestedChart(), hand: HandNested(), target: 90)
         }
-        let switchCost = 1e9 / switchRate
-        Harness.report("hierarchy.baseline.switch-flat-ring", value: switchCost, unit: "ns/ev")
-        for (name, rate) in figures {
-            Harness.report("hierarchy.\(name)", value: 1e9 / rate, unit: "ns/ev", baseline: switchCost)
+        if report.wants("fork-join-cycle") {
+            try cycle(report, "fork-join-cycle", forkJoinEvents, chart: nestedChart(), hand: HandNested(), target: 110)
         }
+        if report.wants("history-timer-done-cycle") { try featureCycle(report) }
+        if report.wants("allocations") { try allocations(report) }
+        if report.wants("scxml") { try scxml(report) }
+        if report.wants("memory") { try memory(report) }
     }
 
-    // MARK: Baseline
+    // MARK: Flat ring
 
-    /// The flat ring written by hand: a state enum and a switch on the event name.
-    final class HandWrittenRing {
-        enum Ring: Int { case s0, s1, s2, s3, s4, s5, s6, s7 }
-        var state = Ring.s0
+    /// The flat ring written by hand: a state number and a switch on the event.
+    final class HandRing {
+        var state: UInt8 = 0
         var transitions = 0
 
-        func handle(_ event: String) {
-            switch (state, event) {
-            case (.s7, "next"): state = .s0
-            case (let current, "next"): state = Ring(rawValue: current.rawValue + 1)!
+        @inline(never)
+        func handle(_ event: Int) {
+            switch event {
+            case 0: state = state == 7 ? 0 : state + 1
             default: return
             }
             transitions += 1
         }
     }
 
-    static func baselineSwitch() throws -> Double {
-        let events = Array(repeating: "next", count: 1024)
-        var checksum = 0
-        let nanoseconds = Harness.bestOfSync {
-            let ring = HandWrittenRing()
-            for round in 0..<(flatEvents / events.count) {
-                for event in events { ring.handle(event) }
-                checksum &+= round
+    enum RingState: Hashable, Sendable { case s0, s1, s2, s3, s4, s5, s6, s7 }
+    enum RingEvent: Hashable, Sendable { case next }
+
+    /// The same ring as a `StateMachineTable` table.
+    struct RingTable: SyntaxBuilder {
+        typealias State = RingState
+        typealias Event = RingEvent
+
+        func machine() throws -> FSM<RingState, RingEvent> {
+            let fsm = FSM<RingState, RingEvent>(initialState: .s0)
+            try fsm.buildTable {
+                define(.s0) { when(.next) | then(.s1) }
+                define(.s1) { when(.next) | then(.s2) }
+                define(.s2) { when(.next) | then(.s3) }
+                define(.s3) { when(.next) | then(.s4) }
+                define(.s4) { when(.next) | then(.s5) }
+                define(.s5) { when(.next) | then(.s6) }
+                define(.s6) { when(.next) | then(.s7) }
+                define(.s7) { when(.next) | then(.s0) }
             }
-            checksum &+= ring.transitions
+            return fsm
         }
-        precondition(checksum != 0)
-        return Double(flatEvents) / (nanoseconds / 1e9)
     }
 
-    // MARK: Statecharts
-
-    static func ring() throws -> Chart {
-        try Chart(name: "ring") {
+    static func ring(options: StatechartOptions = StatechartOptions()) throws -> Chart {
+        try Chart(name: "ring", options: options) {
             for index in 0..<ringSize {
                 Chart.State("s\(index)").on("next", to: "s\((index + 1) % ringSize)")
             }
         }
     }
 
-    static func flatRing() throws -> Double {
+    static func flatRing(_ report: SuiteReport) async throws {
+        let hand = HandRing()
+        let fsm = try RingTable().machine()
         let chart = try ring()
         chart.start()
-        let nanoseconds = try Harness.bestOfSync {
-            for _ in 0..<flatEvents { try chart.handle("next") }
+        let next = try chart.resolve("next")
+        let samples = try await Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: ringEvents,
+            [
+                { for _ in 0..<ringEvents { hand.handle(0) } },
+                { for _ in 0..<ringEvents { await fsm.handleEvent(.next) } },
+                { for _ in 0..<ringEvents { try chart.handle(next) } },
+                { for _ in 0..<ringEvents { try chart.handle("next") } },
+                { for _ in 0..<ringEvents { try await chart.send(next) } },
+            ]
+        )
+        guard hand.transitions > 0, chart.activeStates == ["s0"] else {
+            throw BenchmarkError("the flat ring did not go round")
         }
-        precondition(chart.activeStates == ["s0"])
-        return Double(flatEvents) / (nanoseconds / 1e9)
+        let (handRing, table, resolved, byName, send) = (samples[0], samples[1], samples[2], samples[3], samples[4])
+        report.add("flat-ring.table-fsm", unit: "ns/event", table, baseline: ("hand ring", handRing))
+        report.add(
+            "flat-ring.handle",
+            unit: "ns/event",
+            resolved,
+            baseline: ("hand ring", handRing),
+            target: .atMost(45),
+            note: "handle(chart.resolve(\"next\"))"
+        )
+        report.add(
+            "flat-ring.handle-vs-table",
+            unit: "ns/event",
+            resolved,
+            baseline: ("table FSM", table),
+            target: .ratioAtMost(1.25)
+        )
+        report.add(
+            "flat-ring.handle-by-name",
+            unit: "ns/event",
+            byName,
+            baseline: ("hand ring", handRing),
+            note: "handle(\"next\"): the resolved path plus one String hash and lookup"
+        )
+        report.add(
+            "flat-ring.await-send",
+            unit: "ns/event",
+            send,
+            baseline: ("handle", resolved),
+            target: .atMost(resolved.median + 60),
+            note: "target: handle + 60 ns"
+        )
     }
 
-    static func flatRingSend() async throws -> Double {
-        let chart = try ring()
-        chart.start()
-        let count = flatEvents / 4
-        let nanoseconds = try await Harness.bestOf {
-            for _ in 0..<count { try await chart.send("next") }
-        }
-        return Double(count) / (nanoseconds / 1e9)
-    }
+    // MARK: Nested fixture and fork/join
 
     /// The seed's statemachine.json (the fixture of its nested spec), embedded.
     static func nestedChart() throws -> Chart {
@@ -119,15 +160,100 @@ enum HierarchyBenchmarks {
         "a2_a",  // external, contained -> containing
     ]
 
+    /// Into the parallel state c2 through a fork, out through a join, back to a/a1.
     static let forkJoinEvents = ["a_fork", "c212_join", "c222_join", "b_a3", "a3_a1"]
 
-    static func nestedFixture() throws -> Double {
-        try cycleRate(nestedCycle)
+    /// The nested fixture written by hand: one variable per region and a switch per
+    /// event, taking the same transitions (with the same source checks) as the chart.
+    final class HandNested {
+        enum Top: UInt8 { case a, b, c }
+        var top = Top.a
+        var a: UInt8 = 1, b: UInt8 = 1, b2: UInt8 = 1, b31: UInt8 = 1, b32: UInt8 = 1
+        var c: UInt8 = 1, c21: UInt8 = 1, c22: UInt8 = 1
+        var joined = (false, false)
+        var transitions = 0
+
+        static let events = [
+            "a_guard", "b_b22", "b22_b", "b_a3", "a3_b22", "b_b3", "b311_a1", "a_a2", "a2_a", "a_fork",
+            "c212_join", "c222_join", "a3_a1",
+        ]
+
+        func code(_ name: String) -> Int { Self.events.firstIndex(of: name)! }
+
+        func enterB(_ child: UInt8) {
+            top = .b
+            b = child
+            if child == 2 { b2 = 1 }
+            if child == 3 { (b31, b32) = (1, 1) }
+        }
+
+        @inline(never)
+        func handle(_ event: Int) -> Bool {
+            switch event {
+            case 0 where top == .a: enterB(1)
+            case 1 where top == .b: (b, b2) = (2, 2)
+            case 2 where top == .b && b == 2 && b2 == 2: b = 1
+            case 3 where top == .b: (top, a) = (.a, 3)
+            case 4 where top == .a && a == 3: (top, b, b2) = (.b, 2, 2)
+            case 5 where top == .b: enterB(3)
+            case 6 where top == .b && b == 3 && b31 == 1: (top, a) = (.a, 1)
+            case 7 where top == .a: a = 2
+            case 8 where top == .a && a == 2: a = 1
+            case 9 where top == .a: (top, c, c21, c22, joined) = (.c, 2, 2, 2, (false, false))
+            case 10 where top == .c && c == 2 && c21 == 2: joined.0 = true
+            case 11 where top == .c && c == 2 && c22 == 2:
+                joined.1 = true
+                if joined.0 && joined.1 { enterB(1) }
+            case 12 where top == .a && a == 3: a = 1
+            default: return false
+            }
+            transitions += 1
+            return true
+        }
     }
 
-    static func forkJoinCycle() throws -> Double {
-        try cycleRate(forkJoinEvents)
+    static func cycle(
+        _ report: SuiteReport,
+        _ name: String,
+        _ events: [String],
+        chart: Chart,
+        hand: HandNested,
+        target: Double
+    ) throws {
+        let resolved = try events.map { try chart.resolve($0) }
+        let codes = events.map(hand.code)
+        let rounds = cycleEvents / events.count
+        let samples = try Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: rounds * events.count,
+            [
+                {
+                    for _ in 0..<rounds {
+                        for code in codes where !hand.handle(code) { throw BenchmarkError("hand \(name) broke") }
+                    }
+                },
+                {
+                    for _ in 0..<rounds {
+                        for event in resolved where try chart.handle(event) != .handled {
+                            throw BenchmarkError("\(name) broke at \(event.name)")
+                        }
+                    }
+                },
+            ]
+        )
+        guard chart.activeStates == ["a", "a1"], hand.top == .a, hand.a == 1 else {
+            throw BenchmarkError("\(name) did not come back to a/a1")
+        }
+        report.add(
+            "\(name).handle",
+            unit: "ns/event",
+            samples[1],
+            baseline: ("hand-written regions", samples[0]),
+            target: .atMost(target)
+        )
     }
+
+    // MARK: History, timer, done event, eventless transition
 
     /// `start` enters `work/step1` (arming a 60 s timer on a clock that never moves, so
     /// each visit schedules and cancels it), `next` moves on, `pause` leaves `work` (its deep
@@ -153,33 +279,179 @@ enum HierarchyBenchmarks {
 
     static let featureEvents = ["start", "next", "pause", "resume", "finish"]
 
-    static func featureCycle() throws -> Double {
-        let chart = try featureChart()
-        chart.start()
-        let rounds = nestedRounds * 10 / featureEvents.count
-        let nanoseconds = try Harness.bestOfSync {
-            for _ in 0..<rounds {
-                for event in featureEvents where try chart.handle(event) != .handled {
-                    fatalError("benchmark cycle broken at \(event)")
-                }
-            }
+    /// The feature cycle by hand: the same configuration changes, a history variable, and
+    /// a timer armed and cancelled on the same kind of manual clock.
+    final class HandFeatures {
+        enum Top { case idle, work, review }
+        var top = Top.idle
+        var work: UInt8 = 0
+        var history: UInt8?
+        let clock = ManualStatechartClock()
+        var timer: StatechartTimer?
+        var transitions = 0
+
+        func enterWork(_ child: UInt8) {
+            top = .work
+            work = child
+            if child == 1 { timer = clock.schedule(after: .seconds(60)) {} }
         }
-        precondition(chart.activeStates == ["idle"])
-        return Double(rounds * featureEvents.count) / (nanoseconds / 1e9)
+
+        func leaveWork() {
+            timer?.cancel()
+            timer = nil
+            history = work
+        }
+
+        @inline(never)
+        func handle(_ event: Int) -> Bool {
+            switch event {
+            case 0 where top == .idle: enterWork(1)
+            case 1 where top == .work && work == 1:
+                timer?.cancel()
+                timer = nil
+                work = 2
+            case 2 where top == .work:
+                leaveWork()
+                top = .idle
+            case 3 where top == .idle: enterWork(history ?? 1)
+            case 4 where top == .work && work == 2:
+                work = 3
+                // The final state completes `work`: its done event leads to review, and
+                // review's eventless transition to idle.
+                leaveWork()
+                top = .review
+                top = .idle
+                transitions += 2
+            default: return false
+            }
+            transitions += 1
+            return true
+        }
     }
 
-    static func cycleRate(_ cycle: [String]) throws -> Double {
-        let chart = try nestedChart()
-        let rounds = nestedRounds * 10 / cycle.count
-        let nanoseconds = try Harness.bestOfSync {
-            for _ in 0..<rounds {
-                for event in cycle where try chart.handle(event) != .handled {
-                    fatalError("benchmark cycle broken at \(event)")
+    static func featureCycle(_ report: SuiteReport) throws {
+        let chart = try featureChart()
+        chart.start()
+        let hand = HandFeatures()
+        let events = try featureEvents.map { try chart.resolve($0) }
+        let rounds = cycleEvents / featureEvents.count
+        let samples = try Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: rounds * featureEvents.count,
+            [
+                {
+                    for _ in 0..<rounds {
+                        for code in 0..<5 where !hand.handle(code) { throw BenchmarkError("hand feature cycle broke") }
+                    }
+                },
+                {
+                    for _ in 0..<rounds {
+                        for event in events where try chart.handle(event) != .handled {
+                            throw BenchmarkError("feature cycle broke at \(event.name)")
+                        }
+                    }
+                },
+            ]
+        )
+        guard chart.activeStates == ["idle"], hand.top == .idle else {
+            throw BenchmarkError("the feature cycle did not come back to idle")
+        }
+        report.add(
+            "history-timer-done-cycle.handle",
+            unit: "ns/event",
+            samples[1],
+            baseline: ("hand-written", samples[0]),
+            target: .atMost(200)
+        )
+    }
+
+    // MARK: Allocations
+
+    static func allocations(_ report: SuiteReport) throws {
+        guard Harness.countsAllocations else {
+            print("hierarchy.allocations: not counted (sanitizer or non-glibc allocator)")
+            return
+        }
+        let ringChart = try ring()
+        ringChart.start()
+        let next = try ringChart.resolve("next")
+        let nested = try nestedChart()
+        let cycle = try nestedCycle.map { try nested.resolve($0) }
+        let rounds = cycleEvents / cycle.count
+        let ringSample = try Harness.repeated(report.repetitions) {
+            Double(try Harness.allocations { for _ in 0..<ringEvents { try ringChart.handle(next) } })
+                / Double(ringEvents)
+        }
+        let nestedSample = try Harness.repeated(report.repetitions) {
+            Double(
+                try Harness.allocations {
+                    for _ in 0..<rounds { for event in cycle { try nested.handle(event) } }
                 }
+            ) / Double(rounds * cycle.count)
+        }
+        // None per event: fewer than one allocation per thousand events (a buffer that
+        // grows once, say, amortised over the run).
+        report.add("flat-ring.mallocs", unit: "mallocs/event", ringSample, target: .atMost(0.001))
+        report.add("nested-fixture.mallocs", unit: "mallocs/event", nestedSample, target: .atMost(0.001))
+    }
+
+    // MARK: SCXML
+
+    /// The flat ring as an SCXML document.
+    static let ringSCXML: String = {
+        var xml = #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s0">"#
+        for index in 0..<ringSize {
+            xml += #"<state id="s\#(index)"><transition event="next" target="s\#((index + 1) % ringSize)"/></state>"#
+        }
+        return xml + "</scxml>"
+    }()
+
+    static func scxml(_ report: SuiteReport) throws {
+        let interpreter = SCXMLInterpreter(document: try SCXMLDocument(xml: ringSCXML))
+        try interpreter.start()
+        let chart = try ring(options: .scxml)
+        chart.start()
+        let samples = try Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: ringEvents,
+            [
+                { for _ in 0..<ringEvents { try chart.handle("next") } },
+                { for _ in 0..<ringEvents { try interpreter.send("next") } },
+            ]
+        )
+        guard interpreter.activeStates == ["s0"], chart.activeStates == ["s0"] else {
+            throw BenchmarkError("the SCXML ring did not go round")
+        }
+        report.add(
+            "scxml-ring.send",
+            unit: "ns/event",
+            samples[1],
+            baseline: ("the ring built in Swift, .scxml options", samples[0]),
+            target: .ratioAtMost(1.5)
+        )
+    }
+
+    // MARK: Memory
+
+    static func memory(_ report: SuiteReport) throws {
+        let count = 1_000
+        let ringBytes = try Harness.repeated(report.repetitions) {
+            try Harness.heapBytes(perInstanceOf: count) {
+                let chart = try ring()
+                chart.start()
+                return chart
             }
         }
-        precondition(chart.activeStates == ["a", "a1"])
-        return Double(rounds * cycle.count) / (nanoseconds / 1e9)
+        let nestedBytes = try Harness.repeated(report.repetitions) {
+            try Harness.heapBytes(perInstanceOf: count) { try nestedChart() }
+        }
+        report.add("memory.flat-ring-chart", unit: "bytes", ringBytes, note: "heap per started chart (mallinfo2)")
+        report.add(
+            "memory.nested-fixture-chart",
+            unit: "bytes",
+            nestedBytes,
+            note: "heap per started chart (mallinfo2)"
+        )
     }
 }
 

@@ -3,30 +3,23 @@ import StateMachineTable
 
 /// Benchmarks of the Table product: `swift run -c release Benchmarks table`.
 ///
-/// Every figure is a ratio against a baseline measured in the same run:
+/// Every figure is measured against a baseline that does the same work by hand, in the
+/// same run:
 /// - the turnstile through `FSM.handleEvent` against a hand-written nested `switch`
-///   behind one `async` call per event (and against a plain synchronous switch), with
-///   the same counters and the same 1,000,000-event sequence;
+///   behind one `async` call per event, with the same counters and the same
+///   1,000,000-event sequence;
 /// - 100 transitions x 3 predicate types x 10 cases, in two shapes, eager and lazy:
-///   `buildTable` time and memory, and `handleEvent` with three predicates;
+///   `buildTable` time, heap bytes per table, and `handleEvent` with three predicates
+///   against a hand-written dispatch over the same rows;
 /// - `FSM.OnMainActor` driven from the main actor against a plain `FSM` driven from a
 ///   nonisolated context, and against an actor that must be hopped to per event.
 enum TableBenchmarks {
     static let eventCount = 1_000_000
 
-    static func run() async throws {
-        try await turnstile()
-        try await predicates()
-        try await mainActor()
-        Harness.report("peak resident memory of this run", value: Double(peakResidentBytes()) / 1_048_576, unit: "MB")
-    }
-
-    /// The process's peak resident set (`VmHWM` in `/proc/self/status`), in bytes.
-    static func peakResidentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-        let kilobytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return kilobytes * 1024
+    static func run(_ report: SuiteReport) async throws {
+        if report.wants("turnstile") { try await turnstile(report) }
+        if report.wants("predicates") { try await predicates(report) }
+        if report.wants("main-actor") { try await mainActor(report) }
     }
 
     // MARK: - Turnstile
@@ -36,103 +29,92 @@ enum TableBenchmarks {
         return (0..<eventCount).map { _ in random.next() % 2 == 0 ? .coin : .pass }
     }
 
-    static func turnstile() async throws {
+    static func turnstile(_ report: SuiteReport) async throws {
         let events = turnstileEvents()
-
         let baseline = SwitchTurnstile()
-        let switchAsync = await Harness.bestOf {
-            baseline.reset()
-            for event in events { await baseline.handle(event) }
-        }
-        let switchSync = Harness.bestOfSync {
-            baseline.reset()
-            for event in events { baseline.handleSync(event) }
-        }
-
         let counters = Counters()
-        let table = TurnstileTable(counters: counters)
-        let fsm = try table.machine()
-        let fsmTime = await Harness.bestOf {
-            counters.reset()
-            for event in events { await fsm.handleEvent(event) }
-        }
+        let fsm = try TurnstileTable(counters: counters).machine()
+        let samples = try await Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: eventCount,
+            [
+                {
+                    baseline.reset()
+                    for event in events { await baseline.handle(event) }
+                },
+                {
+                    counters.reset()
+                    for event in events { await fsm.handleEvent(event) }
+                },
+            ]
+        )
         guard counters == baseline.counters else {
             throw BenchmarkError("FSM counters \(counters) differ from the switch's \(baseline.counters)")
         }
-
-        let perEvent = fsmTime / Double(eventCount)
-        let asyncPerEvent = switchAsync / Double(eventCount)
-        Harness.report("turnstile switch, async call/event", value: asyncPerEvent, unit: "ns/event")
-        Harness.report("turnstile switch, sync", value: switchSync / Double(eventCount), unit: "ns/event")
-        Harness.report(
-            "turnstile FSM.handleEvent vs async switch",
-            value: perEvent,
+        report.add(
+            "turnstile.handleEvent",
             unit: "ns/event",
-            baseline: asyncPerEvent,
-            target: "<= 3x",
-            pass: perEvent <= 3 * asyncPerEvent
-        )
-        Harness.report(
-            "turnstile FSM.handleEvent vs sync switch",
-            value: perEvent,
-            unit: "ns/event",
-            baseline: switchSync / Double(eventCount)
+            samples[1],
+            baseline: ("nested switch, one async call per event", samples[0]),
+            target: .ratioAtMost(3)
         )
     }
 
     // MARK: - Predicates
 
-    static func predicates() async throws {
-        let asyncBaseline = SwitchTurnstile()
-        let turnstileEvents = turnstileEvents()
-        let switchAsync =
-            await Harness.bestOf {
-                asyncBaseline.reset()
-                for event in turnstileEvents { await asyncBaseline.handle(event) }
-            } / Double(eventCount)
-
+    static func predicates(_ report: SuiteReport) async throws {
         for shape in PredicateShape.allCases {
             let sequence = shape.sequence(count: eventCount / 4)
+            let hand = HandPredicateDispatch(shape: shape)
             for type in [FSM<BenchState, BenchEvent>.PredicateHandling.eager, .lazy] {
+                let name = "predicates.\(shape.label).\(type)"
                 var fired = 0
                 let count = { fired += 1 }
-                let before = Harness.residentBytes()
-                var machines: [FSM<BenchState, BenchEvent>] = []
-                let build = try Harness.bestOfSync(3) {
+                let build = try Harness.repeated(report.repetitions) {
+                    let start = ContinuousClock.now
                     let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
                     try shape.build(fsm, count)
-                    machines.append(fsm)
+                    return (ContinuousClock.now - start).nanoseconds / 1e6
                 }
-                let memory = Double(Harness.residentBytes() - before) / Double(machines.count) / 1_048_576
-                let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
-                try shape.build(fsm, count)
-
-                let time = await Harness.bestOf {
-                    fired = 0
-                    for step in sequence {
-                        await fsm.handleEvent(step.event, predicates: step.p1, step.p2, step.p3)
+                report.add("\(name).buildTable", unit: "ms", build, target: .atMost(100))
+                let bytes = try Harness.repeated(report.repetitions) {
+                    try Harness.heapBytes(perInstanceOf: 10) {
+                        let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
+                        try shape.build(fsm, {})
+                        return fsm
                     }
                 }
-                guard fired == sequence.count else {
-                    throw BenchmarkError("\(shape) \(type): \(fired) of \(sequence.count) events fired a transition")
-                }
-                let perEvent = time / Double(sequence.count)
-                let name = "\(shape.rawValue), \(type)"
-                Harness.report(
-                    "buildTable \(name)",
-                    value: build / 1e6,
-                    unit: "ms",
-                    target: "< 100 ms",
-                    pass: build < 100e6
+                report.add("\(name).memory-per-table", unit: "bytes", bytes, note: "heap per built table (mallinfo2)")
+
+                let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
+                try shape.build(fsm, count)
+                let samples = try await Harness.interleaved(
+                    repetitions: report.repetitions,
+                    operations: sequence.count,
+                    [
+                        {
+                            hand.reset()
+                            for step in sequence { await hand.handle(step) }
+                        },
+                        {
+                            fired = 0
+                            for step in sequence {
+                                await fsm.handleEvent(step.event, predicates: step.p1, step.p2, step.p3)
+                            }
+                        },
+                    ]
                 )
-                Harness.report("  memory per table (RSS delta)", value: max(memory, 0), unit: "MB")
-                Harness.report(
-                    "  handleEvent+3 predicates vs async switch",
-                    value: perEvent,
+                guard fired == sequence.count, hand.fired == sequence.count else {
+                    throw BenchmarkError(
+                        "\(name): \(fired) (table) and \(hand.fired) (by hand) of \(sequence.count) events fired"
+                    )
+                }
+                report.add(
+                    "\(name).handleEvent",
                     unit: "ns/event",
-                    baseline: switchAsync,
-                    target: "< 200 ns",
-                    pass: perEvent < 200
+                    samples[1],
+                    baseline: ("hand-written dispatch over the same rows", samples[0]),
+                    target: .atMost(200)
                 )
             }
         }
@@ -140,34 +122,77 @@ enum TableBenchmarks {
 
     // MARK: - Main actor
 
-    static func mainActor() async throws {
+    static func mainActor(_ report: SuiteReport) async throws {
         let events = turnstileEvents()
-        let counters = Counters()
-        let table = TurnstileTable(counters: counters)
-        let plain = try table.machine()
-        let nonisolated =
-            await Harness.bestOf {
-                for event in events { await plain.handleEvent(event) }
-            } / Double(eventCount)
-        let onMain = try await MainActorRun.onMainActor(events) / Double(eventCount)
+        let plain = try TurnstileTable(counters: Counters()).machine()
+        var nonisolated: [Double] = []
+        var onMain: [Double] = []
+        // Interleaved by hand: one run is on the main actor, the other off it.
+        try await MainActorRun.warmUp(events)
+        for _ in 0..<report.repetitions {
+            let start = ContinuousClock.now
+            for event in events { await plain.handleEvent(event) }
+            nonisolated.append((ContinuousClock.now - start).nanoseconds / Double(eventCount))
+            onMain.append(try await MainActorRun.onMainActor(events) / Double(eventCount))
+        }
+        report.add(
+            "main-actor.OnMainActor",
+            unit: "ns/event",
+            Sample(values: onMain),
+            baseline: ("FSM from nonisolated code", Sample(values: nonisolated)),
+            target: .ratioAtMost(2),
+            note: "no hop: about 1x"
+        )
         // A hop costs microseconds; a tenth of the events is enough to show it.
         let hopEvents = Array(events.prefix(eventCount / 10))
-        let hop = try await MainActorRun.hopToActor(hopEvents) / Double(hopEvents.count)
-        Harness.report("FSM from nonisolated code", value: nonisolated, unit: "ns/event")
-        Harness.report(
-            "FSM.OnMainActor from the main actor",
-            value: onMain,
+        var hops: [Double] = []
+        for _ in 0..<report.repetitions {
+            hops.append(try await MainActorRun.hopToActor(hopEvents) / Double(hopEvents.count))
+        }
+        report.add(
+            "main-actor.hop-per-event",
             unit: "ns/event",
-            baseline: nonisolated,
-            target: "no hop (about 1x)",
-            pass: onMain < 2 * nonisolated
+            Sample(values: hops),
+            baseline: ("FSM from nonisolated code", Sample(values: nonisolated)),
+            note: "reference: what OnMainActor saves"
         )
-        Harness.report(
-            "main actor -> actor hop per event (reference)",
-            value: hop,
-            unit: "ns/event",
-            baseline: nonisolated
-        )
+    }
+}
+
+/// The predicate tables' rows written as a hand-written dispatch: for the state and the
+/// event, try the same five rows in order, comparing the same predicate cases.
+final class HandPredicateDispatch {
+    let shape: PredicateShape
+    var state = 0
+    var fired = 0
+
+    init(shape: PredicateShape) { self.shape = shape }
+
+    func reset() {
+        state = 0
+        fired = 0
+    }
+
+    @inline(never)
+    func handle(_ step: PredicateShape.Step) async {
+        let event = step.event == .e0 ? 0 : 1
+        for row in 0..<5 {
+            let matches: Bool
+            switch shape {
+            case .allThree:
+                matches =
+                    step.p1.rawValue == row && step.p2.rawValue == (row + state + event) % 10
+                    && step.p3.rawValue == (3 * row + state) % 10
+            case .oneEach:
+                let values = [step.p1.rawValue, step.p2.rawValue, step.p3.rawValue]
+                matches = values[(state + event) % 3] == (row * 2 + state) % 10
+            }
+            if matches {
+                state = (state + 1 + row) % 10
+                fired += 1
+                return
+            }
+        }
     }
 }
 
@@ -274,30 +299,22 @@ enum MainActorRun {
                 table.when(.pass) | table.then(.locked) | table.lock
             }
         }
-        return await bestOf {
-            for event in events { await fsm.handleEvent(event) }
-        }
+        let start = ContinuousClock.now
+        for event in events { await fsm.handleEvent(event) }
+        return (ContinuousClock.now - start).nanoseconds
+    }
+
+    /// One untimed run of each measured loop.
+    static func warmUp(_ events: [TurnstileEvent]) async throws {
+        _ = try await onMainActor(events)
     }
 
     /// The same turnstile owned by an actor: every event from the main actor hops to it.
     static func hopToActor(_ events: [TurnstileEvent]) async throws -> Double {
         let owner = try TurnstileActor()
-        return await bestOf {
-            for event in events { await owner.handle(event) }
-        }
-    }
-
-    /// `Harness.bestOf` measured on the main actor: the harness's function is
-    /// nonisolated, so it would move the loop off the main actor being measured.
-    static func bestOf(_ repetitions: Int = 5, _ body: () async -> Void) async -> Double {
-        await body()
-        var best = Double.infinity
-        for _ in 0..<repetitions {
-            let start = ContinuousClock.now
-            await body()
-            best = min(best, (ContinuousClock.now - start).nanoseconds)
-        }
-        return best
+        let start = ContinuousClock.now
+        for event in events { await owner.handle(event) }
+        return (ContinuousClock.now - start).nanoseconds
     }
 }
 
@@ -317,15 +334,23 @@ actor TurnstileActor {
 
 enum BenchState: Hashable, Sendable, CaseIterable { case s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 }
 enum BenchEvent: Hashable, Sendable, CaseIterable { case e0, e1 }
-enum P1: StateMachineTable.Predicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
-enum P2: StateMachineTable.Predicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
-enum P3: StateMachineTable.Predicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
+enum P1: Int, StateMachineTable.Predicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
+enum P2: Int, StateMachineTable.Predicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
+enum P3: Int, StateMachineTable.Predicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 
 /// The two shapes of the issue: every row naming all three predicate types, and every
 /// row naming one of them. Each has 10 states x 2 events x 5 rows.
 enum PredicateShape: String, CaseIterable {
     case allThree = "100 rows naming 3 types"
     case oneEach = "100 rows naming 1 type"
+
+    /// The shape's name in figure names.
+    var label: String {
+        switch self {
+        case .allThree: "three-types"
+        case .oneEach: "one-type"
+        }
+    }
 
     func build(_ fsm: FSM<BenchState, BenchEvent>, _ count: @escaping () -> Void) throws {
         switch self {
@@ -384,11 +409,6 @@ struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 // Written out by a throwaway script: 100 transitions (10 states x 2 events x 5 rows), in

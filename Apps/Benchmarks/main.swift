@@ -1,22 +1,89 @@
 import Foundation
 
-/// `swift run -c release Benchmarks [core|table|hierarchy|all]`
+/// `swift run -c release Benchmarks [core|table|hierarchy|all] [--repetitions N]
+/// [--filter TEXT] [--json PATH]`
 ///
-/// Each suite prints its figures as ratios against a baseline measured in the same run.
-let suites: [(name: String, run: () async throws -> Void)] = [
+/// Each figure is the median of N timed repetitions (default 9) with its spread, measured
+/// against a baseline that does the same work by hand in the same process, and checked
+/// against its target (MET or MISSED). `--json` also writes every figure to PATH.
+let usage = "usage: Benchmarks [core|table|hierarchy|all] [--repetitions N] [--filter TEXT] [--json PATH]"
+
+let suites: [(name: String, run: (SuiteReport) async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
     ("table", TableBenchmarks.run),
     ("hierarchy", HierarchyBenchmarks.run),
 ]
 
-let requested = CommandLine.arguments.dropFirst().first ?? "all"
-let selected = requested == "all" ? suites : suites.filter { $0.name == requested }
-if selected.isEmpty {
-    let names = (suites.map(\.name) + ["all"]).joined(separator: "|")
-    FileHandle.standardError.write("unknown suite '\(requested)'; usage: Benchmarks [\(names)]\n".data(using: .utf8)!)
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("Benchmarks: \(message)\n\(usage)\n".utf8))
     exit(2)
 }
+
+var options = BenchmarkOptions()
+var requested: [String] = []
+var arguments = CommandLine.arguments.dropFirst()[...]
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    case "--repetitions", "--filter", "--json":
+        guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
+        switch argument {
+        case "--repetitions":
+            guard let count = Int(value), (1...1000).contains(count) else {
+                fail("--repetitions takes a whole number from 1 to 1000, not '\(value)'")
+            }
+            options.repetitions = count
+        case "--filter": options.filter = value
+        default: options.jsonPath = value
+        }
+    case let name where suites.contains { $0.name == name } || name == "all":
+        requested.append(name)
+    default:
+        fail("unknown argument '\(argument)'")
+    }
+}
+let selected = requested.isEmpty || requested.contains("all") ? suites : suites.filter { requested.contains($0.name) }
+
+print("Benchmarks: medians of \(options.repetitions) repetitions [fastest–slowest], each after a warm-up")
+if options.repetitions < 7 { print("note: fewer than 7 repetitions; medians are rough") }
+var figures: [Figure] = []
 for suite in selected {
     print("== \(suite.name) ==")
-    try await suite.run()
+    let report = SuiteReport(suite.name, options: options)
+    try await suite.run(report)
+    figures += report.figures
+}
+
+let targeted = figures.filter { $0.met != nil }
+let missed = targeted.filter { $0.met == false }
+print("== \(targeted.count - missed.count) of \(targeted.count) targets MET ==")
+for figure in missed {
+    print("MISSED: \(figure.suite).\(figure.name) \(figure.sample.text) \(figure.unit), target \(figure.target ?? "")")
+}
+
+if let path = options.jsonPath {
+    struct Archive: Encodable {
+        let date: String
+        let host: String
+        let processors: Int
+        let repetitions: Int
+        let figures: [Figure]
+    }
+    let archive = Archive(
+        date: Date().formatted(.iso8601),
+        host: ProcessInfo.processInfo.hostName,
+        processors: ProcessInfo.processInfo.activeProcessorCount,
+        repetitions: options.repetitions,
+        figures: figures
+    )
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    do {
+        try encoder.encode(archive).write(to: URL(fileURLWithPath: path))
+        print("wrote \(figures.count) figures to \(path)")
+    } catch {
+        fail("cannot write \(path): \(error.localizedDescription)")
+    }
 }

@@ -4,7 +4,7 @@ extension Statechart {
     /// Pending delayed transitions are saved with the time they still have to wait on the
     /// chart's clock. Cheap: it reads what the last step published and runs no step.
     public func snapshot() -> StatechartSnapshot {
-        let (configuration, started, extras) = engine.pump.withLock { ($0.snapshot, $0.started, $0.extras) }
+        let (configuration, started, extras) = engine.publishedSnapshot()
         let now = engine.clock.now
         var active: [StateID] = []
         collect(region: 0, snapshot: configuration, into: &active)
@@ -168,7 +168,7 @@ extension Statechart {
 
     private func snapshotState(_ path: String) throws -> Int32 {
         do {
-            return try resolve(path)
+            return try stateIndex(atPath: path)
         } catch {
             throw StatechartError.invalidSnapshot(reason: "\(error)")
         }

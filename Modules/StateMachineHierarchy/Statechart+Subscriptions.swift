@@ -6,7 +6,7 @@ extension Statechart {
     /// iteration task is cancelled or it is deallocated), which also ends the subscription.
     /// - Throws: ``StatechartError/invalidPath(path:component:reason:)``.
     public func subscribe(to kind: Notification.Kind, at path: String) throws -> AsyncStream<Notification> {
-        let state = try resolve(path)
+        let state = try stateIndex(atPath: path)
         let (stream, continuation) = AsyncStream<Notification>.makeStream()
         let observers = hooks.observers
         let token = observers.add(state: state, kind: kind) { continuation.yield($0) }
@@ -23,7 +23,7 @@ extension Statechart {
         at path: String,
         _ callback: @escaping @Sendable (Notification) -> Void
     ) throws -> StatechartSubscription {
-        let state = try resolve(path)
+        let state = try stateIndex(atPath: path)
         let observers = hooks.observers
         let token = observers.add(state: state, kind: kind, deliver: callback)
         return StatechartSubscription { observers.remove(state: state, token: token) }

@@ -16,12 +16,12 @@ extension Statechart {
     /// [main]: []
     /// ```
     public func attachDebugger(_ sink: StatechartDebugSink = .standardError) {
-        engine.pump.withLock { $0.debugSink = sink }
+        engine.setDebugSink(sink)
     }
 
     /// Stops logging.
     public func detachDebugger() {
-        engine.pump.withLock { $0.debugSink = nil }
+        engine.setDebugSink(nil)
     }
 
     /// The active state configuration as an indented tree, as of the last completed step:
@@ -29,7 +29,7 @@ extension Statechart {
     /// active state at `2d + 1` tabs, recursing into nested regions in index order.
     /// Empty when the chart is not running.
     public var activeStateConfiguration: String {
-        let snapshot = engine.pump.withLock { $0.snapshot }
+        let snapshot = engine.publishedConfiguration()
         var text = ""
         describe(region: 0, depth: 0, snapshot: snapshot, into: &text)
         return text

@@ -22,14 +22,21 @@ extension Statechart {
         /// The engine's request for `event`: its index in the event table, or its name when
         /// no handler uses it (an empty name is an error).
         func request(for event: Event) throws(StatechartError) -> StepRequest {
-            if let index = model.eventIndex[event.name] {
-                return .event(index: index, name: nil)
+            let (index, name) = try lookUp(event.name)
+            return .event(index: index, name: name)
+        }
+
+        /// The event table's index for `name` (-1 when no handler uses it), and the name
+        /// traces give it when the table does not hold it as is (an empty name is an error).
+        func lookUp(_ name: EventID) throws(StatechartError) -> (index: Int32, unlisted: String?) {
+            if let index = model.eventIndex[name] {
+                return (index, nil)
             }
-            let name = statechartName(event.name)
-            if name.isEmpty {
+            let text = statechartName(name)
+            if text.isEmpty {
                 throw StatechartError.emptyName(what: "An event", location: "an event sent to '\(model.topology.name)'")
             }
-            return .event(index: model.matching.eventClass(of: name) ?? -1, name: name)
+            return (model.matching.eventClass(of: text) ?? -1, text)
         }
 
         /// Queues `event` from inside a step (or later, from an escaped context). An event

@@ -7,13 +7,21 @@ import Synchronization
 /// `EngineHooks` only when a state or handler has one.
 ///
 /// `@unchecked Sendable` invariant: the mutable stored properties under "Drainer-confined
-/// state" are read and written only by the current drainer, the single thread or task that set
-/// `pump.draining` to true under the `pump` lock. Ownership passes only through that lock,
-/// which orders every access of one drainer before those of the next.
+/// state" are read and written only by the current drainer, the single thread or task that
+/// took the drainer role in `queueState` (see "Submitting"). The role passes from one
+/// drainer to the next only through that atomic word, with acquiring and releasing
+/// orderings, which orders every access of one drainer before those of the next.
+@usableFromInline
 final class StatechartEngine: @unchecked Sendable {
     let topology: Topology
     let hooks: any EngineHooks
     let pump: PumpLock<Pump>
+    /// The drainer role and the queue's length (see "Submitting").
+    private let queueState = Atomic<Int>(0)
+    /// Whether `pump.debugSink` is set, readable without the lock.
+    private let hasDebugSink = Atomic<Bool>(false)
+    /// The configuration as of the last completed step, for readers on any thread.
+    private let configuration: PublishedConfiguration
     let subscriptions: SubscriptionCount
     let options: StatechartOptions
     let clock: any StatechartClock
@@ -38,57 +46,63 @@ final class StatechartEngine: @unchecked Sendable {
     /// inherited by tasks the blocks start, which then would touch the drainer's queue.)
     private let drainingThread = Atomic<UInt>(0)
 
-    // Drainer-confined state (see the type's invariant).
-    private var current: [Int32]
-    private var joinProgress: [[Bool]]
-    private var joinArrivals: [Int]
-    private var started = false
-    private var stepPayload: (any Sendable)?
-    private var stepEvent: Int32 = -1
-    private var log: DebugLog?
+    // Drainer-confined state (see the type's invariant). Only the drainer touches these,
+    // one step at a time, so Swift's run-time exclusivity checks (a call into the runtime on
+    // every read and write of a class's stored `var`, costing more than a whole step of a
+    // plain chart) are switched off for them: the drainer role is what keeps accesses apart.
+    /// Per region, its active state (-1 when inactive): the configuration.
+    private let current: RegionSlots
+    @exclusivity(unchecked) private var joinProgress: [[Bool]]
+    @exclusivity(unchecked) private var joinArrivals: [Int]
+    @exclusivity(unchecked) private var started = false
+    /// `started` as last published to `pump`.
+    @exclusivity(unchecked) private var publishedStarted = false
+    @exclusivity(unchecked) private var stepPayload: (any Sendable)?
+    @exclusivity(unchecked) private var stepEvent: Int32 = -1
+    @exclusivity(unchecked) private var log: DebugLog?
     /// `ConflictResolution.documentOrder`: the handlers the current microstep selected,
     /// then the (scope region, switch) pairs it exits and enters.
-    private var picks: [Pick] = []
-    private var pickScopes: [(region: Int32, change: Int32)] = []
+    @exclusivity(unchecked) private var picks: [Pick] = []
+    @exclusivity(unchecked) private var pickScopes: [(region: Int32, change: Int32)] = []
     /// Histories entered through their default transition whose executable content runs
     /// once their owner has been entered.
-    private var pendingHistoryDefaults: [Int32] = []
+    @exclusivity(unchecked) private var pendingHistoryDefaults: [Int32] = []
     /// Events sent with a delay by executable content, by a sequence number that is never
     /// reused, so a timer whose send is gone (cancelled, fired, halted) delivers nothing.
     /// In the order they were made (by sequence), at most `StatechartLimits.maxPendingSends`.
-    private var pendingSends: [PendingSend] = []
-    private var nextSendSequence: UInt64 = 0
+    @exclusivity(unchecked) private var pendingSends: [PendingSend] = []
+    @exclusivity(unchecked) private var nextSendSequence: UInt64 = 0
     /// SCXML's `idlocation` slots: the last send id generated into each.
-    private var sendIDSlots: [String: String] = [:]
-    private var generatedSendIDCount = 0
+    @exclusivity(unchecked) private var sendIDSlots: [String: String] = [:]
+    @exclusivity(unchecked) private var generatedSendIDCount = 0
     /// Steps run in a row on self-fed items, and the names of the last few, to name the cycle.
-    private var selfFedRun = 0
-    private var selfFedNames: [String] = []
+    @exclusivity(unchecked) private var selfFedRun = 0
+    @exclusivity(unchecked) private var selfFedNames: [String] = []
     /// A final state of the root region is active.
-    private var finished = false
+    @exclusivity(unchecked) private var finished = false
     /// Per history, the active state of each of its regions when its owner last exited;
     /// empty until then.
-    private var historyRecords: [[Int32]]
+    @exclusivity(unchecked) private var historyRecords: [[Int32]]
     /// While a history transition enters its owner: per region, the state to enter instead
     /// of the initial one (-1 for none).
-    private var restoreTargets: [Int32]
+    @exclusivity(unchecked) private var restoreTargets: [Int32]
     /// Per state, bumped on every entry: timers and task results carry the generation they
     /// were started in, and are dropped when it is no longer current.
-    private var generations: [UInt64]
+    @exclusivity(unchecked) private var generations: [UInt64]
     /// Per delayed transition: its pending timer and deadline on `clock`, nil when none.
-    private var pendingTimers: [(timer: StatechartTimer, deadline: Duration)?]
+    @exclusivity(unchecked) private var pendingTimers: [(timer: StatechartTimer, deadline: Duration)?]
     /// Per state: its running state-scoped task.
-    private var tasks: [Task<Void, Never>?]
+    @exclusivity(unchecked) private var tasks: [Task<Void, Never>?]
     /// Done events and (with `RaisedEventOrder.internalQueue`) raised events of this step.
-    private var internalQueue: [QueueItem] = []
+    @exclusivity(unchecked) private var internalQueue: [QueueItem] = []
     /// Deferred events, in arrival order.
-    private var deferredItems: [QueueItem] = []
+    @exclusivity(unchecked) private var deferredItems: [QueueItem] = []
     /// The handlers fired by eventless transitions and internal events in this step, to name
     /// the cycle when they never settle.
-    private var microstepTrace: [Int] = []
-    private var lastFired = -1
+    @exclusivity(unchecked) private var microstepTrace: [Int] = []
+    @exclusivity(unchecked) private var lastFired = -1
     /// Whether history, timers, joins or `finished` changed since they were last published.
-    private var extrasDirty = false
+    @exclusivity(unchecked) private var extrasDirty = false
 
     init(
         topology: Topology,
@@ -117,21 +131,59 @@ final class StatechartEngine: @unchecked Sendable {
         self.hooks = hooks
         self.subscriptions = subscriptions
         pump = PumpLock(Pump(topology: topology))
-        current = [Int32](repeating: -1, count: topology.regions.count)
+        configuration = PublishedConfiguration(regions: topology.regions.count)
+        current = RegionSlots(count: topology.regions.count)
         joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
         joinArrivals = [Int](repeating: 0, count: topology.joins.count)
     }
 
+    deinit {
+        current.deallocate()
+    }
+
     // MARK: Submitting
+
+    // The queue's protocol. `queueState` holds the drainer role (bit 0) and the number of
+    // items in `pump.items` (the other bits, counted in twos). Items are appended and popped,
+    // and the count changed, only under the `pump` lock; the role is taken and given up by
+    // compare-and-swap on the word. So an idle chart's event is claimed (0 -> 1) and released
+    // (1 -> 0) with one compare-and-swap each and no lock, and a release fails exactly when
+    // something was queued meanwhile, which the drainer then pops and runs. Acquiring and
+    // releasing orderings on the role pass the drainer-confined state from one drainer to
+    // the next.
+
+    /// Takes the drainer role if the chart is idle and nothing is queued.
+    private func claimIfIdle() -> Bool {
+        queueState.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
+    /// Counts one more queued item and takes the drainer role if nobody holds it; true when
+    /// the caller now drains. Called under the `pump` lock, with the item appended.
+    private func countQueuedItem() -> Bool {
+        var old = queueState.load(ordering: .relaxed)
+        while true {
+            let (exchanged, seen) = queueState.compareExchange(
+                expected: old,
+                desired: (old + 2) | 1,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged { return old & 1 == 0 }
+            old = seen
+        }
+    }
+
+    /// Gives up the drainer role unless items are queued; false when the caller must pop
+    /// and run them.
+    private func releaseIfIdle() -> Bool {
+        queueState.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged
+    }
 
     /// Queues `item` without running anything on the caller's thread; when the queue
     /// was idle, a new task drains it.
     func enqueue(_ item: QueueItem) {
         let startDrainer = pump.withLock { pump -> Bool in
             pump.append(item)
-            if pump.draining { return false }
-            pump.draining = true
-            return true
+            return countQueuedItem()
         }
         if startDrainer {
             Task { _ = self.drain(first: nil) }
@@ -154,22 +206,50 @@ final class StatechartEngine: @unchecked Sendable {
     /// the caller's thread until it is empty, returning the outcome of that item.
     /// `makeItem` learns whether the caller will drain, so it can choose the completion.
     func submit(_ makeItem: (_ drainsHere: Bool) -> QueueItem) -> Result<StatechartStepOutcome, StatechartError>? {
-        // Fast path: an idle, empty queue lets the caller run its item directly, without
-        // passing it through the queue.
-        var direct: QueueItem?
+        // An idle, empty queue lets the caller run its item directly, without queueing it.
+        if claimIfIdle() { return drain(first: makeItem(true)) }
         let drainHere = pump.withLock { pump -> Bool in
-            let drains = !pump.draining
-            if drains {
-                pump.draining = true
-                if pump.pendingCount == 0 {
-                    direct = makeItem(true)
-                    return true
-                }
-            }
+            let drains = countQueuedItem()
             pump.append(makeItem(drains))
             return drains
         }
-        return drainHere ? drain(first: direct) : nil
+        return drainHere ? drain(first: nil) : nil
+    }
+
+    /// The fast path of `handle` and `send`: when no step runs and nothing is queued, the
+    /// caller runs its event's step at once, with no queue item, no completion and no
+    /// lock, then drains whatever that step queued. Returns nil, having done nothing, when
+    /// the chart is busy, has a debug sink, or traces its steps, so that the caller queues
+    /// the event instead.
+    @usableFromInline
+    func runIfIdle(
+        event index: Int32,
+        name: String?,
+        payload: (any Sendable)?
+    ) throws(StatechartError) -> StatechartStepOutcome? {
+        guard !tracesSteps, !hasDebugSink.load(ordering: .relaxed), claimIfIdle() else { return nil }
+        if raisesInternally { drainingThread.store(Self.currentThread, ordering: .releasing) }
+        defer { if raisesInternally { leaveDrainingThread() } }
+        if selfFedRun > 0 {
+            selfFedRun = 0
+            selfFedNames.removeAll(keepingCapacity: true)
+        }
+        var outcome = StatechartStepOutcome.unhandled
+        var failure: StatechartError?
+        do throws(StatechartError) {
+            outcome = try performEvent(index, name: name, payload: payload)
+        } catch {
+            failure = error
+        }
+        if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
+        publish()
+        if !releaseIfIdle() {
+            var loopFailure: StatechartError?
+            drainRest(loopFailure: &loopFailure)
+            if failure == nil, let loopFailure { throw loopFailure }
+        }
+        if let failure { throw failure }
+        return outcome
     }
 
     /// Queues a halt (see ``halt()``), run on the caller's thread when the chart is idle.
@@ -181,13 +261,21 @@ final class StatechartEngine: @unchecked Sendable {
     func submitStop(payload: (any Sendable)?) {
         let (dropped, drainHere) = pump.withLock { pump -> ([QueueItem], Bool) in
             let dropped = pump.removePendingEvents()
-            let drains = !pump.draining
+            queueState.subtract(2 * dropped.count, ordering: .relaxed)
+            let drains = countQueuedItem()
             pump.append(QueueItem(request: .stop, payload: payload, completion: drains ? .inline : nil))
-            if drains { pump.draining = true }
             return (dropped, drains)
         }
         for item in dropped { item.completion?.deliver(.success(.discarded)) }
         if drainHere { _ = drain(first: nil) }
+    }
+
+    /// Sets or removes the debug sink that the next steps write to.
+    func setDebugSink(_ sink: StatechartDebugSink?) {
+        pump.withLock { pump in
+            pump.debugSink = sink
+            hasDebugSink.store(sink != nil, ordering: .relaxed)
+        }
     }
 
     /// Resumes a chart that has not started from a snapshot's configuration (per region,
@@ -203,7 +291,7 @@ final class StatechartEngine: @unchecked Sendable {
         sendIDSlots: [String: String] = [:],
         generatedSendIDCount: Int = 0
     ) {
-        current = configuration
+        for (region, state) in configuration.enumerated() { current[region] = state }
         self.sendIDSlots = sendIDSlots
         self.generatedSendIDCount = generatedSendIDCount
         for send in sends { schedule(send.request, name: send.name, delay: send.remaining, id: send.id, armed: true) }
@@ -216,7 +304,7 @@ final class StatechartEngine: @unchecked Sendable {
             if region == 0, topology.hot[Int(state)].isFinal { finished = true }
         }
         extrasDirty = true
-        pump.withLock { publish(into: &$0) }
+        publish()
     }
 
     // MARK: Draining
@@ -226,13 +314,19 @@ final class StatechartEngine: @unchecked Sendable {
     private func drain(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
         guard raisesInternally else { return drainQueue(first: first) }
         drainingThread.store(Self.currentThread, ordering: .releasing)
-        defer { drainingThread.store(0, ordering: .releasing) }
+        defer { leaveDrainingThread() }
         return drainQueue(first: first)
+    }
+
+    /// Clears `drainingThread` unless the next drainer, on another thread, has already
+    /// set it (the role is given up before this runs).
+    private func leaveDrainingThread() {
+        _ = drainingThread.compareExchange(expected: Self.currentThread, desired: 0, ordering: .releasing)
     }
 
     /// An identifier of the calling thread, unique among living threads.
     private static var currentThread: UInt {
-        UInt(bitPattern: ObjectIdentifier(Thread.current).hashValue)
+        UInt(pthread_self())
     }
 
     private func drainQueue(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
@@ -249,18 +343,31 @@ final class StatechartEngine: @unchecked Sendable {
             }
             if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
         }
+        if let result = drainRest(loopFailure: &loopFailure) { inlineResult = result }
+        // The caller's own step succeeded, but the steps it went on to run fed themselves
+        // without end: that is what its call ran into.
+        if let loopFailure, case .success? = inlineResult { return .failure(loopFailure) }
+        return inlineResult
+    }
+
+    /// Publishes the last step and runs the queued items until the queue is empty, then
+    /// gives up the drainer role; returns the outcome of the item whose completion is
+    /// `.inline`, if one was queued.
+    @discardableResult
+    private func drainRest(loopFailure: inout StatechartError?) -> Result<StatechartStepOutcome, StatechartError>? {
+        var inlineResult: Result<StatechartStepOutcome, StatechartError>?
         while true {
+            publish()
+            if releaseIfIdle() { break }
             var sink: StatechartDebugSink?
             let next = pump.withLock { pump -> QueueItem? in
-                publish(into: &pump)
-                if let item = pump.popFirst() {
-                    sink = pump.debugSink
-                    return item
-                }
-                pump.draining = false
-                return nil
+                guard let item = pump.popFirst() else { return nil }
+                queueState.subtract(2, ordering: .relaxed)
+                sink = pump.debugSink
+                return item
             }
-            guard let item = next else { break }
+            // The count says an item is queued, and only the drainer pops.
+            guard let item = next else { preconditionFailure("the queue's count and its items disagree") }
             let result = runCounted(item, sink: sink, loopFailure: &loopFailure)
             if tracesSteps { finishTracedStep(result) }
             if item.completion?.isInline == true {
@@ -270,9 +377,6 @@ final class StatechartEngine: @unchecked Sendable {
             }
             if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
         }
-        // The caller's own step succeeded, but the steps it went on to run fed themselves
-        // without end: that is what its call ran into.
-        if let loopFailure, case .success? = inlineResult { return .failure(loopFailure) }
         return inlineResult
     }
 
@@ -317,7 +421,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// Publishes the step and tells the hooks it ended, so that their observer reads the
     /// configuration the step left.
     private func finishTracedStep(_ result: Result<StatechartStepOutcome, StatechartError>) {
-        pump.withLock { publish(into: &$0) }
+        publish()
         hooks.stepFinished(result)
     }
 
@@ -337,9 +441,22 @@ final class StatechartEngine: @unchecked Sendable {
         }
     }
 
-    private func publish(into pump: inout Pump) {
+    /// Publishes the configuration, and what a snapshot reads besides it when that changed,
+    /// for readers on other threads (see `PublishedConfiguration`). Called by the drainer
+    /// after every step.
+    private func publish() {
+        guard started != publishedStarted || (topology.hasSnapshotExtras && extrasDirty) else {
+            configuration.publish(current.buffer)
+            return
+        }
+        configuration.publish(current.buffer) {
+            pump.withLock { publishExtras(into: &$0) }
+        }
+    }
+
+    private func publishExtras(into pump: inout Pump) {
         pump.started = started
-        for index in current.indices { pump.snapshot[index] = current[index] }
+        publishedStarted = started
         if topology.hasSnapshotExtras, extrasDirty {
             // Element by element into the pump's own arrays: sharing the engine's buffers
             // would make the engine's next write copy them (an allocation per join step).
@@ -358,6 +475,19 @@ final class StatechartEngine: @unchecked Sendable {
             pump.extras.generatedSendIDCount = generatedSendIDCount
             extrasDirty = false
         }
+    }
+
+    /// The configuration as of the last completed step.
+    func publishedConfiguration() -> [Int32] { configuration.read() }
+
+    /// The active state of `region` as of the last completed step, -1 when inactive.
+    func publishedState(ofRegion region: Int32) -> Int32 { configuration.state(ofRegion: Int(region)) }
+
+    /// The configuration, whether the chart runs, and the rest of a snapshot, all as of
+    /// the same completed step.
+    func publishedSnapshot() -> (configuration: [Int32], started: Bool, extras: PublishedExtras) {
+        let (configuration, (started, extras)) = configuration.read { pump.withLock { ($0.started, $0.extras) } }
+        return (configuration, started, extras)
     }
 
     private func run(_ item: QueueItem, sink: StatechartDebugSink?) -> Result<StatechartStepOutcome, StatechartError> {
@@ -380,30 +510,18 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func perform(_ item: QueueItem) -> Result<StatechartStepOutcome, StatechartError> {
         stepPayload = item.payload
-        do {
+        do throws(StatechartError) {
             switch item.request {
             case .event(let index, let name):
-                stepEvent = index
-                if let log {
-                    let name = name ?? (index >= 0 ? topology.eventNames[Int(index)] : "?")
-                    log.write("[\(topology.name)]: attempt to handle event '\(name)' data: \(describe(stepPayload))")
-                }
-                guard started else { return .success(.discarded) }
-                if item.sourceState >= 0, !isCurrent(item.sourceState, generation: item.generation) {
-                    return .success(.discarded)
-                }
-                if tracesSteps {
-                    hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: stepPayload, external: true)
-                }
-                // No handler names it: nothing changes, so there is nothing to settle.
-                guard index >= 0 else { return .success(.unhandled) }
-                let handled = try step(event: index)
-                if !handled, topology.hasDeferrals, isDeferred(index) {
-                    deferredItems.append(QueueItem(request: item.request, payload: item.payload, completion: nil))
-                    return .success(.deferred)
-                }
-                if settles { try settle() }
-                return .success(handled ? .handled : .unhandled)
+                return .success(
+                    try performEvent(
+                        index,
+                        name: name,
+                        payload: item.payload,
+                        source: item.sourceState,
+                        item.generation
+                    )
+                )
             case .timeout(let timer):
                 return .success(try performTimeout(timer, generation: item.generation))
             case .sendDue(let sequence):
@@ -422,15 +540,50 @@ final class StatechartEngine: @unchecked Sendable {
                 halt()
                 return .success(.handled)
             }
-        } catch let error as StatechartError {
-            return .failure(error)
         } catch {
-            preconditionFailure("steps throw only StatechartError")
+            return .failure(error)
         }
     }
 
+    /// One event's run-to-completion step: the event, then eventless transitions and
+    /// internal events until the chart settles.
+    private func performEvent(
+        _ index: Int32,
+        name: String?,
+        payload: (any Sendable)?,
+        source: Int32 = -1,
+        _ generation: UInt64 = 0
+    ) throws(StatechartError) -> StatechartStepOutcome {
+        // Most events carry no payload: skip the existential copy (value-witness calls)
+        // when both are nil.
+        if payload != nil || stepPayload != nil { stepPayload = payload }
+        stepEvent = index
+        if let log {
+            let name = name ?? (index >= 0 ? topology.eventNames[Int(index)] : "?")
+            log.write("[\(topology.name)]: attempt to handle event '\(name)' data: \(describe(payload))")
+        }
+        guard started else { return .discarded }
+        // A state-scoped task's result counts only while its state is still the one it was
+        // entered as.
+        if source >= 0, !isCurrent(source, generation: generation) { return .discarded }
+        if tracesSteps {
+            hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: payload, external: true)
+        }
+        // No handler names it: nothing changes, so there is nothing to settle.
+        guard index >= 0 else { return .unhandled }
+        let handled = try step(event: index)
+        if !handled, topology.hasDeferrals, isDeferred(index) {
+            deferredItems.append(
+                QueueItem(request: .event(index: index, name: name), payload: payload, completion: nil)
+            )
+            return .deferred
+        }
+        if settles { try settle() }
+        return handled ? .handled : .unhandled
+    }
+
     @inline(never)
-    private func performStart() throws -> StatechartStepOutcome {
+    private func performStart() throws(StatechartError) -> StatechartStepOutcome {
         stepEvent = -1
         guard !started else { return .unhandled }
         log?.write("[\(topology.name)] setup data: \(describe(stepPayload))")
@@ -458,7 +611,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// The timer of delayed transition `timer` fired: its synthetic event is dispatched,
     /// unless its state has been left (or left and re-entered) since the timer started.
     @inline(never)
-    private func performTimeout(_ timer: Int32, generation: UInt64) throws -> StatechartStepOutcome {
+    private func performTimeout(_ timer: Int32, generation: UInt64) throws(StatechartError) -> StatechartStepOutcome {
         let node = topology.timers[Int(timer)]
         guard started, isCurrent(node.state, generation: generation) else { return .discarded }
         pendingTimers[Int(timer)] = nil
@@ -478,12 +631,12 @@ final class StatechartEngine: @unchecked Sendable {
     /// Takes eventless transitions until none is enabled, then processes the internal
     /// queue one event at a time, each followed by eventless transitions again (SCXML's
     /// macrostep). Fails after `maxMicrosteps` microsteps, naming the repeating transitions.
-    private func settle() throws {
+    private func settle() throws(StatechartError) {
         let eventless = topology.eventlessEvent
         guard eventless >= 0 || !internalQueue.isEmpty else { return }
         var microsteps = 0
         microstepTrace.removeAll(keepingCapacity: true)
-        func count() throws {
+        func count() throws(StatechartError) {
             microstepTrace.append(lastFired)
             microsteps += 1
             if microsteps >= maxMicrosteps {
@@ -531,14 +684,14 @@ final class StatechartEngine: @unchecked Sendable {
 
     /// One microstep for `event`: TBStateMachine's dispatch, or SCXML's selection with
     /// `ConflictResolution.documentOrder`. True when a handler fired.
-    private func step(event: Int32) throws -> Bool {
+    private func step(event: Int32) throws(StatechartError) -> Bool {
         resolvesConflicts ? try select(event: event) : try dispatch(region: 0, event: event)
     }
 
     /// TBStateMachine's `handleEvent:`: the active child gets the event first (every region
     /// of a parallel state, in order); only if none handled it does this region's active
     /// state try its own handlers, in registration order.
-    private func dispatch(region: Int32, event: Int32) throws -> Bool {
+    private func dispatch(region: Int32, event: Int32) throws(StatechartError) -> Bool {
         let active = current[Int(region)]
         guard active >= 0 else { return false }
         let state = topology.hot[Int(active)]
@@ -567,7 +720,7 @@ final class StatechartEngine: @unchecked Sendable {
         return false
     }
 
-    private func fire(_ index: Int) throws -> Bool {
+    private func fire(_ index: Int) throws(StatechartError) -> Bool {
         let handler = topology.handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return false }
         if settles { lastFired = index }
@@ -620,7 +773,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// W3C SCXML's `selectTransitions` and `microstep`: every active atomic state, in
     /// document order, picks the first enabled handler on its way up; conflicting picks
     /// are resolved; then every pick's exits, actions and entries run together.
-    private func select(event: Int32) throws -> Bool {
+    private func select(event: Int32) throws(StatechartError) -> Bool {
         picks.removeAll(keepingCapacity: true)
         try collect(region: 0, event: event)
         guard !picks.isEmpty else { return false }
@@ -629,7 +782,7 @@ final class StatechartEngine: @unchecked Sendable {
         return true
     }
 
-    private func collect(region: Int32, event: Int32) throws {
+    private func collect(region: Int32, event: Int32) throws(StatechartError) {
         let active = current[Int(region)]
         guard active >= 0 else { return }
         let state = topology.hot[Int(active)]
@@ -643,7 +796,7 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     /// The first enabled handler for `event` of `atomic` or its nearest ancestor that has one.
-    private func pick(from atomic: Int32, event: Int32) throws {
+    private func pick(from atomic: Int32, event: Int32) throws(StatechartError) {
         var state = atomic
         while true {
             let range = topology.handlerRange(state: state, event: event)
@@ -667,7 +820,7 @@ final class StatechartEngine: @unchecked Sendable {
         }
     }
 
-    private func enabledPick(_ index: Int) throws -> Pick? {
+    private func enabledPick(_ index: Int) throws(StatechartError) -> Pick? {
         let handler = topology.handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return nil }
         switch handler.effect {
@@ -797,7 +950,7 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     /// The first outgoing path of `junction` whose guard passes.
-    private func junctionPath(_ junction: Int) throws -> Int {
+    private func junctionPath(_ junction: Int) throws(StatechartError) -> Int {
         guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
             throw StatechartError.noOutgoingJunctionPath(
                 junction: topology.junctionNames[junction],
@@ -1231,9 +1384,10 @@ final class StatechartEngine: @unchecked Sendable {
         extrasDirty = true
         let dropped = pump.withLock { pump -> [QueueItem] in
             let dropped = pump.removePendingEvents()
-            publish(into: &pump)
+            queueState.subtract(2 * dropped.count, ordering: .relaxed)
             return dropped
         }
+        publish()
         for item in dropped { item.completion?.deliver(.success(.discarded)) }
     }
 
@@ -1254,4 +1408,26 @@ final class StatechartEngine: @unchecked Sendable {
     private func describe(_ payload: (any Sendable)?) -> String {
         payload.map { String(describing: $0) } ?? "nil"
     }
+}
+
+/// The drainer's configuration: per region, its active state (-1 when inactive). A fixed
+/// buffer rather than an array, because the step reads and writes it all the time, and an
+/// array in a class's property costs a retain, a release and a uniqueness check per write.
+/// Owned by its engine, which deallocates it; drainer-confined like the engine's state.
+struct RegionSlots {
+    let buffer: UnsafeMutableBufferPointer<Int32>
+
+    init(count: Int) {
+        buffer = .allocate(capacity: count)
+        buffer.initialize(repeating: -1)
+    }
+
+    subscript(region: Int) -> Int32 {
+        get { buffer[region] }
+        nonmutating set { buffer[region] = newValue }
+    }
+
+    var indices: Range<Int> { buffer.indices }
+
+    func deallocate() { buffer.deallocate() }
 }

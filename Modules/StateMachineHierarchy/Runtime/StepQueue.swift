@@ -69,22 +69,17 @@ struct PublishedExtras: Sendable {
     var generatedSendIDCount = 0
 }
 
-/// The state shared between submitters and the drainer, guarded by `StatechartEngine.pump`.
+/// The state shared between submitters and the drainer, guarded by `StatechartEngine.pump`
+/// (the configuration itself is published through `PublishedConfiguration`).
 struct Pump: ~Copyable {
     var items: [QueueItem] = []
     var head = 0
-    /// True while some thread or task owns the right to run steps. Only the owner touches
-    /// the engine's configuration, so steps never overlap.
-    var draining = false
-    /// The active state of every region (-1 when inactive) as of the last completed step,
-    /// for readers outside the drainer.
-    var snapshot: [Int32]
+    /// Whether the chart runs, as of the last completed step that changed it.
     var started = false
     var extras = PublishedExtras()
     var debugSink: StatechartDebugSink?
 
     init(topology: Topology) {
-        snapshot = [Int32](repeating: -1, count: topology.regions.count)
         extras.historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
         extras.joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
         extras.timerDeadlines = [Duration?](repeating: nil, count: topology.timers.count)
