@@ -67,7 +67,8 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             subscriptions: observers.count,
             options: options,
             clock: clock,
-            tracesSteps: stepObserver != nil
+            tracesSteps: stepObserver != nil,
+            reportsEventStarts: stepObserver?.wantsEventStarts ?? false
         )
         hooks.engine = engine
     }
@@ -108,11 +109,11 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     }
 
     /// Whether the chart has been started and not stopped, as of the last completed step.
-    public var isRunning: Bool { engine.pump.withLock { $0.started } }
+    public var isRunning: Bool { engine.isRunning }
 
     /// Whether a final state of the root region is active (the chart has completed), as of
     /// the last completed step. Events are still accepted, but a final state handles none.
-    public var isFinished: Bool { engine.pump.withLock { $0.extras.finished } }
+    public var isFinished: Bool { engine.isFinished }
 
     // MARK: Events
 

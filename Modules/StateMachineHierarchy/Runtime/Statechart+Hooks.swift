@@ -143,4 +143,7 @@ protocol StatechartStepObserver: AnyObject, Sendable {
     func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool)
     /// A queued request's step (with everything it raised) ended.
     func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>)
+    /// Whether the observer wants ``eventStarted(_:payload:external:)`` at all; fixed for
+    /// the observer's life, read once when the chart is created.
+    var wantsEventStarts: Bool { get }
 }

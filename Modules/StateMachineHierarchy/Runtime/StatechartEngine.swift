@@ -18,6 +18,8 @@ final class StatechartEngine: @unchecked Sendable {
     let pump: PumpLock<Pump>
     /// The drainer role and the queue's length (see "Submitting").
     private let queueState = Atomic<Int>(0)
+    /// `started` (bit 0) and `finished` (bit 1) as last published, readable without the lock.
+    private let runState = Atomic<UInt8>(0)
     /// Whether `pump.debugSink` is set, readable without the lock.
     private let hasDebugSink = Atomic<Bool>(false)
     /// The configuration as of the last completed step, for readers on any thread.
@@ -34,6 +36,8 @@ final class StatechartEngine: @unchecked Sendable {
     /// The hooks want every processed event's name and every step's end (the SCXML
     /// interpreter's trace); off for ordinary charts, so their steps pay nothing for it.
     private let tracesSteps: Bool
+    /// With `tracesSteps`: the hooks also want every processed event's name.
+    private let reportsEventStarts: Bool
     /// The chart has eventless transitions or done events, or raises to the internal queue.
     /// The step tests this and the topology's `has...` facts (constants) before any of the
     /// mutable state below: every read of a class's `var` is an exclusivity check
@@ -110,10 +114,12 @@ final class StatechartEngine: @unchecked Sendable {
         subscriptions: SubscriptionCount,
         options: StatechartOptions,
         clock: any StatechartClock,
-        tracesSteps: Bool = false
+        tracesSteps: Bool = false,
+        reportsEventStarts: Bool = false
     ) {
         self.topology = topology
         self.tracesSteps = tracesSteps
+        self.reportsEventStarts = tracesSteps && reportsEventStarts
         self.options = options
         self.clock = clock
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
@@ -219,15 +225,14 @@ final class StatechartEngine: @unchecked Sendable {
     /// The fast path of `handle` and `send`: when no step runs and nothing is queued, the
     /// caller runs its event's step at once, with no queue item, no completion and no
     /// lock, then drains whatever that step queued. Returns nil, having done nothing, when
-    /// the chart is busy, has a debug sink, or traces its steps, so that the caller queues
-    /// the event instead.
+    /// the chart is busy or has a debug sink, so that the caller queues the event instead.
     @usableFromInline
     func runIfIdle(
         event index: Int32,
         name: String?,
         payload: (any Sendable)?
     ) throws(StatechartError) -> StatechartStepOutcome? {
-        guard !tracesSteps, !hasDebugSink.load(ordering: .relaxed), claimIfIdle() else { return nil }
+        guard !hasDebugSink.load(ordering: .relaxed), claimIfIdle() else { return nil }
         if raisesInternally { drainingThread.store(Self.currentThread, ordering: .releasing) }
         defer { if raisesInternally { leaveDrainingThread() } }
         if selfFedRun > 0 {
@@ -241,6 +246,7 @@ final class StatechartEngine: @unchecked Sendable {
         } catch {
             failure = error
         }
+        if tracesSteps { finishTracedStep(failure.map { .failure($0) } ?? .success(outcome)) }
         if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
         publish()
         if !releaseIfIdle() {
@@ -317,6 +323,10 @@ final class StatechartEngine: @unchecked Sendable {
         defer { leaveDrainingThread() }
         return drainQueue(first: first)
     }
+
+    /// Whether a final state of the root region is active, as the running step left it.
+    /// Drainer only (a step observer's `stepFinished`).
+    var isFinishedInStep: Bool { finished }
 
     /// Clears `drainingThread` unless the next drainer, on another thread, has already
     /// set it (the role is given up before this runs).
@@ -457,6 +467,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func publishExtras(into pump: inout Pump) {
         pump.started = started
         publishedStarted = started
+        runState.store((started ? 1 : 0) | (finished ? 2 : 0), ordering: .releasing)
         if topology.hasSnapshotExtras, extrasDirty {
             // Element by element into the pump's own arrays: sharing the engine's buffers
             // would make the engine's next write copy them (an allocation per join step).
@@ -476,6 +487,12 @@ final class StatechartEngine: @unchecked Sendable {
             extrasDirty = false
         }
     }
+
+    /// Whether the chart runs, as of the last completed step.
+    var isRunning: Bool { runState.load(ordering: .acquiring) & 1 != 0 }
+
+    /// Whether a final state of the root region is active, as of the last completed step.
+    var isFinished: Bool { runState.load(ordering: .acquiring) & 2 != 0 }
 
     /// The configuration as of the last completed step.
     func publishedConfiguration() -> [Int32] { configuration.read() }
@@ -566,7 +583,7 @@ final class StatechartEngine: @unchecked Sendable {
         // A state-scoped task's result counts only while its state is still the one it was
         // entered as.
         if source >= 0, !isCurrent(source, generation: generation) { return .discarded }
-        if tracesSteps {
+        if reportsEventStarts {
             hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: payload, external: true)
         }
         // No handler names it: nothing changes, so there is nothing to settle.
@@ -655,7 +672,7 @@ final class StatechartEngine: @unchecked Sendable {
             guard !internalQueue.isEmpty else { return }
             let item = internalQueue.removeFirst()
             guard case .event(let index, let name) = item.request else { continue }
-            if tracesSteps {
+            if reportsEventStarts {
                 hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: item.payload, external: false)
             }
             guard index >= 0 else { continue }

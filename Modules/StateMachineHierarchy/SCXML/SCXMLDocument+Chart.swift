@@ -15,18 +15,24 @@ struct SCXMLEventOrigin: Sendable {
 }
 
 extension SCXMLDocument {
-    /// The document as a chart definition (built once, when the document is loaded).
-    static func definition(of document: SCXMLDocument) -> SCXMLChart.Definition {
+    /// The document as a chart definition. With `tracing`, every state gets enter and exit
+    /// blocks that record the interpreter's trace; without it, only the states whose
+    /// document content needs a block have one, so that a step through plain states calls
+    /// no block at all.
+    static func definition(of document: SCXMLDocument, tracing: Bool = true) -> SCXMLChart.Definition {
         var definition = SCXMLChart.Definition(
             name: document.name ?? "scxml",
-            root: document.region(of: 0)
+            root: document.region(of: 0, tracing: tracing)
         )
         definition.dialect = .scxml
         return definition
     }
 
-    private func region(of parent: Int) -> SCXMLChart.RegionSpec {
-        var region = SCXMLChart.RegionSpec(states: nodes[parent].children.map(state), initial: nil)
+    private func region(of parent: Int, tracing: Bool) -> SCXMLChart.RegionSpec {
+        var region = SCXMLChart.RegionSpec(
+            states: nodes[parent].children.map { state($0, tracing: tracing) },
+            initial: nil
+        )
         guard let initialIndex = nodes[parent].initialTransition else { return region }
         let initial = transitions[initialIndex]
         if initial.actions.isEmpty, initial.targets.count == 1, nodes[initial.targets[0]].parent == parent,
@@ -40,13 +46,15 @@ extension SCXMLDocument {
         return region
     }
 
-    private func state(_ index: Int) -> SCXMLChart.NodeSpec {
+    private func state(_ index: Int, tracing: Bool) -> SCXMLChart.NodeSpec {
         let node = nodes[index]
         let content: SCXMLChart.ContentSpec
         switch node.kind {
-        case .compound: content = .composite(region(of: index))
+        case .compound: content = .composite(region(of: index, tracing: tracing))
         case .parallel:
-            content = .parallel(node.children.map { SCXMLChart.RegionSpec(states: [state($0)], initial: nil) })
+            content = .parallel(
+                node.children.map { SCXMLChart.RegionSpec(states: [state($0, tracing: tracing)], initial: nil) }
+            )
         default: content = .simple
         }
         let id = node.id
@@ -70,6 +78,10 @@ extension SCXMLDocument {
             },
             handlers: node.transitions.map { handler(transitions[$0]) }
         )
+        if !tracing, !invokes {
+            if onEntry.isEmpty { spec.enter = nil }
+            if onExit.isEmpty { spec.exit = nil }
+        }
         spec.isFinal = node.kind == .final
         spec.histories = node.histories.map { historyIndex in
             let history = nodes[historyIndex]

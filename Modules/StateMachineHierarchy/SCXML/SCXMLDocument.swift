@@ -274,6 +274,10 @@ public struct SCXMLDocument: Sendable {
     /// The document as a chart definition, the model every SCXML chart runs from.
     var definition: SCXMLChart.Definition { Self.definition(of: self) }
 
+    /// The document as a chart definition, with or without the blocks that record the
+    /// interpreter's trace.
+    func definition(tracing: Bool) -> SCXMLChart.Definition { Self.definition(of: self, tracing: tracing) }
+
     /// The ids of all states (every node except the root), in document order.
     public var stateIDs: [String] { nodes.dropFirst().map(\.id) }
 

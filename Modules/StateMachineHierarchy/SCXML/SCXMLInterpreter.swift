@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs an ``SCXMLDocument`` on ``Statechart``'s engine with SCXML semantics
 /// (``StatechartOptions/scxml``, the algorithm of the W3C specification's Appendix D with
 /// the null data model): event-name prefix matching and `*`, eventless transitions taken
@@ -55,9 +57,20 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// The clock delayed sends are timed by.
     public let clock: any StatechartClock
 
+    /// Whether macrosteps record their ``trace`` (for ``trace`` and `onMacrostep`). Without
+    /// it a macrostep builds no strings and takes fewer locks.
+    public let recordsTrace: Bool
+    /// Whether the document has an `<invoke>` anywhere (else no step starts or cancels one).
+    private let invokes: Bool
+    /// See `StatechartStepObserver`: `<finalize>`, `autoforward` and the trace need the
+    /// events' names; a document without them does not.
+    var wantsEventStarts: Bool { recordsTrace || invokes }
     private let onMacrostep: MacrostepObserver?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
     private let state: PumpLock<Session>
+    /// Bumped on every failure (with the session's `failure` set first, under its lock), so
+    /// that a call can tell without the lock whether a step it ran failed.
+    private let failures = Atomic<Int>(0)
     /// The session that invoked this one, and the id it knows this one by.
     private weak let parent: SCXMLInterpreter?
     private let invokeID: String?
@@ -68,8 +81,6 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         var recording: [String] = []
         var trace: [String] = []
         var failure: StatechartError?
-        /// Bumped on every failure, so a call can tell whether a step it ran failed.
-        var failures = 0
         /// States with `<invoke>`s entered in the running macrostep (and not left since).
         var statesToInvoke: [String] = []
         /// Running child sessions, in the order they started.
@@ -95,14 +106,25 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     ///   - options: the semantics; SCXML's by default (its `maxMicrosteps` is the loop guard).
     ///   - clock: times delayed `<send>`s; `.continuous` (real time) by default, a
     ///     ``ManualStatechartClock`` in tests.
-    ///   - onMacrostep: called after each macrostep with its trace.
+    ///   - recordsTrace: whether macrosteps record their ``trace``; turn it off when nobody
+    ///     reads it, which makes every macrostep cheaper (no strings, fewer locks).
+    ///   - onMacrostep: called after each macrostep with its trace (empty without
+    ///     `recordsTrace`).
     public convenience init(
         document: SCXMLDocument,
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
+        recordsTrace: Bool = true,
         onMacrostep: MacrostepObserver? = nil
     ) {
-        self.init(document: document, options: options, clock: clock, onMacrostep: onMacrostep, parent: nil)
+        self.init(
+            document: document,
+            options: options,
+            clock: clock,
+            recordsTrace: recordsTrace,
+            onMacrostep: onMacrostep,
+            parent: nil
+        )
     }
 
     /// A session invoked by `parent` as `invokeID` (or a top-level one when nil).
@@ -110,10 +132,13 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         document: SCXMLDocument,
         options: StatechartOptions,
         clock: any StatechartClock,
+        recordsTrace: Bool,
         onMacrostep: MacrostepObserver?,
         parent: (session: SCXMLInterpreter, invokeID: String)?
     ) {
         self.document = document
+        self.recordsTrace = recordsTrace
+        invokes = document.nodes.contains { !$0.invokes.isEmpty }
         self.options = options
         self.clock = clock
         self.onMacrostep = onMacrostep
@@ -135,9 +160,16 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         restoring snapshot: StatechartSnapshot,
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
+        recordsTrace: Bool = true,
         onMacrostep: MacrostepObserver? = nil
     ) throws {
-        self.init(document: document, options: options, clock: clock, onMacrostep: onMacrostep)
+        self.init(
+            document: document,
+            options: options,
+            clock: clock,
+            recordsTrace: recordsTrace,
+            onMacrostep: onMacrostep
+        )
         try restore(snapshot)
     }
 
@@ -150,7 +182,12 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// A new chart for the document whose steps report to this interpreter.
     private func makeChart() -> SCXMLChart {
         do {
-            return try SCXMLChart(document.definition, options: options, clock: clock, stepObserver: self)
+            return try SCXMLChart(
+                document.definition(tracing: recordsTrace),
+                options: options,
+                clock: clock,
+                stepObserver: self
+            )
         } catch {
             // The definition was compiled once already, when the document was loaded.
             preconditionFailure("an SCXML document's definition compiles: \(error)")
@@ -160,7 +197,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     // MARK: Following the chart's steps (on its draining thread)
 
     /// Records an entry of the running macrostep's trace.
-    func note(_ entry: String) {
+    func note(_ entry: @autoclosure () -> String) {
+        guard recordsTrace else { return }
+        let entry = entry()
         state.withLock { $0.recording.append(entry) }
     }
 
@@ -168,7 +207,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// it came from, and forwards an external event to the children that `autoforward`.
     func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
         let (invocations, chart) = state.withLock { session -> ([Invocation], SCXMLChart?) in
-            session.recording.append("event:\(name)")
+            if recordsTrace { session.recording.append("event:\(name)") }
             return (external ? session.invocations : [], session.chart)
         }
         guard !invocations.isEmpty, let chart else { return }
@@ -186,11 +225,13 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
             // A stale timer ran no macrostep.
             if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
-            session.trace = session.recording
-            session.recording = []
+            if recordsTrace {
+                session.trace = session.recording
+                session.recording = []
+            }
             if case .failure(let error) = result {
                 session.failure = error
-                session.failures += 1
+                failures.add(1, ordering: .releasing)
                 return (session.trace, session.chart, true)
             }
             return (session.trace, session.chart, false)
@@ -200,10 +241,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             // A failed macrostep stops the machine: its timers, queued events and children go.
             chart.engine.halt()
             cancelAllInvocations()
-        } else if chart.isFinished {
-            cancelAllInvocations()
+        } else if chart.engine.isFinishedInStep {
+            if invokes { cancelAllInvocations() }
             reportDoneToParent()
-        } else {
+        } else if invokes {
             startInvocations(chart)
         }
         if let trace { onMacrostep?(trace) }
@@ -256,6 +297,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
                     document: invoke.document,
                     options: options,
                     clock: clock,
+                    recordsTrace: false,
                     onMacrostep: nil,
                     parent: (self, id)
                 )
@@ -355,7 +397,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     /// What the last macrostep did, in order: `event:<name>` for each event processed
     /// (the external one first, then raised and `done.state` events), `exit:<id>` and
-    /// `enter:<id>` for each state left and entered.
+    /// `enter:<id>` for each state left and entered. Always empty when the interpreter was
+    /// created without `recordsTrace`.
     public var trace: [String] { state.withLock { $0.trace } }
 
     /// The error that stopped the machine (``StatechartError/eventlessLoop(limit:cycle:)``),
@@ -371,11 +414,11 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// - Throws: ``StatechartError/eventlessLoop(limit:cycle:)`` if a macrostep this call
     ///   ran never settles; the machine then stops.
     public func start() throws {
-        let (chart, failures) = state.withLock { session -> (SCXMLChart, Int) in
+        let chart = state.withLock { session -> SCXMLChart in
             if session.failure != nil { session.failure = nil }
-            return (session.chart!, session.failures)
+            return session.chart!
         }
-        try run(failuresBefore: failures) {
+        try run(failuresBefore: failures.load(ordering: .acquiring)) {
             chart.engine.submit { QueueItem(request: .start, payload: nil, completion: $0 ? .inline : nil) }
         }
     }
@@ -387,10 +430,15 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// - Throws: ``StatechartError/eventlessLoop(limit:cycle:)`` if a macrostep this call
     ///   ran never settles; the machine then stops.
     public func send(_ name: String) throws {
-        let (chart, failures) = state.withLock { ($0.chart!, $0.failures) }
+        let failuresBefore = failures.load(ordering: .acquiring)
+        let chart = self.chart
         guard chart.isRunning, !chart.isFinished else { return }
-        try run(failuresBefore: failures) {
-            let request = try chart.hooks.request(for: SCXMLChart.Event(name))
+        try run(failuresBefore: failuresBefore) {
+            let (index, unlisted) = try chart.hooks.lookUp(name)
+            if let outcome = try chart.engine.runIfIdle(event: index, name: unlisted, payload: nil) {
+                return .success(outcome)
+            }
+            let request = StepRequest.event(index: index, name: unlisted)
             return chart.engine.submit { QueueItem(request: request, payload: nil, completion: $0 ? .inline : nil) }
         }
     }
@@ -403,7 +451,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     ) throws {
         guard let result = try submit() else { return }
         _ = try result.get()
-        let failure = state.withLock { $0.failures != failuresBefore ? $0.failure : nil }
+        guard failures.load(ordering: .acquiring) != failuresBefore else { return }
+        let failure = state.withLock { $0.failure }
         if let failure { throw failure }
     }
 
