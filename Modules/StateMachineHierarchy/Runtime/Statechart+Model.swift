@@ -204,6 +204,9 @@ struct Topology: Sendable {
     let childRegions: [Int32]
     let resetJoins: [Int32]
     let regionInitial: [Int32]
+    /// Per handler: the state its transition enters when it is a plain move between two
+    /// sibling states (see `directTarget(of:)`), else -1.
+    let directTargets: [Int32]
 
     init(
         name: String,
@@ -307,6 +310,42 @@ struct Topology: Sendable {
         self.childRegions = childRegions
         self.resetJoins = resetJoins
         regionInitial = regions.map(\.initial)
+        directTargets = handlers.map { handler in
+            Self.directTarget(of: handler, hot: hot, switches: hotSwitches, scopeRegions: scopeRegions) {
+                region,
+                change in
+                let entry = hotSwitches[Int(change)]
+                let plan = Int(entry.planStart)..<Int(entry.planStart + entry.planCount)
+                return plan.first { planRegions[$0] == region }.map { planStates[$0] }
+            }
+        }
+    }
+
+    /// The state `handler` moves to when its transition is a plain move between two states
+    /// of one region: both simple, without blocks, timers, tasks, histories or joins, the
+    /// scope that region alone, no history target. Such a transition exits the source and
+    /// enters the target with nothing else to run (but its action), so the step can take it
+    /// without walking the scope. -1 otherwise.
+    private static func directTarget(
+        of handler: HandlerNode,
+        hot: [StateHot],
+        switches: [SwitchHot],
+        scopeRegions: [Int32],
+        explicitChild: (Int32, Int32) -> Int32?
+    ) -> Int32 {
+        guard case .transition(let change) = handler.effect else { return -1 }
+        let entry = switches[Int(change)]
+        let source = hot[Int(handler.source)]
+        guard entry.scopeCount == 1, entry.historyCount == 0,
+            scopeRegions[Int(entry.scopeStart)] == source.parent,
+            let target = explicitChild(source.parent, change)
+        else { return -1 }
+        let destination = hot[Int(target)]
+        func isPlain(_ state: StateHot) -> Bool {
+            state.kind == .simple && !state.hasEnter && !state.hasExit && !state.hasExtras && !state.isFinal
+                && state.joinCount == 0
+        }
+        return isPlain(source) && isPlain(destination) ? target : -1
     }
 
     /// The state switch `change` enters in `region` instead of its initial state, if any.

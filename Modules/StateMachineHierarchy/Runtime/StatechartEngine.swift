@@ -62,6 +62,8 @@ final class StatechartEngine: @unchecked Sendable {
     /// `started` as last published to `pump`.
     @exclusivity(unchecked) private var publishedStarted = false
     @exclusivity(unchecked) private var stepPayload: (any Sendable)?
+    /// False only while `stepPayload` is known to be nil (set by the fast path, which knows).
+    @exclusivity(unchecked) private var stepHasPayload = true
     @exclusivity(unchecked) private var stepEvent: Int32 = -1
     @exclusivity(unchecked) private var log: DebugLog?
     /// `ConflictResolution.documentOrder`: the handlers the current microstep selected,
@@ -226,11 +228,42 @@ final class StatechartEngine: @unchecked Sendable {
     /// caller runs its event's step at once, with no queue item, no completion and no
     /// lock, then drains whatever that step queued. Returns nil, having done nothing, when
     /// the chart is busy or has a debug sink, so that the caller queues the event instead.
+    ///
+    /// `name` is the name traces give an event the table does not hold as is (see
+    /// `StepRequest.event`).
     @usableFromInline
     func runIfIdle(
         event index: Int32,
         name: String?,
         payload: (any Sendable)?
+    ) throws(StatechartError) -> StatechartStepOutcome? {
+        try runIdleStep(index, name: name) {
+            stepPayload = payload
+            stepHasPayload = true
+        }
+    }
+
+    /// ``runIfIdle(event:name:payload:)`` for the most common event: one the table holds,
+    /// without a payload. Separate so that the step passes no optional name or existential
+    /// payload around (copying and destroying those costs value-witness calls).
+    @usableFromInline
+    func runIfIdle(event index: Int32) throws(StatechartError) -> StatechartStepOutcome? {
+        try runIdleStep(index, name: nil) {
+            // The existential is written (a value-witness call) only if it held a payload.
+            if stepHasPayload {
+                stepPayload = nil
+                stepHasPayload = false
+            }
+        }
+    }
+
+    /// The body of both `runIfIdle`s; `setPayload` sets `stepPayload` once the caller is
+    /// the drainer.
+    @inline(__always)
+    private func runIdleStep(
+        _ index: Int32,
+        name: String?,
+        setPayload: () -> Void
     ) throws(StatechartError) -> StatechartStepOutcome? {
         guard !hasDebugSink.load(ordering: .relaxed), claimIfIdle() else { return nil }
         if raisesInternally { drainingThread.store(Self.currentThread, ordering: .releasing) }
@@ -241,8 +274,9 @@ final class StatechartEngine: @unchecked Sendable {
         }
         var outcome = StatechartStepOutcome.unhandled
         var failure: StatechartError?
+        setPayload()
         do throws(StatechartError) {
-            outcome = try performEvent(index, name: name, payload: payload)
+            outcome = try performEvent(index, name: name)
         } catch {
             failure = error
         }
@@ -527,17 +561,12 @@ final class StatechartEngine: @unchecked Sendable {
 
     private func perform(_ item: QueueItem) -> Result<StatechartStepOutcome, StatechartError> {
         stepPayload = item.payload
+        stepHasPayload = true
         do throws(StatechartError) {
             switch item.request {
             case .event(let index, let name):
                 return .success(
-                    try performEvent(
-                        index,
-                        name: name,
-                        payload: item.payload,
-                        source: item.sourceState,
-                        item.generation
-                    )
+                    try performEvent(index, name: name, source: item.sourceState, item.generation)
                 )
             case .timeout(let timer):
                 return .success(try performTimeout(timer, generation: item.generation))
@@ -562,36 +591,32 @@ final class StatechartEngine: @unchecked Sendable {
         }
     }
 
-    /// One event's run-to-completion step: the event, then eventless transitions and
-    /// internal events until the chart settles.
+    /// One event's run-to-completion step (its payload is `stepPayload`): the event, then
+    /// eventless transitions and internal events until the chart settles.
     private func performEvent(
         _ index: Int32,
         name: String?,
-        payload: (any Sendable)?,
         source: Int32 = -1,
         _ generation: UInt64 = 0
     ) throws(StatechartError) -> StatechartStepOutcome {
-        // Most events carry no payload: skip the existential copy (value-witness calls)
-        // when both are nil.
-        if payload != nil || stepPayload != nil { stepPayload = payload }
         stepEvent = index
         if let log {
             let name = name ?? (index >= 0 ? topology.eventNames[Int(index)] : "?")
-            log.write("[\(topology.name)]: attempt to handle event '\(name)' data: \(describe(payload))")
+            log.write("[\(topology.name)]: attempt to handle event '\(name)' data: \(describe(stepPayload))")
         }
         guard started else { return .discarded }
         // A state-scoped task's result counts only while its state is still the one it was
         // entered as.
         if source >= 0, !isCurrent(source, generation: generation) { return .discarded }
         if reportsEventStarts {
-            hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: payload, external: true)
+            hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: stepPayload, external: true)
         }
         // No handler names it: nothing changes, so there is nothing to settle.
         guard index >= 0 else { return .unhandled }
         let handled = try step(event: index)
         if !handled, topology.hasDeferrals, isDeferred(index) {
             deferredItems.append(
-                QueueItem(request: .event(index: index, name: name), payload: payload, completion: nil)
+                QueueItem(request: .event(index: index, name: name), payload: stepPayload, completion: nil)
             )
             return .deferred
         }
@@ -677,6 +702,7 @@ final class StatechartEngine: @unchecked Sendable {
             }
             guard index >= 0 else { continue }
             stepPayload = item.payload
+            stepHasPayload = true
             stepEvent = index
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
             if try step(event: index) { try count() }
@@ -747,6 +773,18 @@ final class StatechartEngine: @unchecked Sendable {
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
             if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case .transition(let change), .fork(let change):
+            let target = topology.directTargets[index]
+            if target >= 0, log == nil {
+                // A plain move between siblings (see `Topology.directTarget(of:)`): what
+                // `perform` would do, without walking the scope.
+                let region = Int(topology.hot[Int(handler.source)].parent)
+                notify(.exited, state: handler.source)
+                current[region] = -1
+                if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
+                current[region] = target
+                notify(.entered, state: target)
+                return true
+            }
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil)
         case .join(let join, let slot, let change):

@@ -435,7 +435,11 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         guard chart.isRunning, !chart.isFinished else { return }
         try run(failuresBefore: failuresBefore) {
             let (index, unlisted) = try chart.hooks.lookUp(name)
-            if let outcome = try chart.engine.runIfIdle(event: index, name: unlisted, payload: nil) {
+            let idle =
+                unlisted == nil
+                ? try chart.engine.runIfIdle(event: index)
+                : try chart.engine.runIfIdle(event: index, name: unlisted, payload: nil)
+            if let outcome = idle {
                 return .success(outcome)
             }
             let request = StepRequest.event(index: index, name: unlisted)
