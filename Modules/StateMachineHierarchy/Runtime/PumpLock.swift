@@ -10,10 +10,11 @@ import Foundation
 /// cancellation) keep using `Mutex`.
 ///
 /// `@unchecked Sendable` invariant: `value` is only read or written inside `withLock`,
-/// that is, while `lock` is held.
+/// that is, while `lock` is held. The lock keeps accesses apart, so Swift's run-time
+/// exclusivity check on `value` (a call into the runtime per access) is switched off.
 final class PumpLock<Value: ~Copyable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: Value
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: consuming Value) {
         self.value = value

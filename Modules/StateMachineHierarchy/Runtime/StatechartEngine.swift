@@ -107,8 +107,9 @@ final class StatechartEngine: @unchecked Sendable {
     /// the cycle when they never settle.
     @exclusivity(unchecked) private var microstepTrace: [Int] = []
     @exclusivity(unchecked) private var lastFired = -1
-    /// Whether history, timers, joins or `finished` changed since they were last published.
-    @exclusivity(unchecked) private var extrasDirty = false
+    /// What a snapshot reads besides the configuration that changed since it was last
+    /// published (each part is published only when it changed).
+    @exclusivity(unchecked) private var dirtyExtras: ExtrasParts = []
 
     init(
         topology: Topology,
@@ -343,7 +344,7 @@ final class StatechartEngine: @unchecked Sendable {
             if topology.hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
             if region == 0, topology.hot[Int(state)].isFinal { finished = true }
         }
-        extrasDirty = true
+        dirtyExtras = .all
         publish()
     }
 
@@ -489,7 +490,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// for readers on other threads (see `PublishedConfiguration`). Called by the drainer
     /// after every step.
     private func publish() {
-        guard started != publishedStarted || (topology.hasSnapshotExtras && extrasDirty) else {
+        guard started != publishedStarted || (topology.hasSnapshotExtras && !dirtyExtras.isEmpty) else {
             configuration.publish(current.buffer)
             return
         }
@@ -498,28 +499,41 @@ final class StatechartEngine: @unchecked Sendable {
         }
     }
 
+    /// Copies the parts of `dirtyExtras` into the pump, element by element into the pump's
+    /// own arrays where their sizes are fixed: sharing the engine's buffers would make the
+    /// engine's next write copy them (an allocation per step).
     private func publishExtras(into pump: inout Pump) {
         pump.started = started
         publishedStarted = started
         runState.store((started ? 1 : 0) | (finished ? 2 : 0), ordering: .releasing)
-        if topology.hasSnapshotExtras, extrasDirty {
-            // Element by element into the pump's own arrays: sharing the engine's buffers
-            // would make the engine's next write copy them (an allocation per join step).
-            pump.extras.finished = finished
-            pump.extras.historyRecords = historyRecords
+        guard topology.hasSnapshotExtras, !dirtyExtras.isEmpty else { return }
+        if dirtyExtras.contains(.finished) { pump.extras.finished = finished }
+        if dirtyExtras.contains(.histories) {
+            for history in historyRecords.indices {
+                let record = historyRecords[history]
+                if pump.extras.historyRecords[history].count == record.count {
+                    for position in record.indices { pump.extras.historyRecords[history][position] = record[position] }
+                } else {
+                    pump.extras.historyRecords[history] = Array(record)
+                }
+            }
+        }
+        if dirtyExtras.contains(.joins) {
             for join in joinProgress.indices {
                 for slot in joinProgress[join].indices {
                     pump.extras.joinProgress[join][slot] = joinProgress[join][slot]
                 }
             }
+        }
+        if dirtyExtras.contains(.timers) {
             for timer in pendingTimers.indices { pump.extras.timerDeadlines[timer] = pendingTimers[timer]?.deadline }
-            pump.extras.sends = pendingSends.map {
-                ($0.name, $0.id, $0.deadline)
-            }
+        }
+        if dirtyExtras.contains(.sends) {
+            pump.extras.sends = pendingSends.map { ($0.name, $0.id, $0.deadline) }
             pump.extras.sendIDSlots = sendIDSlots
             pump.extras.generatedSendIDCount = generatedSendIDCount
-            extrasDirty = false
         }
+        dirtyExtras = []
     }
 
     /// Whether the chart runs, as of the last completed step.
@@ -575,7 +589,7 @@ final class StatechartEngine: @unchecked Sendable {
                     return .success(.discarded)
                 }
                 let send = pendingSends.remove(at: position)
-                extrasDirty = true
+                dirtyExtras.insert(.sends)
                 return perform(QueueItem(request: send.request, payload: nil, completion: nil))
             case .start:
                 return .success(try performStart())
@@ -646,7 +660,7 @@ final class StatechartEngine: @unchecked Sendable {
         internalQueue.removeAll()
         deferredItems.removeAll()
         for index in historyRecords.indices { historyRecords[index] = [] }
-        extrasDirty = true
+        dirtyExtras = .all
         return .handled
     }
 
@@ -657,7 +671,7 @@ final class StatechartEngine: @unchecked Sendable {
         let node = topology.timers[Int(timer)]
         guard started, isCurrent(node.state, generation: generation) else { return .discarded }
         pendingTimers[Int(timer)] = nil
-        extrasDirty = true
+        dirtyExtras.insert(.timers)
         stepEvent = node.event
         log?.write("[\(topology.name)]: attempt to handle event '\(topology.eventNames[Int(node.event)])' data: nil")
         let handled = try step(event: node.event)
@@ -677,7 +691,7 @@ final class StatechartEngine: @unchecked Sendable {
         let eventless = topology.eventlessEvent
         guard eventless >= 0 || !internalQueue.isEmpty else { return }
         var microsteps = 0
-        microstepTrace.removeAll(keepingCapacity: true)
+        if !microstepTrace.isEmpty { microstepTrace.removeAll(keepingCapacity: true) }
         func count() throws(StatechartError) {
             microstepTrace.append(lastFired)
             microsteps += 1
@@ -1036,7 +1050,7 @@ final class StatechartEngine: @unchecked Sendable {
         if joinProgress[join][slot] { return false }
         joinProgress[join][slot] = true
         joinArrivals[join] += 1
-        extrasDirty = true
+        dirtyExtras.insert(.joins)
         guard joinArrivals[join] == topology.joins[join].sourceCount else { return false }
         resetJoin(join)
         return true
@@ -1046,7 +1060,7 @@ final class StatechartEngine: @unchecked Sendable {
         guard joinArrivals[join] > 0 else { return }
         for slot in joinProgress[join].indices { joinProgress[join][slot] = false }
         joinArrivals[join] = 0
-        extrasDirty = true
+        dirtyExtras.insert(.joins)
     }
 
     /// Exits the scope's active states deeply, runs the handler's action (then, for a
@@ -1169,7 +1183,7 @@ final class StatechartEngine: @unchecked Sendable {
         let owner = topology.regions[Int(region)].parent
         guard owner >= 0 else {
             finished = true
-            extrasDirty = true
+            dirtyExtras.insert(.finished)
             cancelSends { _ in true }
             return
         }
@@ -1235,7 +1249,7 @@ final class StatechartEngine: @unchecked Sendable {
                 }
             }
             pendingTimers[Int(timer)] = (handle, deadline)
-            extrasDirty = true
+            dirtyExtras.insert(.timers)
         }
         if node.hasTask {
             tasks[Int(index)] = hooks.startTask(of: index, payload: stepPayload, generation: generation)
@@ -1247,13 +1261,21 @@ final class StatechartEngine: @unchecked Sendable {
     private func deactivate(_ index: Int32) {
         let node = topology.states[Int(index)]
         for history in node.histories {
-            historyRecords[Int(history)] = topology.histories[Int(history)].regions.map { current[Int($0)] }
-            extrasDirty = true
+            let regions = topology.histories[Int(history)].regions
+            if historyRecords[Int(history)].count == regions.count {
+                // In place: a record, once made, keeps its size (and its buffer).
+                for (position, region) in regions.enumerated() {
+                    historyRecords[Int(history)][position] = current[Int(region)]
+                }
+            } else {
+                historyRecords[Int(history)] = regions.map { current[Int($0)] }
+            }
+            dirtyExtras.insert(.histories)
         }
         for timer in node.timers {
             pendingTimers[Int(timer)]?.timer.cancel()
             pendingTimers[Int(timer)] = nil
-            extrasDirty = true
+            dirtyExtras.insert(.timers)
         }
         if node.hasTask {
             tasks[Int(index)]?.cancel()
@@ -1370,7 +1392,7 @@ final class StatechartEngine: @unchecked Sendable {
                 deadline: clock.now + delay
             )
         )
-        extrasDirty = true
+        dirtyExtras.insert(.sends)
         return true
     }
 
@@ -1379,7 +1401,7 @@ final class StatechartEngine: @unchecked Sendable {
         pendingSends.removeAll { send in
             guard matching(send.id) else { return false }
             send.timer.cancel()
-            extrasDirty = true
+            dirtyExtras.insert(.sends)
             return true
         }
     }
@@ -1389,7 +1411,7 @@ final class StatechartEngine: @unchecked Sendable {
         generatedSendIDCount += 1
         let id = "send.\(generatedSendIDCount)"
         sendIDSlots[slot] = id
-        extrasDirty = true
+        dirtyExtras.insert(.sends)
         return id
     }
 
@@ -1397,7 +1419,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// Drainer only.
     func storeID(_ id: String, inSlot slot: String) {
         sendIDSlots[slot] = id
-        extrasDirty = true
+        dirtyExtras.insert(.sends)
     }
 
     /// The send id last generated into `slot`. Drainer only.
@@ -1436,7 +1458,7 @@ final class StatechartEngine: @unchecked Sendable {
         finished = false
         internalQueue.removeAll()
         deferredItems.removeAll()
-        extrasDirty = true
+        dirtyExtras = .all
         let dropped = pump.withLock { pump -> [QueueItem] in
             let dropped = pump.removePendingEvents()
             queueState.subtract(2 * dropped.count, ordering: .relaxed)
@@ -1485,4 +1507,17 @@ struct RegionSlots {
     var indices: Range<Int> { buffer.indices }
 
     func deallocate() { buffer.deallocate() }
+}
+
+/// The parts of a snapshot besides the configuration, as flags of what changed.
+struct ExtrasParts: OptionSet {
+    let rawValue: UInt8
+
+    static let finished = ExtrasParts(rawValue: 1 << 0)
+    static let histories = ExtrasParts(rawValue: 1 << 1)
+    static let joins = ExtrasParts(rawValue: 1 << 2)
+    static let timers = ExtrasParts(rawValue: 1 << 3)
+    /// Delayed sends, `idlocation` slots and the count of generated send ids.
+    static let sends = ExtrasParts(rawValue: 1 << 4)
+    static let all: ExtrasParts = [.finished, .histories, .joins, .timers, .sends]
 }
