@@ -1,10 +1,13 @@
 /// One entry of the Mealy table.
 @usableFromInline
 struct Route<SuperState, SuperEvent>: Sendable {
-    /// Runs the route's guard, then its body; nil when the guard refuses.
+    /// Runs the route's guard, then its body; nil when the guard refuses. It runs on its
+    /// caller's executor (the machine's drainer), so calling it costs no executor switch.
     @usableFromInline
     typealias Resolver =
-        @Sendable (any State<SuperState>, any Event<SuperEvent>) async -> MealyTransition<SuperState, SuperEvent>?
+        nonisolated(nonsending) @Sendable (any State<SuperState>, any Event<SuperEvent>) async -> MealyTransition<
+            SuperState, SuperEvent
+        >?
 
     let diagnostic: RouteDiagnostic
     @usableFromInline let resolve: Resolver

@@ -105,13 +105,16 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// The composites' runtime; nil when the definition declares none.
     @usableFromInline let composites: CompositeCoordinator<SuperState, SuperEvent>?
 
+    // Drainer-owned (see the type's invariant): only the one drainer touches these, so
+    // Swift's run-time exclusivity checks (a runtime call per access) are switched off.
+
     /// Drainer-owned: the state of the machine.
-    @usableFromInline var currentState: AnyState
+    @usableFromInline @exclusivity(unchecked) var currentState: AnyState
     /// Drainer-owned: the array the queue is swapped with, so batches reuse their storage.
-    @usableFromInline var spareQueue: [Command] = []
+    @usableFromInline @exclusivity(unchecked) var spareQueue: [Command] = []
     /// Drainer-owned: states committed in the current pass, not yet handed to the observer.
     /// A pass publishes its states together: one hand-over, one wake-up of the observer.
-    @usableFromInline var pendingStates: [AnyState] = []
+    @usableFromInline @exclusivity(unchecked) var pendingStates: [AnyState] = []
 
     @usableFromInline
     init(id: UUID, definition: StateMachine<SuperState, SuperEvent>) {
