@@ -138,7 +138,7 @@ struct Figure: Sendable, Encodable {
     /// `name  median [min–max] unit  | baseline …  ratio  | target  MET`, on two lines
     /// when there is a baseline or a target.
     var printed: String {
-        var line = "\(suite).\(name)".padding(toLength: 46, withPad: " ", startingAt: 0)
+        var line = "\(suite).\(name)".padding(toLength: 56, withPad: " ", startingAt: 0)
         line += " \(sample.text) \(unit)"
         var details: [String] = []
         if let baselineName, let baseline {
