@@ -114,7 +114,7 @@ extension AsyncStateMachine {
     }
 
     /// The seed README's two-argument spelling of
-    /// ``connectAsSender(to:whenCurrentState:on:sending:)-(_,_,_,(S,E,AnyState))``: the
+    /// ``connectAsSender(to:whenCurrentState:on:sending:)-(_,_,_,(S,E,AsyncStateMachine<SuperState,SuperEvent>.AnyState)->(Event<ReceiverEvent>)?)``: the
     /// closure receives the current state and the event.
     @discardableResult
     public func connectAsSender<ReceiverEvent, S: State, E: Event>(

@@ -23,7 +23,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     }
 }
 
-/// A multicast sequence with replay; see ``_Concurrency/AsyncSequence/share(replayCount:)``.
+/// A multicast sequence with replay; see `AsyncSequence.share(replayCount:)`.
 public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
     /// The base's element.

@@ -92,6 +92,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     /// A machine for `document`, not started.
     /// - Parameters:
+    ///   - document: the loaded document to run.
     ///   - options: the semantics; SCXML's by default (its `maxMicrosteps` is the loop guard).
     ///   - clock: times delayed `<send>`s; `.continuous` (real time) by default, a
     ///     ``ManualStatechartClock`` in tests.
