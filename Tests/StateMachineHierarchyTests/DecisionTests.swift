@@ -1,7 +1,8 @@
 import StateMachineHierarchy
 import Testing
 
-// Behaviour where hierarchy.md records a decision to differ from TBStateMachine, or where
+// Behaviour where the article "Semantics and decisions" (StateMachineHierarchy.docc) records a
+// decision to differ from TBStateMachine, or where
 // the original is silent or crashes.
 
 @Suite("Our decisions on the original's hazards")
@@ -23,7 +24,7 @@ struct DecisionTests {
         return (chart, log)
     }
 
-    // H3: TBSM crashes (bad cast) on a local transition whose container is a parallel state.
+    // "Local transitions on parallel states": TBSM crashes (bad cast) on a local transition whose container is a parallel state.
     @Test("local transition from a parallel state into one of its regions leaves the other regions alone")
     func localIntoParallelRegion() throws {
         let (chart, log) = try Self.fixture { definition, _ in
@@ -72,7 +73,7 @@ struct DecisionTests {
         #expect(log.entries == expected)
     }
 
-    // H4: TBSM keeps a partial join when its region is left another way.
+    // "Partial joins reset on exit": TBSM keeps a partial join when its region is left another way.
     @Test("a partial join is reset when its region is exited")
     func joinResetOnExit() throws {
         let (chart, log) = try Self.fixture { definition, _ in
@@ -90,7 +91,7 @@ struct DecisionTests {
         #expect(chart.activeStates == ["b", "b1"])
     }
 
-    // H1: leaving a composite state tore down its machine and cancelled the shared queue.
+    // "One event queue": leaving a composite state tore down its machine and cancelled the shared queue.
     @Test("leaving composite states keeps events queued on the root")
     func queueSurvivesExits() throws {
         let (chart, log) = try Self.fixture { definition, log in

@@ -33,7 +33,7 @@ struct NestedFixture {
             try definition.onExit(at: path) { _ in log.append("\(name)_exit") }
         }
         // superstates / substates guards (the spec compares interned constants by pointer;
-        // plain string equality is the intended meaning, see hierarchy.md §8)
+        // plain string equality is the intended meaning, as the article "Semantics and decisions" says under "Events as values")
         try definition.addTransition(
             from: "a/a1",
             on: "a_guard",
@@ -176,7 +176,7 @@ let nestedScenarios: [NestedScenario] = [
     NestedScenario(
         name: "defaults to an external transition when source and target of a local transition are no ancestors",
         steps: [.event("a_guard"), .event("b_a3")],
-        // The spec asserts the configuration; the sequence is the derived one of hierarchy.md §2.
+        // The spec asserts the configuration; the sequence is derived from TBStateMachine's callback order (article "Semantics and decisions").
         sequence: ["a1_exit", "a_exit", "b_enter", "b1_enter", "b1_exit", "b_exit", "a_enter", "a3_enter"],
         active: ["a", "a3"]
     ),
@@ -198,7 +198,7 @@ let nestedScenarios: [NestedScenario] = [
     NestedScenario(
         name: "performs a transition into a parallel state and enters default sub states",
         steps: [.event("a_guard", clearAfter: true), .event("b_b3")],
-        // Sequence derived (hierarchy.md §2); the spec asserts the configuration.
+        // Sequence derived from TBStateMachine's callback order (article "Semantics and decisions"); the spec asserts the configuration.
         sequence: ["b1_exit", "b_exit", "b_enter", "b3_enter", "b311_enter", "b321_enter"],
         active: ["b", "b3", "b311", "b321"]
     ),
@@ -259,8 +259,9 @@ struct NestedSpecTests {
         #expect(try fixture.chart.state(at: "c/c2@1/c222") == "c222")
     }
 
-    // The spec's six failing paths, plus the reason our strict parser gives (hierarchy.md
-    // decision: an unknown component or a missing @index is an error naming both).
+    // The spec's six failing paths, plus the reason our strict parser gives (article
+    // "Semantics and decisions", "Strict paths": an unknown component or a missing @index
+    // is an error naming both).
     @Test(
         "fails to resolve a path",
         arguments: [

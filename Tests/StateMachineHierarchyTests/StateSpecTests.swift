@@ -270,7 +270,7 @@ struct ParallelStateSpecTests {
         plain.start()
         #expect(plain.activeStates == ["p", "a1", "b1", "c1"])
         plain.stop()
-        // Regions exit in forward index order, as TBSM does (hierarchy.md, H2).
+        // Regions exit in forward index order, as TBSM does (article "Semantics and decisions": "Regions exit in index order").
         #expect(log.entries == ["a1_enter", "b1_enter", "c1_enter", "a1_exit", "b1_exit", "c1_exit"])
     }
 

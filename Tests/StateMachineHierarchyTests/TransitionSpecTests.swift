@@ -37,7 +37,7 @@ struct TransitionSpecTests {
     }
 
     // TBSM names a target-less transition after its source; an internal transition targets
-    // its source, so ours is logged as `a --> a` (hierarchy.md §6).
+    // its source, so ours is logged as `a --> a` (TBStateMachine's debugger format).
     @Test("returns its name")
     func name() throws {
         let chart = try Self.chart(Recorder())

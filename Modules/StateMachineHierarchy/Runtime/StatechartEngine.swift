@@ -1108,7 +1108,7 @@ final class StatechartEngine: @unchecked Sendable {
             for slot in regions { tearDownRegion(topology.childRegions[slot]) }
         }
         for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
-            // Our decision (hierarchy.md): leaving the join's region drops a partial join.
+            // Semantics and decisions, "Partial joins reset on exit": leaving the join's region drops it.
             resetJoin(Int(topology.resetJoins[slot]))
         }
         log?.write("\tExit '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
