@@ -2,7 +2,7 @@ extension Statechart {
     /// Declares a state: simple, composite (`State("a") { ... }`) or parallel
     /// (`State(parallel: "b") { Region { ... }; Region { ... } }`).
     ///
-    /// Modifiers such as ``on(_:to:kind:action:guard:)`` and ``onEnter(_:)`` return a
+    /// Modifiers such as ``on(_:to:kind:action:guard:)-(_,StateID,_,_,_)`` and ``onEnter(_:)`` return a
     /// changed copy, so a state reads as one expression.
     public struct State: Sendable {
         var spec: NodeSpec
