@@ -1,5 +1,6 @@
 import Observation
 import StateMachineCore
+import StateMachineSupport
 
 /// A terminal view of a ``UIStateMachine``: it renders the UI state as lines of text and
 /// renders again whenever the state changes.

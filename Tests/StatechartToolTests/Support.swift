@@ -1,6 +1,6 @@
 import Foundation
+import StateMachineSupport
 import StatechartToolKit
-import Synchronization
 import Terminal
 import TestSupport
 import Testing
@@ -95,8 +95,8 @@ struct ToolRun {
 
 /// Collects what the tool writes.
 final class CapturedOutput: Sendable {
-    private let out = Mutex("")
-    private let err = Mutex("")
+    private let out = Lock("")
+    private let err = Lock("")
 
     var output: StatechartTool.Output {
         StatechartTool.Output(

@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 /// How many elements a shared sequence replays to a client that joins late.

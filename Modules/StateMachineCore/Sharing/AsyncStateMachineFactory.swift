@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 /// Builds ``AsyncStateMachine``s for views, with a lifecycle: a new machine per build
