@@ -87,7 +87,11 @@ let package = Package(
         ),
 
         // MARK: Sample features (the state machines the apps show)
-        .library("CaseStudiesFeatures", path: "Samples/CaseStudiesFeatures", dependencies: ["StateMachineCore"]),
+        .library(
+            "CaseStudiesFeatures",
+            path: "Samples/CaseStudiesFeatures",
+            dependencies: ["StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
+        ),
         .library("NavigationFeatures", path: "Samples/NavigationFeatures", dependencies: ["StateMachineCore"]),
 
         // MARK: Terminal layer shared by the apps
@@ -111,7 +115,7 @@ let package = Package(
             path: "Apps/CaseStudiesScreens",
             dependencies: [
                 "Terminal", "TerminalMachines", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore",
-                "StateMachineDump", "StateMachineTable", "StateMachineHierarchy",
+                "StateMachineDump", "StateMachineHierarchy",
             ]
         ),
         .executable(
@@ -177,7 +181,9 @@ let package = Package(
         ),
         .tests(
             "CaseStudiesFeaturesTests",
-            dependencies: ["CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "TestSupport"]
+            dependencies: [
+                "CaseStudiesFeatures", "StateMachineCore", "StateMachineHierarchy", "StateMachineTest", "TestSupport",
+            ]
         ),
         .tests(
             "NavigationFeaturesTests",
@@ -201,8 +207,8 @@ let package = Package(
         .tests(
             "ReadmeTests",
             dependencies: [
-                "TestSupport", "StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy",
-                "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
+                "TestSupport", "CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "StateMachineTable",
+                "StateMachineHierarchy", "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
             ]
         ),
         .tests("FuzzRegressionTests", dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"]),
