@@ -16,8 +16,7 @@ enum Paths {
         root.appendingPathComponent("Samples/Statecharts/\(name)").path
     }
 
-    /// `$SCION_DIR`, else `<repository>/../shared/conformance/scion`, if it exists (as the
-    /// conformance test of StateMachineHierarchyTests finds it).
+    /// `$SCION_DIR`, else `<repository>/../shared/conformance/scion`, if it exists.
     static let scion: String? = {
         if let path = ProcessInfo.processInfo.environment["SCION_DIR"], !path.isEmpty {
             return FileManager.default.fileExists(atPath: path) ? path : nil
