@@ -32,7 +32,10 @@ package struct Diagram: Sendable, Equatable {
     package struct Vertex: Sendable, Equatable {
         /// The vertex's name, shown as it is (renderers escape it).
         package var id: String
+        /// What the vertex is, which decides how it is drawn.
         package var kind: Kind
+        /// The nested regions: one for a composite state, one per region for a parallel
+        /// state, none otherwise.
         package var regions: [Region]
         /// Lines shown under the name, such as `entry / lock` (a table's entry and exit
         /// actions).
@@ -53,9 +56,11 @@ package struct Diagram: Sendable, Equatable {
     /// One region: its vertices, the targets of its initial marker, and (once placed) the
     /// transitions drawn inside it.
     package struct Region: Sendable, Equatable {
+        /// The region's states and pseudo states, in declaration order.
         package var vertices: [Vertex]
         /// The states the region's initial marker points at; empty for none.
         package var initial: [String]
+        /// The transitions drawn inside this region (filled in by ``Diagram/init(name:root:transitions:)``).
         package var transitions: [Transition]
 
         /// A region of `vertices` whose initial marker points at `initial`.
@@ -68,7 +73,9 @@ package struct Diagram: Sendable, Equatable {
 
     /// One arrow.
     package struct Transition: Sendable, Equatable {
+        /// The id of the vertex the arrow starts at.
         package var source: String
+        /// The id of the vertex the arrow ends at.
         package var target: String
         /// `event [guard]`, `event`, `[guard]`, a table row's label, or empty.
         package var label: String
