@@ -1,5 +1,6 @@
 import Observation
 import StateMachineCore
+import StateMachineSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 import Synchronization
 
 /// The running machine behind a `Statechart`: the active configuration, the event queue
@@ -13,7 +14,7 @@ import Synchronization
 final class StatechartEngine: @unchecked Sendable {
     let topology: Topology
     let hooks: any EngineHooks
-    let pump: PumpLock<Pump>
+    let pump: Lock<Pump>
     let subscriptions: SubscriptionCount
     let options: StatechartOptions
     let clock: any StatechartClock
@@ -116,7 +117,7 @@ final class StatechartEngine: @unchecked Sendable {
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
-        pump = PumpLock(Pump(topology: topology))
+        pump = Lock(Pump(topology: topology))
         current = [Int32](repeating: -1, count: topology.regions.count)
         joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
         joinArrivals = [Int](repeating: 0, count: topology.joins.count)

@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 /// Runs an ``SCXMLDocument`` on ``Statechart``'s engine with SCXML semantics
 /// (``StatechartOptions/scxml``, the algorithm of the W3C specification's Appendix D with
 /// the null data model): event-name prefix matching and `*`, eventless transitions taken
@@ -57,7 +59,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     private let onMacrostep: MacrostepObserver?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
-    private let state: PumpLock<Session>
+    private let state: Lock<Session>
     /// The session that invoked this one, and the id it knows this one by.
     private weak let parent: SCXMLInterpreter?
     private let invokeID: String?
@@ -120,7 +122,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         self.onMacrostep = onMacrostep
         self.parent = parent?.session
         invokeID = parent?.invokeID
-        state = PumpLock(Session())
+        state = Lock(Session())
         let chart = makeChart()
         state.withLock { $0.chart = chart }
     }

@@ -1,5 +1,6 @@
 import StateMachineCore
 import StateMachineDump
+import Terminal
 
 extension GlobalCommand {
     /// `dump`: the latest state of every live machine (`StateMachineDump`), under the

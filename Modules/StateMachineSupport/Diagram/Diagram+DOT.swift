@@ -1,15 +1,16 @@
-// Draws a `StatechartDiagram` in Graphviz's DOT language.
+// Draws a `Diagram` in Graphviz's DOT language.
 //
 // A composite or parallel state is a `subgraph cluster_N` labelled with its id (each
 // region of a parallel state a dashed cluster inside it), holding an invisible node named
 // after the state: arrows to or from the state end at that node and are clipped to the
 // cluster's border (`lhead`/`ltail`, with `compound=true`). Initial markers are small
 // filled points; final states are double circles; history states `H`/`H*` circles.
-// Every id is a quoted DOT string, so dots, dashes and spaces are safe.
+// Every id is a quoted DOT string, so dots, dashes, spaces, quotes and backslashes are safe.
+// A vertex's notes (a table's entry and exit actions) are lines of its label.
 
-extension StatechartDiagram {
+extension Diagram {
     /// The DOT text, ending with a newline.
-    func dot() -> String {
+    package func dot() -> String {
         var writer = DOTWriter(diagram: self)
         writer.lines.append("digraph \(DOTWriter.quote(name)) {")
         writer.lines.append("    compound=true;")
@@ -23,20 +24,20 @@ extension StatechartDiagram {
 /// The state of one DOT rendering: the lines so far, and the cluster and initial-point
 /// names handed out (in document order, so the output is stable).
 private struct DOTWriter {
-    let diagram: StatechartDiagram
+    let diagram: Diagram
     var lines: [String] = []
     private var clusters: [String: String] = [:]
     private var nextCluster = 0
     private var nextInitial = 0
     private let ids: Set<String>
 
-    init(diagram: StatechartDiagram) {
+    init(diagram: Diagram) {
         self.diagram = diagram
         ids = Set(diagram.vertexIDs)
         // Number the clusters up front: an arrow may refer to a cluster drawn later.
         var clusters: [String: String] = [:]
         var next = 0
-        func visit(_ region: StatechartDiagram.Region) {
+        func visit(_ region: Diagram.Region) {
             for vertex in region.vertices {
                 if vertex.isContainer, clusters[vertex.id] == nil {
                     clusters[vertex.id] = "cluster_\(next)"
@@ -50,7 +51,7 @@ private struct DOTWriter {
         self.clusters = clusters
     }
 
-    mutating func write(_ region: StatechartDiagram.Region, depth: Int) {
+    mutating func write(_ region: Diagram.Region, depth: Int) {
         let indent = String(repeating: "    ", count: depth)
         for vertex in region.vertices {
             write(vertex, depth: depth)
@@ -70,13 +71,17 @@ private struct DOTWriter {
         }
     }
 
-    private mutating func write(_ vertex: StatechartDiagram.Vertex, depth: Int) {
+    private mutating func write(_ vertex: Diagram.Vertex, depth: Int) {
         let indent = String(repeating: "    ", count: depth)
         let name = Self.quote(vertex.id)
         guard vertex.isContainer, let cluster = clusters[vertex.id] else {
             switch vertex.kind {
             case .simple, .composite, .parallel:
-                lines.append("\(indent)\(name);")
+                if vertex.notes.isEmpty {
+                    lines.append("\(indent)\(name);")
+                } else {
+                    lines.append("\(indent)\(name) [label=\(Self.quote(Self.label(of: vertex)))];")
+                }
             case .final:
                 lines.append("\(indent)\(name) [shape=doublecircle];")
             case .history(let deep):
@@ -91,7 +96,7 @@ private struct DOTWriter {
             return
         }
         lines.append("\(indent)subgraph \(Self.quote(cluster)) {")
-        lines.append("\(indent)    label=\(name);")
+        lines.append("\(indent)    label=\(Self.quote(Self.label(of: vertex)));")
         lines.append("\(indent)    \(name) [shape=point, style=invis];")
         if vertex.kind == .parallel {
             let number = Int(cluster.dropFirst("cluster_".count))!
@@ -131,7 +136,12 @@ private struct DOTWriter {
         return parts.isEmpty ? "" : " [\(parts.joined(separator: ", "))]"
     }
 
-    /// `text` as a DOT quoted string.
+    /// The vertex's name with its notes, one per line.
+    private static func label(of vertex: Diagram.Vertex) -> String {
+        ([vertex.id] + vertex.notes).joined(separator: "\n")
+    }
+
+    /// `text` as a DOT quoted string: `"` and `\` escaped, a line break as DOT's `\n`.
     static func quote(_ text: String) -> String {
         var result = "\""
         for character in text {

@@ -1,14 +1,15 @@
-// The one intermediate model every diagram is drawn from: `Statechart` and
-// `SCXMLDocument` each translate themselves into a `StatechartDiagram`, and one renderer
-// per format (Mermaid, DOT) draws it. So both runtimes are drawn the same way, and a new
-// format or a new kind of state is added in one place.
+// The one intermediate model every diagram of the package is drawn from: a table
+// (`FSM`), a `Statechart` and an `SCXMLDocument` each translate themselves into a
+// `Diagram`, and one renderer per format (Mermaid, DOT) draws it. So every product is
+// drawn, and escaped, the same way, and a new format or a new kind of state is added in
+// one place.
 
-/// A statechart as a diagram sees it: nested regions of states, initial markers and
+/// A state machine as a diagram sees it: nested regions of states, initial markers and
 /// labelled transitions, with every transition placed in the innermost region that
 /// contains both its ends (where the renderers draw it).
-struct StatechartDiagram: Sendable, Equatable {
+package struct Diagram: Sendable, Equatable {
     /// What a vertex is, which decides how it is drawn.
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A state without sub states.
         case simple
         /// A state with one nested region.
@@ -28,32 +29,66 @@ struct StatechartDiagram: Sendable, Equatable {
     }
 
     /// A state or pseudo state, with its nested regions (empty unless composite or parallel).
-    struct Vertex: Sendable, Equatable {
-        var id: String
-        var kind: Kind
-        var regions: [Region] = []
+    package struct Vertex: Sendable, Equatable {
+        /// The vertex's name, shown as it is (renderers escape it).
+        package var id: String
+        /// What the vertex is, which decides how it is drawn.
+        package var kind: Kind
+        /// The nested regions: one for a composite state, one per region for a parallel
+        /// state, none otherwise.
+        package var regions: [Region]
+        /// Lines shown under the name, such as `entry / lock` (a table's entry and exit
+        /// actions).
+        package var notes: [String]
+
+        /// A vertex `id` of `kind`, holding `regions`, with `notes` under its name.
+        package init(id: String, kind: Kind, regions: [Region] = [], notes: [String] = []) {
+            self.id = id
+            self.kind = kind
+            self.regions = regions
+            self.notes = notes
+        }
 
         /// Whether the vertex is drawn as a container of other vertices.
-        var isContainer: Bool { !regions.isEmpty }
+        package var isContainer: Bool { !regions.isEmpty }
     }
 
     /// One region: its vertices, the targets of its initial marker, and (once placed) the
     /// transitions drawn inside it.
-    struct Region: Sendable, Equatable {
-        var vertices: [Vertex]
+    package struct Region: Sendable, Equatable {
+        /// The region's states and pseudo states, in declaration order.
+        package var vertices: [Vertex]
         /// The states the region's initial marker points at; empty for none.
-        var initial: [String]
-        var transitions: [Transition] = []
+        package var initial: [String]
+        /// The transitions drawn inside this region (filled in by ``Diagram/init(name:root:transitions:)``).
+        package var transitions: [Transition]
+
+        /// A region of `vertices` whose initial marker points at `initial`.
+        package init(vertices: [Vertex], initial: [String], transitions: [Transition] = []) {
+            self.vertices = vertices
+            self.initial = initial
+            self.transitions = transitions
+        }
     }
 
     /// One arrow.
-    struct Transition: Sendable, Equatable {
-        var source: String
-        var target: String
-        /// `event [guard]`, `event`, `[guard]` or empty.
-        var label: String
+    package struct Transition: Sendable, Equatable {
+        /// The id of the vertex the arrow starts at.
+        package var source: String
+        /// The id of the vertex the arrow ends at.
+        package var target: String
+        /// `event [guard]`, `event`, `[guard]`, a table row's label, or empty.
+        package var label: String
 
-        init(source: String, target: String, events: [String] = [], guardLabel: String? = nil) {
+        /// An arrow labelled `label`.
+        package init(source: String, target: String, label: String) {
+            self.source = source
+            self.target = target
+            self.label = label
+        }
+
+        /// An arrow labelled `events [guardLabel]`.
+        package init(source: String, target: String, events: [String] = [], guardLabel: String? = nil) {
             self.source = source
             self.target = target
             var parts: [String] = []
@@ -63,14 +98,14 @@ struct StatechartDiagram: Sendable, Equatable {
         }
     }
 
-    /// The chart's name (the DOT graph's name).
-    var name: String
+    /// The machine's name (the DOT graph's name).
+    package var name: String
     /// The outermost region.
-    var root: Region
+    package var root: Region
 
     /// A diagram of `root` with `transitions` placed, each in the innermost region that
     /// holds both its source and its target (the outermost region when an end is unknown).
-    init(name: String, root: Region, transitions: [Transition]) {
+    package init(name: String, root: Region, transitions: [Transition]) {
         self.name = name
         var chains: [String: [Int]] = [:]
         var counter = 0
@@ -119,7 +154,7 @@ struct StatechartDiagram: Sendable, Equatable {
     }
 
     /// Every vertex id, in document order.
-    var vertexIDs: [String] {
+    package var vertexIDs: [String] {
         var ids: [String] = []
         func visit(_ region: Region) {
             for vertex in region.vertices {
@@ -132,7 +167,7 @@ struct StatechartDiagram: Sendable, Equatable {
     }
 
     /// Whether `id` lies inside the vertex `container` (at any depth).
-    func isInside(_ id: String, _ container: String) -> Bool {
+    package func isInside(_ id: String, _ container: String) -> Bool {
         guard let vertex = find(container, in: root) else { return false }
         func contains(_ region: Region) -> Bool {
             region.vertices.contains { $0.id == id || $0.regions.contains(where: contains) }
@@ -141,7 +176,7 @@ struct StatechartDiagram: Sendable, Equatable {
     }
 
     /// The vertex `id`, if the diagram has one.
-    func vertex(_ id: String) -> Vertex? { find(id, in: root) }
+    package func vertex(_ id: String) -> Vertex? { find(id, in: root) }
 
     private func find(_ id: String, in region: Region) -> Vertex? {
         for vertex in region.vertices {

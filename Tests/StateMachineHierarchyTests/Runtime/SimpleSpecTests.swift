@@ -244,7 +244,7 @@ struct SimpleSpecTests {
         #expect(chart.activeStates == ["b"])
     }
 
-    // The original's `expect(stateDataEnter).to.beNil` lacks `()` and checks nothing (H8);
+    // The original's `expect(stateDataEnter).to.beNil` lacks `()` and checks nothing (a no-op in the original's tests);
     // here the set-up entry really is checked to receive no payload.
     @Test("passes the event payload to the enter, exit, action and guard blocks")
     func payloadEverywhere() throws {

@@ -1,26 +1,17 @@
 import Foundation
 import StateMachineHierarchy
+import StatechartToolKit
 import Testing
 
 // The SCION structural tests (`../shared/conformance/scion` next to the repository, or
-// `$SCION_DIR`), run through `SCIONConformance`, the runner `statechart check` also uses
-// (SCXMLDocument + SCXMLInterpreter). The files are not copied
-// into the repository; when the directory is absent the test is skipped (see
-// `.enabled(if:)` below), never passed vacuously.
+// `$SCION_DIR`), run through `SCIONConformance`, the runner of `statechart check`
+// (SCXMLDocument + SCXMLInterpreter). The files are not copied into the repository; when
+// the directory is absent the test is skipped (see `.enabled(if:)` below), never passed
+// vacuously.
 
 enum SCION {
     /// `$SCION_DIR`, else `<repository>/../shared/conformance/scion`, if it exists.
-    static let directory: URL? = {
-        let fileManager = FileManager.default
-        if let path = ProcessInfo.processInfo.environment["SCION_DIR"], !path.isEmpty {
-            return fileManager.fileExists(atPath: path) ? URL(fileURLWithPath: path) : nil
-        }
-        // #filePath is <root>/Tests/StateMachineHierarchyTests/SCXMLConformanceTests.swift.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let candidate = root.deletingLastPathComponent().appendingPathComponent("shared/conformance/scion")
-        return fileManager.fileExists(atPath: candidate.path) ? candidate : nil
-    }()
+    static let directory: URL? = Paths.scion.map { URL(fileURLWithPath: $0) }
 }
 
 @Suite("SCION conformance")

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
-import StateMachineHierarchy
 import Testing
+
+// @testable: a test reads the parsed <send> from the document's internal node list.
+@testable import StateMachineHierarchy
 
 // <send>, <cancel> and the clock behind delayed sends. Every test but one runs on a
 // ManualStatechartClock, so nothing waits for real time.

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineHierarchy
 
 /// Runs conformance tests in the SCION format (the `scxml-test-framework` of the SCION
 /// project) through ``SCXMLDocument`` and ``SCXMLInterpreter``.

@@ -1,4 +1,4 @@
-// Draws a `StatechartDiagram` as a Mermaid `stateDiagram-v2`.
+// Draws a `Diagram` as a Mermaid `stateDiagram-v2`.
 //
 // Each region is written as: its vertices (nested regions as `state X { ... }`, the
 // regions of a parallel state separated by `--`), then its initial marker `[*] --> x`,
@@ -6,9 +6,9 @@
 // declared before any transition refers to them, so Mermaid never creates a stray copy of
 // a nested state in an outer block.
 
-extension StatechartDiagram {
+extension Diagram {
     /// The Mermaid text, ending with a newline.
-    func mermaid() -> String {
+    package func mermaid() -> String {
         let names = MermaidNames(vertexIDs)
         var lines = ["stateDiagram-v2"]
         writeMermaid(root, depth: 1, names: names, into: &lines)
@@ -57,8 +57,10 @@ extension StatechartDiagram {
         }
         guard vertex.isContainer else {
             if !isAliased { lines.append("\(indent)\(name)") }
+            writeNotes(of: vertex, name: name, indent: indent, into: &lines)
             return
         }
+        writeNotes(of: vertex, name: name, indent: indent, into: &lines)
         lines.append("\(indent)state \(name) {")
         for (index, region) in vertex.regions.enumerated() {
             if index > 0 { lines.append("\(indent)    --") }
@@ -68,18 +70,28 @@ extension StatechartDiagram {
     }
 }
 
+extension Diagram {
+    /// `name : note` for each of the vertex's notes (Mermaid shows them under its name).
+    fileprivate func writeNotes(of vertex: Vertex, name: String, indent: String, into lines: inout [String]) {
+        for note in vertex.notes {
+            lines.append("\(indent)\(name) : \(MermaidNames.escape(note))")
+        }
+    }
+}
+
 /// Mermaid identifiers for vertex ids: an id made of ASCII letters, digits and `_` (not
 /// starting with a digit, not a keyword) is used as it is; any other gets a name of those
 /// characters (others become `_`), made unique with a `_2`, `_3`... suffix, and is shown
 /// with its real id through `state "id" as name`.
-struct MermaidNames {
+package struct MermaidNames {
     private var names: [String: String] = [:]
 
     private static let keywords: Set<String> = [
         "state", "note", "end", "direction", "classDef", "class", "style", "click", "as", "TB", "BT", "LR", "RL",
     ]
 
-    init(_ ids: [String]) {
+    /// Names for `ids`, in order (an earlier id keeps the plainer name).
+    package init(_ ids: [String]) {
         var used = Set<String>()
         for id in ids where Self.isPlain(id) && names[id] == nil {
             names[id] = id
@@ -100,7 +112,7 @@ struct MermaidNames {
     }
 
     /// The Mermaid identifier of `id` (a sanitised one for an id the diagram does not know).
-    subscript(_ id: String) -> String {
+    package subscript(_ id: String) -> String {
         names[id] ?? MermaidNames([id]).names[id]!
     }
 
@@ -109,15 +121,17 @@ struct MermaidNames {
         return id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
-    /// `text` made safe for a description or a transition label: `#`, double quotes and
-    /// semicolons as Mermaid entity codes, line breaks as spaces.
-    static func escape(_ text: String) -> String {
+    /// `text` made safe for a description or a transition label: `#`, double quotes,
+    /// semicolons and colons as Mermaid entity codes (`#35;`, `#quot;`, `#59;`, `#58;`), line
+    /// breaks as spaces. A backslash has no meaning in Mermaid and stays as it is.
+    package static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {
             case "#": result += "#35;"
             case "\"": result += "#quot;"
             case ";": result += "#59;"
+            case ":": result += "#58;"
             case "\n", "\r", "\r\n": result += " "
             default: result.append(character)
             }

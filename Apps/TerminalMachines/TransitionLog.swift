@@ -1,4 +1,5 @@
 import StateMachineCore
+import Terminal
 
 /// On a terminal, makes the transition logger (`--log`) write through `console`, so that
 /// its lines are printed above the prompt like frames instead of landing on the line being

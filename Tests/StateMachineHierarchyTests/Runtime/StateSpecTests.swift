@@ -55,7 +55,7 @@ struct StateSpecTests {
         #expect(try chart.handle(eventNameB) == .unhandled)
     }
 
-    // TBSM's `expect(resultA).to.beNil` lacks `()` and asserts nothing (H8); the handlers of
+    // TBSM's `expect(resultA).to.beNil` lacks `()` and asserts nothing (a no-op in the original's tests); the handlers of
     // each event are checked through what they do.
     @Test("keeps the handlers of each event apart")
     func handlersPerEvent() throws {
