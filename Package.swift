@@ -1,9 +1,33 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-let swiftSettings: [SwiftSetting] = [
+/// The settings every Swift target of the package builds with.
+let packageSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
+
+extension Target {
+    /// A library target with the package's Swift settings.
+    static func library(_ name: String, path: String, dependencies: [Target.Dependency] = []) -> Target {
+        .target(name: name, dependencies: dependencies, path: path, swiftSettings: packageSwiftSettings)
+    }
+
+    /// An executable target with the package's Swift settings.
+    static func executable(_ name: String, path: String, dependencies: [Target.Dependency] = []) -> Target {
+        .executableTarget(name: name, dependencies: dependencies, path: path, swiftSettings: packageSwiftSettings)
+    }
+
+    /// The test target `Tests/<name>`, with the package's Swift settings.
+    static func tests(_ name: String, dependencies: [Target.Dependency], resources: [Resource]? = nil) -> Target {
+        .testTarget(
+            name: name,
+            dependencies: dependencies,
+            path: "Tests/\(name)",
+            resources: resources,
+            swiftSettings: packageSwiftSettings
+        )
+    }
+}
 
 let package = Package(
     name: "SwiftStateMachine",
@@ -26,56 +50,49 @@ let package = Package(
     ],
     targets: [
         // MARK: Libraries
-        .target(name: "StateMachineCore", path: "Modules/StateMachineCore", swiftSettings: swiftSettings),
-        .target(
-            name: "StateMachineTest",
-            dependencies: ["StateMachineCore"],
+        // Package-internal (no product): the one lock type and the one diagram model and
+        // renderers, shared by the products below through `package` access.
+        .library("StateMachineSupport", path: "Modules/StateMachineSupport"),
+        .library("StateMachineCore", path: "Modules/StateMachineCore", dependencies: ["StateMachineSupport"]),
+        .library(
+            "StateMachineTest",
             path: "Modules/StateMachineTest",
-            swiftSettings: swiftSettings
+            dependencies: ["StateMachineCore", "StateMachineSupport"]
         ),
-        .target(name: "StateMachineTable", path: "Modules/StateMachineTable", swiftSettings: swiftSettings),
-        .target(name: "StateMachineHierarchy", path: "Modules/StateMachineHierarchy", swiftSettings: swiftSettings),
-        .target(
-            name: "StateMachineBroadcast",
-            dependencies: ["StateMachineCore"],
+        .library("StateMachineTable", path: "Modules/StateMachineTable", dependencies: ["StateMachineSupport"]),
+        .library("StateMachineHierarchy", path: "Modules/StateMachineHierarchy", dependencies: ["StateMachineSupport"]),
+        .library(
+            "StateMachineBroadcast",
             path: "Modules/StateMachineBroadcast",
-            swiftSettings: swiftSettings
+            dependencies: ["StateMachineCore", "StateMachineSupport"]
         ),
-        .target(
-            name: "StateMachineDump",
-            dependencies: ["StateMachineCore"],
+        .library(
+            "StateMachineDump",
             path: "Modules/StateMachineDump",
-            swiftSettings: swiftSettings
+            dependencies: ["StateMachineCore", "StateMachineSupport"]
         ),
-        .target(
-            name: "StateMachineUI",
-            dependencies: ["StateMachineCore"],
+        .library(
+            "StateMachineUI",
             path: "Apps/StateMachineUI",
-            swiftSettings: swiftSettings
+            dependencies: ["StateMachineCore", "StateMachineSupport"]
         ),
-        .target(
-            name: "SwiftStateMachine",
-            dependencies: [
-                "StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy",
-                "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
-            ],
+        // The runtime products; not StateMachineTest, which links XCTest and Testing.
+        .library(
+            "SwiftStateMachine",
             path: "Modules/SwiftStateMachine",
-            swiftSettings: swiftSettings
+            dependencies: [
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineBroadcast",
+                "StateMachineDump", "StateMachineUI",
+            ]
         ),
 
         // MARK: Sample features (the state machines the apps show)
-        .target(
-            name: "CaseStudiesFeatures",
-            dependencies: ["StateMachineCore"],
+        .library(
+            "CaseStudiesFeatures",
             path: "Samples/CaseStudiesFeatures",
-            swiftSettings: swiftSettings
+            dependencies: ["StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
         ),
-        .target(
-            name: "NavigationFeatures",
-            dependencies: ["StateMachineCore"],
-            path: "Samples/NavigationFeatures",
-            swiftSettings: swiftSettings
-        ),
+        .library("NavigationFeatures", path: "Samples/NavigationFeatures", dependencies: ["StateMachineCore"]),
 
         // MARK: Terminal layer shared by the apps
         // No `pkgConfig:`: readline.pc's Cflags (-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, from
@@ -85,165 +102,118 @@ let package = Package(
         .systemLibrary(name: "CReadline", path: "Apps/CReadline"),
         // Counts the Benchmarks executable's heap allocations (glibc symbol interposition).
         .target(name: "CAllocationCounter", path: "Apps/CAllocationCounter"),
-        .target(
-            name: "Terminal",
-            dependencies: ["CReadline", "StateMachineCore", "StateMachineDump"],
-            path: "Apps/Terminal",
-            swiftSettings: swiftSettings
+        .library("Terminal", path: "Apps/Terminal", dependencies: ["CReadline", "StateMachineSupport"]),
+        // What the apps' terminal layer does with Core machines (the `dump` command, the
+        // transition log), apart from Terminal so that the statechart tool does not link Core.
+        .library(
+            "TerminalMachines",
+            path: "Apps/TerminalMachines",
+            dependencies: ["Terminal", "StateMachineCore", "StateMachineDump"]
         ),
 
         // MARK: Apps
-        .target(
-            name: "CaseStudiesScreens",
-            dependencies: [
-                "Terminal", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore", "StateMachineDump",
-                "StateMachineTable", "StateMachineHierarchy",
-            ],
+        .library(
+            "CaseStudiesScreens",
             path: "Apps/CaseStudiesScreens",
-            swiftSettings: swiftSettings
+            dependencies: [
+                "Terminal", "TerminalMachines", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore",
+                "StateMachineDump", "StateMachineHierarchy",
+            ]
         ),
-        .executableTarget(
-            name: "CaseStudies",
-            dependencies: ["CaseStudiesScreens", "Terminal", "StateMachineDump"],
+        .executable(
+            "CaseStudies",
             path: "Apps/CaseStudies",
-            swiftSettings: swiftSettings
+            dependencies: ["CaseStudiesScreens", "Terminal", "StateMachineDump"]
         ),
-        .target(
-            name: "NavigationScreens",
-            dependencies: ["Terminal", "StateMachineUI", "NavigationFeatures", "StateMachineCore", "StateMachineDump"],
+        .library(
+            "NavigationScreens",
             path: "Apps/NavigationScreens",
-            swiftSettings: swiftSettings
+            dependencies: [
+                "Terminal", "TerminalMachines", "StateMachineUI", "NavigationFeatures", "StateMachineCore",
+                "StateMachineDump",
+            ]
         ),
-        .executableTarget(
-            name: "Navigation",
-            dependencies: ["NavigationScreens", "Terminal", "StateMachineDump"],
+        .executable(
+            "Navigation",
             path: "Apps/Navigation",
-            swiftSettings: swiftSettings
+            dependencies: ["NavigationScreens", "Terminal", "StateMachineDump"]
         ),
-
-        .target(
-            name: "StatechartToolKit",
-            dependencies: ["Terminal", "StateMachineHierarchy"],
+        .library(
+            "StatechartToolKit",
             path: "Apps/StatechartTool/Kit",
-            swiftSettings: swiftSettings
+            dependencies: ["Terminal", "StateMachineHierarchy", "StateMachineSupport"]
         ),
-        .executableTarget(
-            name: "StatechartTool",
-            dependencies: ["StatechartToolKit", "Terminal"],
+        .executable(
+            "StatechartTool",
             path: "Apps/StatechartTool/Main",
-            swiftSettings: swiftSettings
+            dependencies: ["StatechartToolKit", "Terminal"]
         ),
 
         // MARK: Executables
-        .executableTarget(
-            name: "Benchmarks",
-            dependencies: ["CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy"],
+        .executable(
+            "Benchmarks",
             path: "Apps/Benchmarks",
-            swiftSettings: swiftSettings
+            dependencies: ["CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
         ),
 
         // MARK: Tests
-        .testTarget(
-            name: "StateMachineCoreTests",
-            dependencies: ["StateMachineCore", "TestSupport"],
-            path: "Tests/StateMachineCoreTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "StateMachineTestTests",
-            dependencies: ["StateMachineCore", "StateMachineTest"],
-            path: "Tests/StateMachineTestTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "CaseStudiesFeaturesTests",
-            dependencies: ["CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "TestSupport"],
-            path: "Tests/CaseStudiesFeaturesTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "NavigationFeaturesTests",
-            dependencies: ["NavigationFeatures", "StateMachineCore", "StateMachineTest", "TestSupport"],
-            path: "Tests/NavigationFeaturesTests",
-            swiftSettings: swiftSettings
-        ),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .target(
-            name: "TestSupport",
-            dependencies: ["CPseudoTerminal", "StateMachineCore"],
+        .library(
+            "TestSupport",
             path: "Tests/TestSupport",
-            swiftSettings: swiftSettings
+            dependencies: ["CPseudoTerminal", "StateMachineCore", "StateMachineSupport"]
         ),
-        .testTarget(
-            name: "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "StateMachineCore", "StateMachineDump", "Terminal", "TestSupport"],
-            path: "Tests/CaseStudiesTests",
-            swiftSettings: swiftSettings
+        .tests("StateMachineSupportTests", dependencies: ["StateMachineSupport"]),
+        .tests("StateMachineCoreTests", dependencies: ["StateMachineCore", "StateMachineSupport", "TestSupport"]),
+        .tests("StateMachineTestTests", dependencies: ["StateMachineCore", "StateMachineSupport", "StateMachineTest"]),
+        .tests("StateMachineTableTests", dependencies: ["StateMachineTable"]),
+        .tests(
+            "StateMachineHierarchyTests",
+            dependencies: ["StateMachineHierarchy", "StateMachineSupport", "TestSupport"],
+            resources: [.copy("Fixtures")]
         ),
-        .testTarget(
-            name: "NavigationTests",
-            dependencies: ["NavigationScreens", "NavigationFeatures", "Terminal", "TestSupport"],
-            path: "Tests/NavigationTests",
-            swiftSettings: swiftSettings
+        .tests(
+            "StateMachineBroadcastTests",
+            dependencies: ["StateMachineCore", "StateMachineBroadcast", "TestSupport"]
         ),
-        .testTarget(
-            name: "StatechartToolTests",
-            dependencies: ["StatechartToolKit", "StateMachineHierarchy", "Terminal", "TestSupport"],
-            path: "Tests/StatechartToolTests",
-            swiftSettings: swiftSettings
+        .tests("StateMachineDumpTests", dependencies: ["StateMachineCore", "StateMachineDump", "TestSupport"]),
+        .tests(
+            "StateMachineUITests",
+            dependencies: ["StateMachineCore", "StateMachineUI", "StateMachineSupport", "TestSupport"]
         ),
-        .testTarget(
-            name: "ReadmeTests",
+        .tests(
+            "CaseStudiesFeaturesTests",
             dependencies: [
-                "TestSupport", "StateMachineCore", "StateMachineTest", "StateMachineTable", "StateMachineHierarchy",
-                "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
-            ],
-            path: "Tests/ReadmeTests",
-            swiftSettings: swiftSettings
+                "CaseStudiesFeatures", "StateMachineCore", "StateMachineHierarchy", "StateMachineTest", "TestSupport",
+            ]
         ),
-        .testTarget(
-            name: "TerminalTests",
-            dependencies: ["Terminal"],
-            path: "Tests/TerminalTests",
-            swiftSettings: swiftSettings
+        .tests(
+            "NavigationFeaturesTests",
+            dependencies: ["NavigationFeatures", "StateMachineCore", "StateMachineTest", "TestSupport"]
         ),
-        .testTarget(
-            name: "StateMachineTableTests",
-            dependencies: ["StateMachineTable"],
-            path: "Tests/StateMachineTableTests",
-            swiftSettings: swiftSettings
+        .tests(
+            "CaseStudiesTests",
+            dependencies: ["CaseStudiesScreens", "StateMachineCore", "StateMachineDump", "Terminal", "TestSupport"]
         ),
-        .testTarget(
-            name: "StateMachineHierarchyTests",
-            dependencies: ["StateMachineHierarchy", "TestSupport"],
-            path: "Tests/StateMachineHierarchyTests",
-            resources: [.copy("Fixtures")],
-            swiftSettings: swiftSettings
+        .tests(
+            "NavigationTests",
+            dependencies: ["NavigationScreens", "NavigationFeatures", "Terminal", "TestSupport"]
         ),
-        .testTarget(
-            name: "StateMachineBroadcastTests",
-            dependencies: ["StateMachineCore", "StateMachineBroadcast", "TestSupport"],
-            path: "Tests/StateMachineBroadcastTests",
-            swiftSettings: swiftSettings
+        .tests(
+            "StatechartToolTests",
+            dependencies: [
+                "StatechartToolKit", "StateMachineHierarchy", "StateMachineSupport", "Terminal", "TestSupport",
+            ]
         ),
-        .testTarget(
-            name: "StateMachineDumpTests",
-            dependencies: ["StateMachineCore", "StateMachineDump", "TestSupport"],
-            path: "Tests/StateMachineDumpTests",
-            swiftSettings: swiftSettings
+        .tests("TerminalTests", dependencies: ["Terminal"]),
+        .tests(
+            "ReadmeTests",
+            dependencies: [
+                "TestSupport", "CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "StateMachineTable",
+                "StateMachineHierarchy", "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
+            ]
         ),
-        .testTarget(
-            name: "FuzzRegressionTests",
-            dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"],
-            path: "Tests/FuzzRegressionTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "StateMachineUITests",
-            dependencies: ["StateMachineCore", "StateMachineUI", "TestSupport"],
-            path: "Tests/StateMachineUITests",
-            swiftSettings: swiftSettings
-        ),
+        .tests("FuzzRegressionTests", dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"]),
     ],
     swiftLanguageModes: [.v6]
 )

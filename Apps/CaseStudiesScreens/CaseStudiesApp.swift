@@ -2,6 +2,7 @@ import Foundation
 import StateMachineCore
 import StateMachineDump
 import Terminal
+import TerminalMachines
 
 /// The CaseStudies app: its options, its home screen and its global commands.
 @MainActor

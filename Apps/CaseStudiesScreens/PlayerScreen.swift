@@ -1,3 +1,4 @@
+import CaseStudiesFeatures
 import Foundation
 import Observation
 import StateMachineCore
@@ -5,12 +6,11 @@ import StateMachineDump
 import StateMachineHierarchy
 import Terminal
 
-/// Player: a statechart whose "active" state has two orthogonal regions.
+/// Player: a statechart whose "active" state has two orthogonal regions (the `makePlayer()`
+/// feature).
 @MainActor
 @Observable
 final class PlayerScreen: Screen {
-    typealias Player = Statechart<String, String, Int>
-
     @ObservationIgnored private let player: Player?
     /// The chart's id in the dump.
     @ObservationIgnored private let dumpId = UUID()
@@ -25,20 +25,7 @@ final class PlayerScreen: Screen {
     init(dumpMediator: Mediator<DumpEvent>) {
         self.dumpMediator = dumpMediator
         do {
-            let player = try Player(name: "player") {
-                Player.State("stopped").on("play", to: "active")
-                Player.State(parallel: "active") {
-                    Player.Region {
-                        Player.State("playing").on("pause", to: "paused")
-                        Player.State("paused").on("play", to: "playing")
-                    }
-                    Player.Region {
-                        Player.State("normal").on("shuffle", to: "shuffled")
-                        Player.State("shuffled").on("shuffle", to: "normal")
-                    }
-                }
-                .on("stop", to: "stopped")
-            }
+            let player = try makePlayer()
             player.start()
             self.player = player
             update()

@@ -1,50 +1,37 @@
+import CaseStudiesFeatures
 import Foundation
 import Observation
 import StateMachineCore
 import StateMachineDump
-import StateMachineTable
 import Terminal
 
-/// Turnstile: the SMC-style transition table of `StateMachineTable`.
+/// Turnstile: the SMC-style transition table of `StateMachineTable` (the `Turnstile`
+/// feature).
 @MainActor
-@Observable
-final class TurnstileScreen: Screen, SyntaxBuilder {
-    enum State: String { case locked, unlocked }
-    enum Event { case coin, pass }
-
-    @ObservationIgnored private let turnstile = FSM<State, Event>(initialState: .locked)
+final class TurnstileScreen: Screen {
+    private let turnstile: Turnstile?
     /// The table's id in the dump.
-    @ObservationIgnored private let dumpId = UUID()
+    private let dumpId = UUID()
     /// Where the table reports its states for the dump.
-    @ObservationIgnored private let dumpMediator: Mediator<DumpEvent>
-    private(set) var state: State = .locked
-    private(set) var lastAction = "none yet"
-    private(set) var coins = 0
-    private(set) var alarms = 0
-    private var buildError: String?
+    private let dumpMediator: Mediator<DumpEvent>
+    private let buildError: String?
 
     init(dumpMediator: Mediator<DumpEvent>) {
         self.dumpMediator = dumpMediator
         do {
-            try turnstile.buildTable {
-                define(.locked) {
-                    when(.coin) | then(.unlocked) | unlock
-                    when(.pass) | then(.locked) | alarm
-                }
-                define(.unlocked) {
-                    when(.coin) | then(.unlocked) | thankYou
-                    when(.pass) | then(.locked) | lock
-                }
-            }
+            turnstile = try Turnstile()
+            buildError = nil
         } catch {
+            turnstile = nil
             buildError = "\(error)"
         }
         recordInDump()
     }
 
     private func recordInDump() {
+        guard let turnstile else { return }
         recordState(
-            CaseStudyState(machine: "Turnstile", configuration: state.rawValue),
+            CaseStudyState(machine: "Turnstile", configuration: turnstile.state.rawValue),
             of: dumpId,
             dumpMediator: dumpMediator
         )
@@ -53,12 +40,12 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     var title: String { "Turnstile" }
 
     func body(style: TerminalStyle) -> [String] {
-        if let buildError { return ["  The table does not build: \(buildError)"] }
+        guard let turnstile else { return ["  The table does not build: \(buildError ?? "")"] }
         return [
             "  SMC table:  Locked { Coin Unlocked unlock; Pass Locked alarm }",
             "              Unlocked { Coin Unlocked thankyou; Pass Locked lock }",
-            "  State: \(state == .locked ? style.red("locked") : style.green("unlocked"))",
-            "  Last action: \(lastAction)   coins: \(coins)   alarms: \(alarms)",
+            "  State: \(turnstile.state == .locked ? style.red("locked") : style.green("unlocked"))",
+            "  Last action: \(turnstile.lastAction)   coins: \(turnstile.coins)   alarms: \(turnstile.alarms)",
         ]
     }
 
@@ -67,28 +54,9 @@ final class TurnstileScreen: Screen, SyntaxBuilder {
     }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
-        await turnstile.handleEvent(command.name == "coin" ? .coin : .pass)
-        state = turnstile.state
+        guard let turnstile else { return .message("The table did not build.") }
+        await turnstile.handle(command.name == "coin" ? .coin : .pass)
         recordInDump()
         return .done
-    }
-
-    private func unlock() {
-        coins += 1
-        lastAction = "unlock"
-    }
-
-    private func alarm() {
-        alarms += 1
-        lastAction = "alarm"
-    }
-
-    private func thankYou() {
-        coins += 1
-        lastAction = "thank you"
-    }
-
-    private func lock() {
-        lastAction = "lock"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NavigationFeatures
 import Terminal
+import TerminalMachines
 
 /// The Navigation app: its options (with the deep link to start on), its screen and its
 /// global commands.

@@ -1,5 +1,6 @@
 import Observation
 import StateMachineCore
+import StateMachineSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -22,7 +23,7 @@ import Foundation
 /// and renders on the main actor; a terminal app runs its render loop there (see
 /// ``StateMachineView``). `send` and `sendAndWait` are nonisolated: any task can send.
 ///
-/// `state` starts as the mapped ``StateMachineCore/AsyncStateMachine/lastKnownState``, so
+/// `state` starts as the mapped `AsyncStateMachine.lastKnownState`, so
 /// the first render shows the machine's current state. ``start()`` then observes the
 /// machine and assigns each mapped state **only when it differs** from the current one
 /// (`Equatable` deduplication): observers of `state` (`withObservationTracking`, a

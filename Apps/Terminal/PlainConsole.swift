@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 
 /// Reads plain lines from standard input and prints plain text, for scripts, pipes and
 /// end-to-end tests. The app echoes each command after the prompt when it runs it
@@ -64,10 +65,10 @@ public final class PlainConsole: Console {
 
 /// Serialises writes to standard output.
 final class OutputLock: Sendable {
-    private let lock = NSLock()
+    private let lock = Lock(())
 
     func write(_ text: String) {
-        lock.withLock {
+        lock.withLock { _ in
             FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
         }
     }

@@ -1,5 +1,6 @@
 import CReadline
 import Foundation
+import StateMachineSupport
 import Synchronization
 
 /// The console on a terminal: GNU readline with history and Tab completion of the commands
@@ -11,10 +12,9 @@ import Synchronization
 /// redrawn), so output never interleaves with the line being edited. Ctrl-D and Ctrl-C end
 /// the input cleanly (the terminal is restored).
 public final class ReadlineConsole: Console, @unchecked Sendable {
-    // @unchecked Sendable: `pending`, `prompt`, `isClosed`, `resizeHandler` and
-    // `isReaderFinished` are only touched under `lock`; `measuredColumns` is atomic; every other stored property is
-    // immutable. Readline's own state is only touched on the console
-    // thread (see `ReadlineGlobals`).
+    // @unchecked Sendable: the mutable state is in `shared` (a lock) or atomic; every other
+    // stored property is immutable. Readline's own state is only touched on the console
+    // thread (see `ReadlineGlobals`), which is not visible to the compiler.
 
     /// Whether standard input and output are both terminals.
     public static var isAvailable: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
@@ -25,16 +25,19 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     public var isInteractive: Bool { true }
 
     private let continuation: AsyncStream<String>.Continuation
-    private let lock = NSLock()
-    private var pending: [String] = []
-    private var prompt: (text: String, completions: [String]) = ("> ", [])
-    private var isClosed = false
-    private var resizeHandler: (@Sendable () -> Void)?
-    /// Set when the console thread has stopped; output is then printed directly.
-    private var isReaderFinished = false
+    private let shared = Lock(Shared())
     private let measuredColumns = Atomic(0)
     private let wakeUp: (read: Int32, write: Int32)
 
+    /// What the app's threads and the console thread share.
+    private struct Shared {
+        var pending: [String] = []
+        var prompt: (text: String, completions: [String]) = ("> ", [])
+        var isClosed = false
+        var resizeHandler: (@Sendable () -> Void)?
+        /// Set when the console thread has stopped; output is then printed directly.
+        var isReaderFinished = false
+    }
     /// A console on the process's terminal.
     public init() {
         (lines, continuation) = AsyncStream<String>.makeStream()
@@ -49,15 +52,15 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
 
     /// Sets the prompt and the words Tab completes; applied before the next keystroke.
     public func setPrompt(_ prompt: String, completions: [String]) {
-        lock.withLock { self.prompt = (prompt, completions) }
+        shared.withLock { $0.prompt = (prompt, completions) }
         poke()
     }
 
     /// Shows `text` above the prompt.
     public func write(_ text: String) {
-        let isFinished = lock.withLock { () -> Bool in
-            if !isReaderFinished { pending.append(text) }
-            return isReaderFinished
+        let isFinished = shared.withLock { shared -> Bool in
+            if !shared.isReaderFinished { shared.pending.append(text) }
+            return shared.isReaderFinished
         }
         // After the input ended (Ctrl-D) there is no prompt left to draw around.
         if isFinished { Self.print([text]) } else { poke() }
@@ -81,12 +84,12 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     /// Calls `handler` on the console thread after each resize, once readline has
     /// measured the new size.
     public func onResize(_ handler: @escaping @Sendable () -> Void) {
-        lock.withLock { resizeHandler = handler }
+        shared.withLock { $0.resizeHandler = handler }
     }
 
     /// Stops reading and restores the terminal.
     public func close() {
-        lock.withLock { isClosed = true }
+        shared.withLock { $0.isClosed = true }
         poke()
     }
 
@@ -108,9 +111,9 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         var installedPrompt = ""
         var shouldStop = false
         while !shouldStop {
-            let (prompt, completions, output, closed) = lock.withLock {
-                defer { pending = [] }
-                return (self.prompt.text, self.prompt.completions, pending, isClosed)
+            let (prompt, completions, output, closed) = shared.withLock { shared in
+                defer { shared.pending = [] }
+                return (shared.prompt.text, shared.prompt.completions, shared.pending, shared.isClosed)
             }
             ReadlineGlobals.completions = completions
             if prompt != installedPrompt || output.isEmpty == false {
@@ -121,7 +124,7 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
             if resized.exchange(false, ordering: .relaxed) {
                 rl_resize_terminal()
                 measureColumns()
-                lock.withLock { resizeHandler }?()
+                shared.withLock { $0.resizeHandler }?()
             }
             var descriptors = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
@@ -143,10 +146,10 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         }
         rl_callback_handler_remove()
         Foundation.write(STDOUT_FILENO, "\n", 1)
-        let leftovers = lock.withLock { () -> [String] in
-            isReaderFinished = true
-            defer { pending = [] }
-            return pending
+        let leftovers = shared.withLock { shared -> [String] in
+            shared.isReaderFinished = true
+            defer { shared.pending = [] }
+            return shared.pending
         }
         Self.print(leftovers)
         continuation.finish()

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 
 /// A console for tests: the app reads lines the test feeds, and everything it writes is
 /// kept, in order, for the test to read.
@@ -10,38 +11,38 @@ public final class ScriptedConsole: Console {
     public let isInteractive: Bool
 
     private let input: AsyncStream<String>.Continuation
-    private let state = NSLock()
-    private nonisolated(unsafe) var written: [String] = []
-    private nonisolated(unsafe) var prompts: [(prompt: String, completions: [String])] = []
-    private nonisolated(unsafe) var waiters:
-        [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-    // nonisolated(unsafe): `written`, `prompts` and `waiters` are only touched under `state`.
+    private let state: Lock<State>
 
-    private nonisolated(unsafe) var width: Int?
-    private nonisolated(unsafe) var resizeHandler: (@Sendable () -> Void)?
-    // nonisolated(unsafe): `width` and `resizeHandler` are only touched under `state`.
+    /// What the app writes and the test reads, and the test's waits.
+    private struct State {
+        var written: [String] = []
+        var prompts: [(prompt: String, completions: [String])] = []
+        var waiters: [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var width: Int?
+        var resizeHandler: (@Sendable () -> Void)?
+    }
 
     /// A console with no input yet; piped behaviour unless `isInteractive`; a terminal
     /// `columns` wide when given.
     public init(isInteractive: Bool = false, columns: Int? = nil) {
         (lines, input) = AsyncStream<String>.makeStream()
         self.isInteractive = isInteractive
-        self.width = columns
+        state = Lock(State(width: columns))
     }
 
     /// The width set at init or by the last ``resize(columns:)``.
-    public var columns: Int? { state.withLock { width } }
+    public var columns: Int? { state.withLock { $0.width } }
 
     /// Records the app's resize handler.
     public func onResize(_ handler: @escaping @Sendable () -> Void) {
-        state.withLock { resizeHandler = handler }
+        state.withLock { $0.resizeHandler = handler }
     }
 
     /// Resizes the terminal, as a user dragging its window would.
     public func resize(columns: Int) {
-        let handler = state.withLock { () -> (@Sendable () -> Void)? in
-            width = columns
-            return resizeHandler
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+            state.width = columns
+            return state.resizeHandler
         }
         handler?()
     }
@@ -57,17 +58,17 @@ public final class ScriptedConsole: Console {
     }
 
     /// Everything written so far.
-    public var output: [String] { state.withLock { written } }
+    public var output: [String] { state.withLock { $0.written } }
 
     /// The last prompt and its completions.
-    public var lastPrompt: (prompt: String, completions: [String])? { state.withLock { prompts.last } }
+    public var lastPrompt: (prompt: String, completions: [String])? { state.withLock { $0.prompts.last } }
 
     /// Waits until what was written satisfies `predicate` (the caller bounds the wait).
     public func waitForOutput(where predicate: @escaping @Sendable ([String]) -> Bool) async {
         await withCheckedContinuation { continuation in
-            let satisfied = state.withLock { () -> Bool in
-                if predicate(written) { return true }
-                waiters.append((predicate, continuation))
+            let satisfied = state.withLock { state -> Bool in
+                if predicate(state.written) { return true }
+                state.waiters.append((predicate, continuation))
                 return false
             }
             if satisfied { continuation.resume() }
@@ -76,14 +77,15 @@ public final class ScriptedConsole: Console {
 
     /// Records the prompt.
     public func setPrompt(_ prompt: String, completions: [String]) {
-        state.withLock { prompts.append((prompt, completions)) }
+        state.withLock { $0.prompts.append((prompt, completions)) }
     }
 
     /// Records `text` and wakes the waits it satisfies.
     public func write(_ text: String) {
-        let ready = state.withLock { () -> [CheckedContinuation<Void, Never>] in
-            written.append(text)
-            let (ready, waiting) = waiters.reduce(
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.written.append(text)
+            let written = state.written
+            let (ready, waiting) = state.waiters.reduce(
                 into: (
                     [CheckedContinuation<Void, Never>](),
                     [(predicate: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)]()
@@ -91,7 +93,7 @@ public final class ScriptedConsole: Console {
             ) { result, waiter in
                 if waiter.predicate(written) { result.0.append(waiter.continuation) } else { result.1.append(waiter) }
             }
-            waiters = waiting
+            state.waiters = waiting
             return ready
         }
         for continuation in ready { continuation.resume() }

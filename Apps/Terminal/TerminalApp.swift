@@ -1,4 +1,4 @@
-import Observation
+import StateMachineSupport
 
 /// A command every screen accepts, provided by the app (for example `dump`).
 public struct GlobalCommand {
@@ -30,7 +30,11 @@ public final class TerminalApp {
     private let globalCommands: [GlobalCommand]
     private var stack: [any Screen]
     private var lastFrame: String?
-    private var isRenderScheduled = false
+    /// Draws the current screen, and again whenever the state it reads changes (the
+    /// package's one render loop, which `StateMachineUI.StateMachineView` also runs on).
+    private var renderLoop: RenderLoop?
+    /// Whether the next drawing writes its frame even if unchanged (after a resize).
+    private var isFrameForced = false
     private var spinner: Task<Void, Never>?
     private var spinnerPhase = 0
     /// Without a terminal, a command runs to the end (its screen settles) before its frame is
@@ -57,6 +61,12 @@ public final class TerminalApp {
         self.style = style
         self.stack = [home]
         self.globalCommands = globalCommands
+        // Without a terminal, a change while a command runs draws nothing: the command's
+        // own frame follows once it settled.
+        renderLoop = RenderLoop(
+            mayDraw: { [weak self] in self.map { $0.console.isInteractive || !$0.isRunningCommand } ?? false },
+            draw: { [weak self] in self?.draw() }
+        )
     }
 
     /// The screen shown now.
@@ -192,37 +202,30 @@ public final class TerminalApp {
     // MARK: Rendering
 
     /// Draws the current screen if what it shows changed (or always, with `force`), and
-    /// re-arms observation so that the next change of its state draws it again.
+    /// re-arms observation so that the next change of its state draws it again (bursts of
+    /// changes coalesced into one frame).
     private func render(force: Bool = false) {
+        if force { isFrameForced = true }
+        renderLoop?.render()
+    }
+
+    /// One drawing of the render loop: the frame, the prompt and its completions, read
+    /// under observation tracking.
+    private func draw() {
         let screen = currentScreen
-        let (frame, completions, isBusy) = withObservationTracking {
-            (self.frame(of: screen), screen.commands.filter(\.isEnabled).flatMap(\.completionPhrases), screen.isBusy)
-        } onChange: {
-            Task { @MainActor [weak self] in self?.scheduleRender() }
-        }
+        let frame = self.frame(of: screen)
+        let completions = screen.commands.filter(\.isEnabled).flatMap(\.completionPhrases)
+        let isBusy = screen.isBusy
         let allCompletions = completions + globalCommands.map(\.spec.name) + builtIns(for: screen).map(\.name)
         updateBusyIndicator(isBusy)
         // The completions first: once a frame shows, Tab completes the commands it lists
         // (a console applies them no later than the output that follows).
         console.setPrompt(prompt(isBusy: isBusy), completions: allCompletions)
-        if force || frame != lastFrame {
+        if isFrameForced || frame != lastFrame {
             console.write(frame)
             lastFrame = frame
         }
-    }
-
-    /// Coalesces a burst of state changes into one frame. Without a terminal, a change
-    /// while a command runs draws nothing: the command's own frame follows once it settled.
-    private func scheduleRender() {
-        guard !isRenderScheduled, console.isInteractive || !isRunningCommand else { return }
-        isRenderScheduled = true
-        Task { @MainActor in
-            await Task.yield()
-            isRenderScheduled = false
-            // Checked again: a command may have started since the change was scheduled.
-            guard console.isInteractive || !isRunningCommand else { return }
-            render()
-        }
+        isFrameForced = false
     }
 
     private func frame(of screen: any Screen) -> String {

@@ -1,4 +1,5 @@
 import StateMachineCore
+import StateMachineSupport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

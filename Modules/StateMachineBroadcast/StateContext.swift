@@ -12,7 +12,7 @@ import Foundation
 /// `StateMachineDump` has its own, different `StateContext`; when a file imports both
 /// modules, qualify the name (`StateMachineBroadcast.StateContext`).
 public struct StateContext: Sendable, CustomStringConvertible {
-    /// The id of the machine that took the step (``AsyncStateMachine/id``).
+    /// The id of the machine that took the step (`AsyncStateMachine.id`).
     public let stateMachineId: UUID
     /// The state before the step; for the initial state, the initial state itself.
     public let currentState: any State

@@ -1,4 +1,5 @@
 import StateMachineCore
+import StateMachineSupport
 
 /// A collecting session: the dump machine receives from the mediator, and a task drains
 /// its states (a machine buffers its states until they are consumed).

@@ -20,7 +20,7 @@ import Foundation
 /// `stateType`, `state` (the state's `description`), `superState` (only when the super
 /// state is `Encodable`) and `timeStamp`.
 public struct StateContext: Sendable, Equatable, Encodable, CustomStringConvertible {
-    /// The id of the machine (``AsyncStateMachine/id``).
+    /// The id of the machine (`AsyncStateMachine.id`).
     public let stateMachineId: UUID
     /// The machine's latest state.
     public let state: any State

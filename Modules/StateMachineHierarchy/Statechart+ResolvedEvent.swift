@@ -1,6 +1,6 @@
 extension Statechart {
-    /// An event name looked up once in a chart's event table, for ``Statechart/handle(_:payload:)-(ResolvedEvent,_)``
-    /// and ``Statechart/send(_:payload:)-(ResolvedEvent,_)`` in hot loops: handling it skips the lookup
+    /// An event name looked up once in a chart's event table, for ``Statechart/handle(_:payload:)-(Statechart<StateID,EventID,Payload>.ResolvedEvent,_)``
+    /// and ``Statechart/send(_:payload:)-(Statechart<StateID,EventID,Payload>.ResolvedEvent,_)`` in hot loops: handling it skips the lookup
     /// (a hash of the name) that handling by name costs on every call.
     ///
     /// ```swift

@@ -59,7 +59,13 @@ public final class Assertions<SuperState, SuperEvent> {
     /// Asserts that the next state the machine produces equals `expected`, within the
     /// assertion timeout.
     ///
-    /// - Parameter fail: a failure function to use instead of the test framework's (a spy).
+    /// - Parameters:
+    ///   - expected: the state the machine must produce next.
+    ///   - fail: a failure function to use instead of the test framework's (a spy).
+    ///   - fileID: the file of the call, for the failure report.
+    ///   - file: the path of the file of the call, for the failure report.
+    ///   - line: the line of the call, for the failure report.
+    ///   - column: the column of the call, for the failure report.
     public func assert<S: State & Equatable>(
         state expected: S,
         fail: FailFunction? = nil,

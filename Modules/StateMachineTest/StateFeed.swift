@@ -1,4 +1,5 @@
 import StateMachineCore
+import StateMachineSupport
 
 /// Pumps a machine's states into a buffer from which the assertions take them with a
 /// timeout, without ever losing a state to a timed-out wait.

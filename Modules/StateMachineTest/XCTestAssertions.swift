@@ -4,9 +4,11 @@ import XCTest
 /// Runs the machine and checks, with `assert`, every state it goes through (XCTest).
 ///
 /// - Parameters:
+///   - asyncStateMachine: the machine under test, observed through its sequence of states.
 ///   - timeout: how long each `assert(state:)` waits for the next state (default 2 s).
 ///   - shouldFinishAfterAssertions: finish the machine (and await its outputs) afterwards.
 ///   - fail: the failure function; `XCTFail` by default. Inject a spy to test assertions.
+///   - assert: the flow: the states expected, in order, and the events sent between them.
 public func XCTAssert<SuperState, SuperEvent>(
     asyncStateMachine: AsyncStateMachine<SuperState, SuperEvent>,
     timeout: Duration? = nil,

@@ -1,8 +1,8 @@
-// The umbrella product: one import for every library product.
+// The umbrella product: one import for every runtime library product. Not StateMachineTest,
+// which links XCTest and Testing: import it in test targets only.
 @_exported import StateMachineBroadcast
 @_exported import StateMachineCore
 @_exported import StateMachineDump
 @_exported import StateMachineHierarchy
 @_exported import StateMachineTable
-@_exported import StateMachineTest
 @_exported import StateMachineUI

@@ -19,9 +19,9 @@ public enum AnalysisEvent {}
 
 /// Ready for an analysis.
 public struct AnalysisIsIdle: State, Equatable {
-    /// The idle state.
+    /// Makes this state: ready for an analysis.
     public init() {}
-    /// Idle.
+    /// What the screen shows: idle.
     public var superState: AnalysisState {
         AnalysisState(message: "Ready to start a new analysis", canMakeNewAnalysis: true, canResetAnalysis: false)
     }
@@ -33,7 +33,7 @@ public struct AnalysisIsInProgress: State, Equatable {
     public let identifier: Int
     /// A running analysis.
     public init(identifier: Int) { self.identifier = identifier }
-    /// In progress.
+    /// What the screen shows: in progress.
     public var superState: AnalysisState {
         AnalysisState(
             message: "Analysis in progress (id = \(identifier))",
@@ -50,7 +50,7 @@ public struct AnalysisIsDone: State, Equatable {
     public let identifier: Int
     /// A finished analysis.
     public init(identifier: Int) { self.identifier = identifier }
-    /// Done.
+    /// What the screen shows: done.
     public var superState: AnalysisState {
         AnalysisState(
             message: "Analysis is finished (id = \(identifier))",
@@ -62,27 +62,27 @@ public struct AnalysisIsDone: State, Equatable {
 
 /// Start analysis `identifier`.
 public struct DidRequestAnalysis: Event {
-    /// Analysis event set.
+    /// Sent to the analysis machine, whose events are `AnalysisEvent`s.
     public typealias SuperEvent = AnalysisEvent
     /// The analysis' identifier.
     public let identifier: Int
-    /// The event.
+    /// Makes this event: start analysis `identifier`; `identifier` is the analysis' identifier.
     public init(identifier: Int) { self.identifier = identifier }
 }
 
 /// An analysis completed.
 public struct DidCompleteAnalysis: Event {
-    /// Analysis event set.
+    /// Sent to the analysis machine, whose events are `AnalysisEvent`s.
     public typealias SuperEvent = AnalysisEvent
-    /// The event.
+    /// Makes this event: an analysis completed.
     public init() {}
 }
 
 /// Reset the analysis.
 public struct DidRequestAnalysisReset: Event {
-    /// Analysis event set.
+    /// Sent to the analysis machine, whose events are `AnalysisEvent`s.
     public typealias SuperEvent = AnalysisEvent
-    /// The event.
+    /// Makes this event: reset the analysis.
     public init() {}
 }
 

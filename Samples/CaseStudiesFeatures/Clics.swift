@@ -20,7 +20,7 @@ public enum ClicsEvent {}
 
 /// Nothing loaded yet.
 public struct ClicsIsIdle: State, Equatable {
-    /// The idle state.
+    /// Makes this state: nothing loaded yet.
     public init() {}
     /// Idle: can load, nothing to reset.
     public var superState: ClicsState { ClicsState(numberOfLoads: 0, isLoading: false, canLoad: true, canReset: false) }
@@ -28,7 +28,7 @@ public struct ClicsIsIdle: State, Equatable {
 
 /// A load is running.
 public struct ClicsIsLoading: State, Equatable {
-    /// The loading state.
+    /// Makes this state: a load is running.
     public init() {}
     /// Loading: Load stays enabled (to show cancel/continue).
     public var superState: ClicsState { ClicsState(numberOfLoads: 0, isLoading: true, canLoad: true, canReset: false) }
@@ -38,7 +38,8 @@ public struct ClicsIsLoading: State, Equatable {
 public struct ClicsIsLoaded: State, Equatable {
     /// How many loads completed.
     public let numberOfLoads: Int
-    /// A loaded state.
+    /// Makes this state: `numberOfLoads` loads have completed; `numberOfLoads` is how many loads
+    /// completed.
     public init(numberOfLoads: Int) { self.numberOfLoads = numberOfLoads }
     /// Loaded: Reset enabled.
     public var superState: ClicsState {
@@ -50,25 +51,25 @@ public struct ClicsIsLoaded: State, Equatable {
 
 /// The user pressed Load.
 public struct DidRequestClicsLoading: Event {
-    /// Clics event set.
+    /// Sent to the clics machine, whose events are `ClicsEvent`s.
     public typealias SuperEvent = ClicsEvent
-    /// The event.
+    /// Makes this event: the user pressed Load.
     public init() {}
 }
 
 /// A load completed.
 public struct DidCompleteClicsLoading: Event {
-    /// Clics event set.
+    /// Sent to the clics machine, whose events are `ClicsEvent`s.
     public typealias SuperEvent = ClicsEvent
-    /// The event.
+    /// Makes this event: a load completed.
     public init() {}
 }
 
 /// The user pressed Reset.
 public struct DidRequestClicsReset: Event {
-    /// Clics event set.
+    /// Sent to the clics machine, whose events are `ClicsEvent`s.
     public typealias SuperEvent = ClicsEvent
-    /// The event.
+    /// Makes this event: the user pressed Reset.
     public init() {}
 }
 

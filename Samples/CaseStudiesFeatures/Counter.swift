@@ -19,7 +19,7 @@ public enum UnitsEvent {}
 
 /// The value has not changed yet.
 public struct ValueIsFixed: State, Equatable {
-    /// The value.
+    /// The units value shown on the card (0 or more).
     public let value: UInt
     /// A fixed value.
     public init(value: UInt) { self.value = value }
@@ -33,7 +33,7 @@ public struct ValueIsFixed: State, Equatable {
 
 /// The value was just increased.
 public struct ValueIsIncreasing: State, Equatable {
-    /// The value.
+    /// The units value shown on the card (0 or more).
     public let value: UInt
     /// An increased value.
     public init(value: UInt) { self.value = value }
@@ -47,7 +47,7 @@ public struct ValueIsIncreasing: State, Equatable {
 
 /// The value was just decreased.
 public struct ValueIsDecreasing: State, Equatable {
-    /// The value.
+    /// The units value shown on the card (0 or more).
     public let value: UInt
     /// A decreased value.
     public init(value: UInt) { self.value = value }
@@ -61,17 +61,17 @@ public struct ValueIsDecreasing: State, Equatable {
 
 /// The user pressed "+".
 public struct DidRequestIncrease: Event {
-    /// Units event set.
+    /// Sent to the units machine, whose events are `UnitsEvent`s.
     public typealias SuperEvent = UnitsEvent
-    /// The event.
+    /// Makes this event: the user pressed "+".
     public init() {}
 }
 
 /// The user pressed "-".
 public struct DidRequestDecrease: Event {
-    /// Units event set.
+    /// Sent to the units machine, whose events are `UnitsEvent`s.
     public typealias SuperEvent = UnitsEvent
-    /// The event.
+    /// Makes this event: the user pressed "-".
     public init() {}
 }
 
@@ -98,7 +98,7 @@ public struct TensState: State, Equatable {
     public let value: UInt
     /// A tens value.
     public init(value: UInt) { self.value = value }
-    /// Itself.
+    /// The state itself: this machine's states are the UI state.
     public var superState: TensState { self }
     /// `Value (n)`.
     public var description: String { "Value (\(value))" }
@@ -106,7 +106,7 @@ public struct TensState: State, Equatable {
 
 /// The new tens value; its own event set.
 public struct TensEvent: Event {
-    /// Itself.
+    /// The event itself: the machine has this one event type.
     public typealias SuperEvent = TensEvent
     /// The new tens value.
     public let value: UInt

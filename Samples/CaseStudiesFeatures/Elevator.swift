@@ -94,33 +94,33 @@ public struct ElevatorIsInWarning: State, Equatable {
 
 /// A person entered.
 public struct DidEnter: Event {
-    /// Elevator event set.
+    /// Sent to the elevator machine, whose events are `ElevatorEvent`s.
     public typealias SuperEvent = ElevatorEvent
-    /// The event.
+    /// Makes this event: a person entered.
     public init() {}
 }
 
 /// A person left.
 public struct DidLeave: Event {
-    /// Elevator event set.
+    /// Sent to the elevator machine, whose events are `ElevatorEvent`s.
     public typealias SuperEvent = ElevatorEvent
-    /// The event.
+    /// Makes this event: a person left.
     public init() {}
 }
 
 /// The user pressed Open.
 public struct DidRequestToOpen: Event {
-    /// Elevator event set.
+    /// Sent to the elevator machine, whose events are `ElevatorEvent`s.
     public typealias SuperEvent = ElevatorEvent
-    /// The event.
+    /// Makes this event: the user pressed Open.
     public init() {}
 }
 
 /// The user pressed Close.
 public struct DidRequestToClose: Event {
-    /// Elevator event set.
+    /// Sent to the elevator machine, whose events are `ElevatorEvent`s.
     public typealias SuperEvent = ElevatorEvent
-    /// The event.
+    /// Makes this event: the user pressed Close.
     public init() {}
 }
 

@@ -8,7 +8,7 @@ public struct WalletState: State, Equatable {
     public let credits: Double
     /// A wallet.
     public init(credits: Double) { self.credits = credits }
-    /// Itself.
+    /// The state itself: this machine's states are the UI state.
     public var superState: WalletState { self }
     /// `WalletState (credits: x)`.
     public var description: String { "WalletState (credits: \(credits))" }
@@ -19,21 +19,22 @@ public enum WalletEvent {}
 
 /// Add `credits` to the wallet.
 public struct DidRequestToAddCredits: Event {
-    /// Wallet event set.
+    /// Sent to the wallet machine, whose events are `WalletEvent`s.
     public typealias SuperEvent = WalletEvent
     /// The credits to add.
     public let credits: Double
-    /// The event.
+    /// Makes this event: add `credits` to the wallet; `credits` is the credits to add.
     public init(credits: Double) { self.credits = credits }
 }
 
 /// Remove `credits` from the wallet (refused when there are fewer).
 public struct DidRequestToRemoveCredits: Event {
-    /// Wallet event set.
+    /// Sent to the wallet machine, whose events are `WalletEvent`s.
     public typealias SuperEvent = WalletEvent
     /// The credits to remove.
     public let credits: Double
-    /// The event.
+    /// Makes this event: remove `credits` from the wallet (refused when there are fewer); `credits`
+    /// is the credits to remove.
     public init(credits: Double) { self.credits = credits }
 }
 

@@ -16,7 +16,7 @@ public struct AlbumDetails: Sendable, Equatable {
             self.title = title
         }
     }
-    /// The id.
+    /// The backend's identifier, used in requests and deep links.
     public let id: String
     /// The title.
     public let title: String
@@ -56,17 +56,17 @@ public enum AlbumEvent {}
 
 /// Nothing loaded yet.
 public struct AlbumIsIdle: State, Equatable {
-    /// The state.
+    /// Makes this state: nothing loaded yet.
     public init() {}
-    /// Nothing to show yet.
+    /// What the screen shows: nothing yet.
     public var superState: AlbumState { AlbumState(isLoading: true, failure: nil, album: nil, selectedSongId: nil) }
 }
 
 /// The album loads.
 public struct AlbumIsLoading: State, Equatable {
-    /// The state.
+    /// Makes this state: the album loads.
     public init() {}
-    /// Loading.
+    /// What the screen shows: loading.
     public var superState: AlbumState { AlbumState(isLoading: true, failure: nil, album: nil, selectedSongId: nil) }
 }
 
@@ -74,9 +74,9 @@ public struct AlbumIsLoading: State, Equatable {
 public struct AlbumIsLoaded: State, Equatable {
     /// The album.
     public let album: AlbumDetails
-    /// The state.
+    /// Makes this state: the album is loaded; `album` is the album.
     public init(album: AlbumDetails) { self.album = album }
-    /// Loaded.
+    /// What the screen shows: loaded.
     public var superState: AlbumState { AlbumState(isLoading: false, failure: nil, album: album, selectedSongId: nil) }
     /// `AlbumIsLoaded (Nevermind)`.
     public var description: String { "AlbumIsLoaded (\(album.title))" }
@@ -86,9 +86,9 @@ public struct AlbumIsLoaded: State, Equatable {
 public struct AlbumIsInFailure: State, Equatable {
     /// Why (`Album 3 not found`).
     public let message: String
-    /// The state.
+    /// Makes this state: the album could not be loaded; `message` is why (`Album 3 not found`).
     public init(message: String) { self.message = message }
-    /// Failed.
+    /// What the screen shows: failed.
     public var superState: AlbumState {
         AlbumState(isLoading: false, failure: message, album: nil, selectedSongId: nil)
     }
@@ -102,7 +102,8 @@ public struct SongIsSelected: State, Equatable {
     public let album: AlbumDetails
     /// The picked song.
     public let songId: String
-    /// The state.
+    /// Makes this state: the user picked the song `songId` (the mediator then opens the sheet);
+    /// `album` is the album, `songId` is the picked song.
     public init(album: AlbumDetails, songId: String) {
         self.album = album
         self.songId = songId
@@ -117,11 +118,11 @@ public struct SongIsSelected: State, Equatable {
 
 /// The screen appeared for the album `albumId`.
 public struct DidRequestAlbumLoading: Event {
-    /// Album event set.
+    /// Sent to the album machine, whose events are `AlbumEvent`s.
     public typealias SuperEvent = AlbumEvent
     /// The album's id.
     public let albumId: String
-    /// The event.
+    /// Makes this event: the screen appeared for the album `albumId`; `albumId` is the album's id.
     public init(albumId: String) { self.albumId = albumId }
     /// `DidRequestAlbumLoading (1)`.
     public var description: String { "DidRequestAlbumLoading (\(albumId))" }
@@ -129,31 +130,31 @@ public struct DidRequestAlbumLoading: Event {
 
 /// The album was loaded.
 public struct DidSucceedToLoadAlbum: Event {
-    /// Album event set.
+    /// Sent to the album machine, whose events are `AlbumEvent`s.
     public typealias SuperEvent = AlbumEvent
     /// The album.
     public let album: AlbumDetails
-    /// The event.
+    /// Makes this event: the album was loaded; `album` is the album.
     public init(album: AlbumDetails) { self.album = album }
 }
 
 /// The album could not be loaded.
 public struct DidFailToLoadAlbum: Event {
-    /// Album event set.
+    /// Sent to the album machine, whose events are `AlbumEvent`s.
     public typealias SuperEvent = AlbumEvent
-    /// Why.
+    /// Why loading failed, as the backend reported it.
     public let message: String
-    /// The event.
+    /// Makes this event: the album could not be loaded; `message` is why.
     public init(message: String) { self.message = message }
 }
 
 /// The user picked a song.
 public struct DidSelectSong: Event {
-    /// Album event set.
+    /// Sent to the album machine, whose events are `AlbumEvent`s.
     public typealias SuperEvent = AlbumEvent
     /// The song's id.
     public let songId: String
-    /// The event.
+    /// Makes this event: the user picked a song; `songId` is the song's id.
     public init(songId: String) { self.songId = songId }
     /// `DidSelectSong (5)`.
     public var description: String { "DidSelectSong (\(songId))" }

@@ -4,7 +4,7 @@ import StateMachineCore
 
 /// An album in the list.
 public struct AlbumSummary: Sendable, Equatable {
-    /// The id.
+    /// The backend's identifier, used in requests and deep links.
     public let id: String
     /// The title.
     public let title: String
@@ -38,9 +38,9 @@ public enum AlbumsEvent {}
 
 /// Nothing loaded yet.
 public struct AlbumsAreIdle: State, Equatable {
-    /// The state.
+    /// Makes this state: nothing loaded yet.
     public init() {}
-    /// Nothing shown.
+    /// What the screen shows: nothing shown.
     public var superState: AlbumsState { AlbumsState(isFailed: false, isLoading: false, albums: [], picked: nil) }
 }
 
@@ -48,9 +48,10 @@ public struct AlbumsAreIdle: State, Equatable {
 public struct AlbumsAreLoading: State, Equatable {
     /// The albums shown meanwhile.
     public let previous: [AlbumSummary]
-    /// The state.
+    /// Makes this state: a load runs; `previous` stays shown; `previous` is the albums shown
+    /// meanwhile.
     public init(previous: [AlbumSummary]) { self.previous = previous }
-    /// Loading.
+    /// What the screen shows: loading.
     public var superState: AlbumsState { AlbumsState(isFailed: false, isLoading: true, albums: previous, picked: nil) }
 }
 
@@ -58,9 +59,9 @@ public struct AlbumsAreLoading: State, Equatable {
 public struct AlbumsAreLoaded: State, Equatable {
     /// The albums.
     public let albums: [AlbumSummary]
-    /// The state.
+    /// Makes this state: the albums are loaded; `albums` is the albums.
     public init(albums: [AlbumSummary]) { self.albums = albums }
-    /// Loaded.
+    /// What the screen shows: loaded.
     public var superState: AlbumsState { AlbumsState(isFailed: false, isLoading: false, albums: albums, picked: nil) }
     /// `AlbumsAreLoaded (3 albums)`.
     public var description: String { "AlbumsAreLoaded (\(albums.count) albums)" }
@@ -68,9 +69,9 @@ public struct AlbumsAreLoaded: State, Equatable {
 
 /// The load failed.
 public struct AlbumsAreInFailure: State, Equatable {
-    /// The state.
+    /// Makes this state: the load failed.
     public init() {}
-    /// Failed.
+    /// What the screen shows: failed.
     public var superState: AlbumsState { AlbumsState(isFailed: true, isLoading: false, albums: [], picked: nil) }
 }
 
@@ -80,12 +81,13 @@ public struct AlbumIsSelected: State, Equatable {
     public let albums: [AlbumSummary]
     /// The picked album.
     public let albumId: String
-    /// The state.
+    /// Makes this state: the user picked the album `albumId` (the mediator then pushes it);
+    /// `albums` is the albums, `albumId` is the picked album.
     public init(albums: [AlbumSummary], albumId: String) {
         self.albums = albums
         self.albumId = albumId
     }
-    /// Picked.
+    /// What the screen shows: picked.
     public var superState: AlbumsState {
         AlbumsState(isFailed: false, isLoading: false, albums: albums, picked: albumId)
     }
@@ -95,39 +97,40 @@ public struct AlbumIsSelected: State, Equatable {
 
 /// A load was asked for: on appearing (`isFullLoading`) or by pull-to-refresh.
 public struct DidRequestAlbumsLoading: Event {
-    /// Albums event set.
+    /// Sent to the albums machine, whose events are `AlbumsEvent`s.
     public typealias SuperEvent = AlbumsEvent
     /// Whether the list shows as loading meanwhile.
     public let isFullLoading: Bool
-    /// The event.
+    /// Makes this event: a load was asked for: on appearing (`isFullLoading`) or by
+    /// pull-to-refresh; `isFullLoading` is whether the list shows as loading meanwhile.
     public init(isFullLoading: Bool) { self.isFullLoading = isFullLoading }
 }
 
 /// A load ended with `albums`.
 public struct DidSucceedToLoadAlbums: Event {
-    /// Albums event set.
+    /// Sent to the albums machine, whose events are `AlbumsEvent`s.
     public typealias SuperEvent = AlbumsEvent
     /// The albums.
     public let albums: [AlbumSummary]
-    /// The event.
+    /// Makes this event: a load ended with `albums`; `albums` is the albums.
     public init(albums: [AlbumSummary]) { self.albums = albums }
 }
 
 /// A load failed.
 public struct DidFailToLoadAlbums: Event {
-    /// Albums event set.
+    /// Sent to the albums machine, whose events are `AlbumsEvent`s.
     public typealias SuperEvent = AlbumsEvent
-    /// The event.
+    /// Makes this event: a load failed.
     public init() {}
 }
 
 /// The user picked an album.
 public struct DidSelectAlbum: Event {
-    /// Albums event set.
+    /// Sent to the albums machine, whose events are `AlbumsEvent`s.
     public typealias SuperEvent = AlbumsEvent
     /// Its id.
     public let albumId: String
-    /// The event.
+    /// Makes this event: the user picked an album; `albumId` is its id.
     public init(albumId: String) { self.albumId = albumId }
     /// `DidSelectAlbum (1)`.
     public var description: String { "DidSelectAlbum (\(albumId))" }

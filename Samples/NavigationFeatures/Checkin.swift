@@ -36,21 +36,23 @@ public struct CheckinState: State, Equatable {
 
 /// The stack was set to `routes` (the back button writes the shorter path).
 public struct DidRequestResettingCheckinRoutes: Event {
-    /// Checkin event set.
+    /// Sent to the checkin machine, whose events are `CheckinEvent`s.
     public typealias SuperEvent = CheckinEvent
     /// The new routes.
     public let routes: [CheckinRoute]
-    /// The event.
+    /// Makes this event: the stack was set to `routes` (the back button writes the shorter path);
+    /// `routes` is the new routes.
     public init(routes: [CheckinRoute]) { self.routes = routes }
 }
 
 /// `routes` were pushed (a child screen asked through the mediator).
 public struct DidRequestAddingCheckinRoutes: Event {
-    /// Checkin event set.
+    /// Sent to the checkin machine, whose events are `CheckinEvent`s.
     public typealias SuperEvent = CheckinEvent
     /// The pushed routes.
     public let routes: [CheckinRoute]
-    /// The event.
+    /// Makes this event: `routes` were pushed (a child screen asked through the mediator); `routes`
+    /// is the pushed routes.
     public init(routes: CheckinRoute...) { self.routes = routes }
     /// `DidRequestAddingCheckinRoutes ([place(3)])`.
     public var description: String { "DidRequestAddingCheckinRoutes (\(routes))" }

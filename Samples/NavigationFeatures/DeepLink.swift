@@ -106,7 +106,8 @@ extension String {
 public struct DidReceiveDeepLink<SuperEvent>: Event {
     /// The link.
     public let link: DeepLink
-    /// The event.
+    /// Makes this value: a deep link was received (the original's `.onOpenURL`); each stack and the
+    /// tab bar have their own, tagged with their event set; `link` is the link.
     public init(link: DeepLink) { self.link = link }
     /// `DidReceiveDeepLink (poc://music)`.
     public var description: String { "DidReceiveDeepLink (\(link))" }

@@ -32,11 +32,11 @@ public struct HomeState: State, Equatable {
 
 /// The user picked a tab.
 public struct DidSelectSection: Event {
-    /// Home event set.
+    /// Sent to the home machine, whose events are `HomeEvent`s.
     public typealias SuperEvent = HomeEvent
     /// The tab.
     public let section: Section
-    /// The event.
+    /// Makes this event: the user picked a tab; `section` is the tab.
     public init(section: Section) { self.section = section }
     /// `DidSelectSection (music)`.
     public var description: String { "DidSelectSection (\(section.rawValue))" }

@@ -51,21 +51,23 @@ public struct MusicState: State, Equatable {
 
 /// The stack was set to `routes` (the back button); the sheet stays.
 public struct DidRequestResettingMusicRoutes: Event {
-    /// Music event set.
+    /// Sent to the music machine, whose events are `MusicEvent`s.
     public typealias SuperEvent = MusicEvent
     /// The new routes.
     public let routes: [MusicRoute]
-    /// The event.
+    /// Makes this event: the stack was set to `routes` (the back button); the sheet stays; `routes`
+    /// is the new routes.
     public init(routes: [MusicRoute]) { self.routes = routes }
 }
 
 /// `routes` were pushed (a child screen asked through the mediator).
 public struct DidRequestAddingMusicRoutes: Event {
-    /// Music event set.
+    /// Sent to the music machine, whose events are `MusicEvent`s.
     public typealias SuperEvent = MusicEvent
     /// The pushed routes.
     public let routes: [MusicRoute]
-    /// The event.
+    /// Makes this event: `routes` were pushed (a child screen asked through the mediator); `routes`
+    /// is the pushed routes.
     public init(routes: MusicRoute...) { self.routes = routes }
     /// `DidRequestAddingMusicRoutes ([album(1)])`.
     public var description: String { "DidRequestAddingMusicRoutes (\(routes))" }
@@ -73,11 +75,11 @@ public struct DidRequestAddingMusicRoutes: Event {
 
 /// A sheet was asked for (a song was selected).
 public struct DidRequestSettingPopup: Event {
-    /// Music event set.
+    /// Sent to the music machine, whose events are `MusicEvent`s.
     public typealias SuperEvent = MusicEvent
     /// The sheet.
     public let popup: MusicPopup
-    /// The event.
+    /// Makes this event: a sheet was asked for (a song was selected); `popup` is the sheet.
     public init(popup: MusicPopup) { self.popup = popup }
     /// `DidRequestSettingPopup (song(5))`.
     public var description: String { "DidRequestSettingPopup (\(popup))" }
@@ -85,9 +87,9 @@ public struct DidRequestSettingPopup: Event {
 
 /// The sheet was dismissed.
 public struct DidRequestResettingPopup: Event {
-    /// Music event set.
+    /// Sent to the music machine, whose events are `MusicEvent`s.
     public typealias SuperEvent = MusicEvent
-    /// The event.
+    /// Makes this event: the sheet was dismissed.
     public init() {}
 }
 

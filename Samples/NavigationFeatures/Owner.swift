@@ -4,7 +4,7 @@ import StateMachineCore
 
 /// An owner's details.
 public struct OwnerDetails: Sendable, Equatable {
-    /// The id.
+    /// The backend's identifier, used in requests and deep links.
     public let id: String
     /// "First Last".
     public let name: String
@@ -36,17 +36,17 @@ public enum OwnerEvent {}
 
 /// Nothing loaded yet.
 public struct OwnerIsIdle: State, Equatable {
-    /// The state.
+    /// Makes this state: nothing loaded yet.
     public init() {}
-    /// Nothing to show yet.
+    /// What the screen shows: nothing yet.
     public var superState: OwnerState { OwnerState(isLoading: true, failure: nil, owner: nil) }
 }
 
 /// The owner loads.
 public struct OwnerIsLoading: State, Equatable {
-    /// The state.
+    /// Makes this state: the owner loads.
     public init() {}
-    /// Loading.
+    /// What the screen shows: loading.
     public var superState: OwnerState { OwnerState(isLoading: true, failure: nil, owner: nil) }
 }
 
@@ -54,9 +54,9 @@ public struct OwnerIsLoading: State, Equatable {
 public struct OwnerIsLoaded: State, Equatable {
     /// The owner.
     public let owner: OwnerDetails
-    /// The state.
+    /// Makes this state: the owner is loaded; `owner` is the owner.
     public init(owner: OwnerDetails) { self.owner = owner }
-    /// Loaded.
+    /// What the screen shows: loaded.
     public var superState: OwnerState { OwnerState(isLoading: false, failure: nil, owner: owner) }
     /// `OwnerIsLoaded (George Takei)`.
     public var description: String { "OwnerIsLoaded (\(owner.name))" }
@@ -64,11 +64,12 @@ public struct OwnerIsLoaded: State, Equatable {
 
 /// The owner could not be loaded (the original stayed loading forever).
 public struct OwnerIsInFailure: State, Equatable {
-    /// Why.
+    /// Why loading failed, as the screen shows it.
     public let message: String
-    /// The state.
+    /// Makes this state: the owner could not be loaded (the original stayed loading forever);
+    /// `message` is why.
     public init(message: String) { self.message = message }
-    /// Failed.
+    /// What the screen shows: failed.
     public var superState: OwnerState { OwnerState(isLoading: false, failure: message, owner: nil) }
     /// `OwnerIsInFailure (Owner 42 not found)`.
     public var description: String { "OwnerIsInFailure (\(message))" }
@@ -76,11 +77,11 @@ public struct OwnerIsInFailure: State, Equatable {
 
 /// The screen appeared for the owner `id`.
 public struct DidRequestOwnerLoading: Event {
-    /// Owner event set.
+    /// Sent to the owner machine, whose events are `OwnerEvent`s.
     public typealias SuperEvent = OwnerEvent
     /// The owner's id.
     public let id: String
-    /// The event.
+    /// Makes this event: the screen appeared for the owner `id`; `id` is the owner's id.
     public init(id: String) { self.id = id }
     /// `DidRequestOwnerLoading (5)`.
     public var description: String { "DidRequestOwnerLoading (\(id))" }
@@ -88,21 +89,21 @@ public struct DidRequestOwnerLoading: Event {
 
 /// The owner was loaded.
 public struct DidSucceedToLoadOwner: Event {
-    /// Owner event set.
+    /// Sent to the owner machine, whose events are `OwnerEvent`s.
     public typealias SuperEvent = OwnerEvent
     /// The owner.
     public let owner: OwnerDetails
-    /// The event.
+    /// Makes this event: the owner was loaded; `owner` is the owner.
     public init(owner: OwnerDetails) { self.owner = owner }
 }
 
 /// The owner could not be loaded.
 public struct DidFailToLoadOwner: Event {
-    /// Owner event set.
+    /// Sent to the owner machine, whose events are `OwnerEvent`s.
     public typealias SuperEvent = OwnerEvent
-    /// Why.
+    /// Why loading failed, as the backend reported it.
     public let message: String
-    /// The event.
+    /// Makes this event: the owner could not be loaded; `message` is why.
     public init(message: String) { self.message = message }
 }
 

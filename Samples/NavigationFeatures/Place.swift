@@ -16,7 +16,7 @@ public struct PlaceDetails: Sendable, Equatable {
             self.name = name
         }
     }
-    /// The id.
+    /// The backend's identifier, used in requests and deep links.
     public let id: String
     /// The name.
     public let name: String
@@ -54,17 +54,17 @@ public enum PlaceEvent {}
 
 /// Nothing loaded yet.
 public struct PlaceIsIdle: State, Equatable {
-    /// The state.
+    /// Makes this state: nothing loaded yet.
     public init() {}
-    /// Nothing to show yet.
+    /// What the screen shows: nothing yet.
     public var superState: PlaceState { PlaceState(isLoading: true, failure: nil, place: nil) }
 }
 
 /// The place loads.
 public struct PlaceIsLoading: State, Equatable {
-    /// The state.
+    /// Makes this state: the place loads.
     public init() {}
-    /// Loading.
+    /// What the screen shows: loading.
     public var superState: PlaceState { PlaceState(isLoading: true, failure: nil, place: nil) }
 }
 
@@ -72,9 +72,9 @@ public struct PlaceIsLoading: State, Equatable {
 public struct PlaceIsLoaded: State, Equatable {
     /// The place.
     public let place: PlaceDetails
-    /// The state.
+    /// Makes this state: the place is loaded; `place` is the place.
     public init(place: PlaceDetails) { self.place = place }
-    /// Loaded.
+    /// What the screen shows: loaded.
     public var superState: PlaceState { PlaceState(isLoading: false, failure: nil, place: place) }
     /// `PlaceIsLoaded (Le Lab)`.
     public var description: String { "PlaceIsLoaded (\(place.name))" }
@@ -84,9 +84,10 @@ public struct PlaceIsLoaded: State, Equatable {
 public struct PlaceIsInFailure: State, Equatable {
     /// Why (`Place 42 not found`).
     public let message: String
-    /// The state.
+    /// Makes this state: the place could not be loaded (final: the screen offers only a way back);
+    /// `message` is why (`Place 42 not found`).
     public init(message: String) { self.message = message }
-    /// Failed.
+    /// What the screen shows: failed.
     public var superState: PlaceState { PlaceState(isLoading: false, failure: message, place: nil) }
     /// `PlaceIsInFailure (Place 42 not found)`.
     public var description: String { "PlaceIsInFailure (\(message))" }
@@ -98,7 +99,8 @@ public struct OwnerIsSelected: State, Equatable {
     public let place: PlaceDetails
     /// The owner's id.
     public let ownerId: String
-    /// The state.
+    /// Makes this state: the user picked the owner (the mediator then pushes them); `place` is the
+    /// place, `ownerId` is the owner's id.
     public init(place: PlaceDetails, ownerId: String) {
         self.place = place
         self.ownerId = ownerId
@@ -111,11 +113,11 @@ public struct OwnerIsSelected: State, Equatable {
 
 /// The screen appeared for the place `id`.
 public struct DidRequestPlaceLoading: Event {
-    /// Place event set.
+    /// Sent to the place machine, whose events are `PlaceEvent`s.
     public typealias SuperEvent = PlaceEvent
     /// The place's id.
     public let id: String
-    /// The event.
+    /// Makes this event: the screen appeared for the place `id`; `id` is the place's id.
     public init(id: String) { self.id = id }
     /// `DidRequestPlaceLoading (3)`.
     public var description: String { "DidRequestPlaceLoading (\(id))" }
@@ -123,31 +125,31 @@ public struct DidRequestPlaceLoading: Event {
 
 /// The place was loaded.
 public struct DidSucceedToLoadPlace: Event {
-    /// Place event set.
+    /// Sent to the place machine, whose events are `PlaceEvent`s.
     public typealias SuperEvent = PlaceEvent
     /// The place.
     public let place: PlaceDetails
-    /// The event.
+    /// Makes this event: the place was loaded; `place` is the place.
     public init(place: PlaceDetails) { self.place = place }
 }
 
 /// The place could not be loaded.
 public struct DidFailToLoadPlace: Event {
-    /// Place event set.
+    /// Sent to the place machine, whose events are `PlaceEvent`s.
     public typealias SuperEvent = PlaceEvent
-    /// Why.
+    /// Why loading failed, as the backend reported it.
     public let message: String
-    /// The event.
+    /// Makes this event: the place could not be loaded; `message` is why.
     public init(message: String) { self.message = message }
 }
 
 /// The user picked the owner.
 public struct DidSelectOwner: Event {
-    /// Place event set.
+    /// Sent to the place machine, whose events are `PlaceEvent`s.
     public typealias SuperEvent = PlaceEvent
     /// The owner's id.
     public let id: String
-    /// The event.
+    /// Makes this event: the user picked the owner; `id` is the owner's id.
     public init(id: String) { self.id = id }
     /// `DidSelectOwner (5)`.
     public var description: String { "DidSelectOwner (\(id))" }

@@ -4,7 +4,7 @@ import StateMachineCore
 
 /// A place in the list.
 public struct PlaceSummary: Sendable, Equatable {
-    /// The id.
+    /// The backend's identifier, used in requests and deep links.
     public let id: String
     /// The name.
     public let name: String
@@ -33,7 +33,7 @@ public enum PlacesEvent {}
 
 /// Nothing loaded yet.
 public struct PlacesAreIdle: State, Equatable {
-    /// The state.
+    /// Makes this state: nothing loaded yet.
     public init() {}
     /// Not loading, no places.
     public var superState: PlacesState { PlacesState(isLoading: false, places: [], picked: nil) }
@@ -43,9 +43,10 @@ public struct PlacesAreIdle: State, Equatable {
 public struct PlacesAreLoading: State, Equatable {
     /// The places shown meanwhile.
     public let previous: [PlaceSummary]
-    /// The state.
+    /// Makes this state: a load runs; `previous` stays shown; `previous` is the places shown
+    /// meanwhile.
     public init(previous: [PlaceSummary]) { self.previous = previous }
-    /// Loading.
+    /// What the screen shows: loading.
     public var superState: PlacesState { PlacesState(isLoading: true, places: previous, picked: nil) }
 }
 
@@ -53,9 +54,9 @@ public struct PlacesAreLoading: State, Equatable {
 public struct PlacesAreLoaded: State, Equatable {
     /// The places.
     public let places: [PlaceSummary]
-    /// The state.
+    /// Makes this state: the places are loaded; `places` is the places.
     public init(places: [PlaceSummary]) { self.places = places }
-    /// Loaded.
+    /// What the screen shows: loaded.
     public var superState: PlacesState { PlacesState(isLoading: false, places: places, picked: nil) }
     /// `PlacesAreLoaded (3 places)`.
     public var description: String { "PlacesAreLoaded (\(places.count) places)" }
@@ -67,12 +68,13 @@ public struct PlaceIsSelected: State, Equatable {
     public let places: [PlaceSummary]
     /// The picked place.
     public let placeId: String
-    /// The state.
+    /// Makes this state: the user picked the place `placeId` (the mediator then pushes it);
+    /// `places` is the places, `placeId` is the picked place.
     public init(places: [PlaceSummary], placeId: String) {
         self.places = places
         self.placeId = placeId
     }
-    /// Picked.
+    /// What the screen shows: picked.
     public var superState: PlacesState { PlacesState(isLoading: false, places: places, picked: placeId) }
     /// `PlaceIsSelected (placeId: 3)`.
     public var description: String { "PlaceIsSelected (placeId: \(placeId))" }
@@ -81,31 +83,33 @@ public struct PlaceIsSelected: State, Equatable {
 /// A load was asked for: on appearing (`isFullLoading`, the list is replaced by a
 /// loading one) or by pull-to-refresh (the list stays until the new one arrives).
 public struct DidRequestPlacesLoading: Event {
-    /// Places event set.
+    /// Sent to the places machine, whose events are `PlacesEvent`s.
     public typealias SuperEvent = PlacesEvent
     /// Whether the list shows as loading meanwhile.
     public let isFullLoading: Bool
-    /// The event.
+    /// Makes this event: a load was asked for: on appearing (`isFullLoading`, the list is replaced
+    /// by a loading one) or by pull-to-refresh (the list stays until the new one arrives);
+    /// `isFullLoading` is whether the list shows as loading meanwhile.
     public init(isFullLoading: Bool) { self.isFullLoading = isFullLoading }
 }
 
 /// A load ended with `places`.
 public struct DidSucceedToLoadPlaces: Event {
-    /// Places event set.
+    /// Sent to the places machine, whose events are `PlacesEvent`s.
     public typealias SuperEvent = PlacesEvent
     /// The places.
     public let places: [PlaceSummary]
-    /// The event.
+    /// Makes this event: a load ended with `places`; `places` is the places.
     public init(places: [PlaceSummary]) { self.places = places }
 }
 
 /// The user picked a place.
 public struct DidSelectPlace: Event {
-    /// Places event set.
+    /// Sent to the places machine, whose events are `PlacesEvent`s.
     public typealias SuperEvent = PlacesEvent
     /// Its id.
     public let id: String
-    /// The event.
+    /// Makes this event: the user picked a place; `id` is its id.
     public init(id: String) { self.id = id }
     /// `DidSelectPlace (3)`.
     public var description: String { "DidSelectPlace (\(id))" }

@@ -4,7 +4,7 @@ import StateMachineCore
 
 /// A song's details.
 public struct SongDetails: Sendable, Equatable {
-    /// The id.
+    /// The backend's identifier, used in requests and deep links.
     public let id: String
     /// The title.
     public let title: String
@@ -36,17 +36,17 @@ public enum SongEvent {}
 
 /// Nothing loaded yet.
 public struct SongIsIdle: State, Equatable {
-    /// The state.
+    /// Makes this state: nothing loaded yet.
     public init() {}
-    /// Nothing to show yet.
+    /// What the screen shows: nothing yet.
     public var superState: SongState { SongState(isLoading: true, failure: nil, song: nil) }
 }
 
 /// The song loads.
 public struct SongIsLoading: State, Equatable {
-    /// The state.
+    /// Makes this state: the song loads.
     public init() {}
-    /// Loading.
+    /// What the screen shows: loading.
     public var superState: SongState { SongState(isLoading: true, failure: nil, song: nil) }
 }
 
@@ -54,9 +54,9 @@ public struct SongIsLoading: State, Equatable {
 public struct SongIsLoaded: State, Equatable {
     /// The song.
     public let song: SongDetails
-    /// The state.
+    /// Makes this state: the song is loaded; `song` is the song.
     public init(song: SongDetails) { self.song = song }
-    /// Loaded.
+    /// What the screen shows: loaded.
     public var superState: SongState { SongState(isLoading: false, failure: nil, song: song) }
     /// `SongIsLoaded (Lithium)`.
     public var description: String { "SongIsLoaded (\(song.title))" }
@@ -64,11 +64,12 @@ public struct SongIsLoaded: State, Equatable {
 
 /// The song could not be loaded (the original stayed loading forever).
 public struct SongIsInFailure: State, Equatable {
-    /// Why.
+    /// Why loading failed, as the screen shows it.
     public let message: String
-    /// The state.
+    /// Makes this state: the song could not be loaded (the original stayed loading forever);
+    /// `message` is why.
     public init(message: String) { self.message = message }
-    /// Failed.
+    /// What the screen shows: failed.
     public var superState: SongState { SongState(isLoading: false, failure: message, song: nil) }
     /// `SongIsInFailure (Song 99 not found)`.
     public var description: String { "SongIsInFailure (\(message))" }
@@ -76,11 +77,11 @@ public struct SongIsInFailure: State, Equatable {
 
 /// The sheet appeared for the song `songId`.
 public struct DidRequestSongLoading: Event {
-    /// Song event set.
+    /// Sent to the song machine, whose events are `SongEvent`s.
     public typealias SuperEvent = SongEvent
     /// The song's id.
     public let songId: String
-    /// The event.
+    /// Makes this event: the sheet appeared for the song `songId`; `songId` is the song's id.
     public init(songId: String) { self.songId = songId }
     /// `DidRequestSongLoading (5)`.
     public var description: String { "DidRequestSongLoading (\(songId))" }
@@ -88,21 +89,21 @@ public struct DidRequestSongLoading: Event {
 
 /// The song was loaded.
 public struct DidSucceedToLoadSong: Event {
-    /// Song event set.
+    /// Sent to the song machine, whose events are `SongEvent`s.
     public typealias SuperEvent = SongEvent
     /// The song.
     public let song: SongDetails
-    /// The event.
+    /// Makes this event: the song was loaded; `song` is the song.
     public init(song: SongDetails) { self.song = song }
 }
 
 /// The song could not be loaded.
 public struct DidFailToLoadSong: Event {
-    /// Song event set.
+    /// Sent to the song machine, whose events are `SongEvent`s.
     public typealias SuperEvent = SongEvent
-    /// Why.
+    /// Why loading failed, as the backend reported it.
     public let message: String
-    /// The event.
+    /// Makes this event: the song could not be loaded; `message` is why.
     public init(message: String) { self.message = message }
 }
 

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 
-/// Checks that every `swift` block of the README is code that compiles: each must appear
-/// verbatim in a Swift file that a build compiles, so that README and code cannot drift.
+/// Checks that every `swift` block of the documentation is code that compiles: each must
+/// appear verbatim in a Swift file that a build compiles, so that documents and code cannot
+/// drift. The documents are the README, Apps/README.md and every DocC article
+/// (`Readme.documentPaths`).
 ///
 /// The compiled files are this package's (`Modules`, `Apps`, `Tests`, where
 /// `Tests/ReadmeTests/Snippets` holds blocks with the declarations they assume) and the
@@ -19,8 +21,8 @@ struct ReadmeCodeTests {
     /// that becomes compiled, or leaves the README, fails the test, so the list only shrinks.
     static let notYetCompiled: [String: String] = [:]
 
-    /// The README's `swift` blocks.
-    static let blocks: [Readme.Block] = ((try? Readme())?.blocks ?? []).filter { $0.language == "swift" }
+    /// The documents' `swift` blocks.
+    static let blocks: [Readme.Block] = Readme.documents.flatMap(\.blocks).filter { $0.language == "swift" }
 
     /// Every Swift file a build compiles, with its lines.
     static let sources: [(path: String, lines: [String])] = {
@@ -39,27 +41,46 @@ struct ReadmeCodeTests {
         return sources
     }()
 
-    @Test("the README has swift blocks, and compiled files to find them in")
+    @Test("the README and the articles have swift blocks, and compiled files to find them in")
     func found() {
-        #expect(Self.blocks.count > 10)
+        #expect(Self.blocks.contains { $0.file == "README.md" })
+        #expect(Set(Self.blocks.map(\.file)).count > 10)
+        #expect(Self.blocks.count > 40)
         #expect(Self.sources.count > 50)
     }
 
-    @Test("every swift block appears verbatim in a compiled file", arguments: blocks.map(\.line))
-    func compiled(line: Int) throws {
-        let block = try #require(Self.blocks.first { $0.line == line })
+    @Test("every document that should be there was read")
+    func documentsRead() {
+        #expect(Readme.documents.count == Readme.documentPaths.count)
+        #expect(Readme.documentPaths.contains("Apps/README.md"))
+        #expect(Readme.documentPaths.filter { $0.hasSuffix(".md") && $0.contains(".docc/") }.count >= 14)
+    }
+
+    @Test("every relative link of a document names a file or folder that exists", arguments: Readme.documentPaths)
+    func links(path: String) throws {
+        let document = try Readme(path: path)
+        let directory = Readme.root.appendingPathComponent(path).deletingLastPathComponent()
+        for link in document.relativeLinks {
+            let target = directory.appendingPathComponent(link).standardizedFileURL.path
+            #expect(FileManager.default.fileExists(atPath: target), "\(path): the link \(link) leads nowhere")
+        }
+    }
+
+    @Test("every swift block appears verbatim in a compiled file", arguments: blocks.map(\.location))
+    func compiled(location: String) throws {
+        let block = try #require(Self.blocks.first { $0.location == location })
         let first = block.lines.first ?? ""
-        let location = Self.sources.first { Self.contains($0.lines, block.lines) }?.path
+        let source = Self.sources.first { Self.contains($0.lines, block.lines) }?.path
         if let reason = Self.notYetCompiled[first] {
             #expect(
-                location == nil,
-                "README.md:\(line) is compiled in \(location ?? ""): remove it from notYetCompiled"
+                source == nil,
+                "\(location) is compiled in \(source ?? ""): remove it from notYetCompiled"
             )
             _ = reason
         } else {
             #expect(
-                location != nil,
-                "README.md:\(line): this swift block is in no compiled file; put it verbatim in Tests/ReadmeTests/Snippets (or the sample it shows)"
+                source != nil,
+                "\(location): this swift block is in no compiled file; put it verbatim in Tests/ReadmeTests/Snippets (or the sample it shows)"
             )
         }
     }
@@ -72,13 +93,10 @@ struct ReadmeCodeTests {
         }
     }
 
-    @Test("the loading feature's block is its compiled file, whole")
+    @Test("the loading feature's block (StateMachineCore's Getting Started article) is its compiled file, whole")
     func loadingFeature() throws {
-        let readme = try String(contentsOf: Readme.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(
-            readme.components(separatedBy: "\n").firstIndex(of: "## The loading feature, end to end")
-        )
-        let block = try #require(Self.blocks.first { $0.line > section + 1 })
+        let article = try Readme(path: "Modules/StateMachineCore/StateMachineCore.docc/GettingStarted.md")
+        let block = try #require(article.blocks.first { $0.language == "swift" })
         let file = try String(
             contentsOf: Readme.root.appendingPathComponent(
                 "Samples/LoadingFeature/Sources/LoadingFeature/Feature.swift"

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Replays the README's transcripts against the built executables and compares them exactly.
+/// Replays the transcripts of the documentation (the README, Apps/README.md and the DocC
+/// articles: `Readme.documentPaths`) against the built executables and compares them exactly.
 ///
 /// A `text` block is a transcript when its first line is a command piped into an app
 /// (`$ ... | swift run ...`) or when the comment above it starts with `<!-- transcript`.
@@ -17,10 +18,9 @@ struct ReadmeTranscriptTests {
     /// The marker that allows elisions.
     static let elisionMarker = "<!-- transcript: \"...\" elides lines -->"
 
-    /// The transcripts of the README, with the README line of each.
+    /// The transcripts of every document, with the document and line of each.
     static let transcripts: [Readme.Block] = {
-        guard let readme = try? Readme() else { return [] }
-        return readme.blocks.filter { block in
+        Readme.documents.flatMap(\.blocks).filter { block in
             guard block.language == "text" else { return false }
             if block.marker?.hasPrefix("<!-- transcript") == true { return true }
             guard let first = block.lines.first else { return false }
@@ -28,21 +28,22 @@ struct ReadmeTranscriptTests {
         }
     }()
 
-    @Test("the README has transcripts of both apps and the statechart tool")
+    @Test("the documents have transcripts of both apps and the statechart tool, and the README of one")
     func found() {
         let commands = Self.transcripts.flatMap(\.lines).filter { $0.hasPrefix("$ ") }
         for app in ["CaseStudies", "Navigation", "statechart"] {
             #expect(commands.contains { $0.contains("swift run \(app)") }, "no transcript of \(app)")
         }
+        #expect(Self.transcripts.contains { $0.file == "README.md" })
     }
 
-    @Test("every transcript reproduces exactly", arguments: transcripts.map(\.line))
-    func replay(line: Int) async throws {
-        let block = try #require(Self.transcripts.first { $0.line == line })
+    @Test("every transcript reproduces exactly", arguments: transcripts.map(\.location))
+    func replay(location: String) async throws {
+        let block = try #require(Self.transcripts.first { $0.location == location })
         let elides = block.marker == Self.elisionMarker
         if let marker = block.marker, !elides, marker != "<!-- transcript -->" {
             Issue.record(
-                "README.md:\(line): unknown marker \(marker); use <!-- transcript --> or \(Self.elisionMarker)"
+                "\(location): unknown marker \(marker); use <!-- transcript --> or \(Self.elisionMarker)"
             )
         }
         for (command, expected) in Self.commands(in: block.lines) {
@@ -57,8 +58,8 @@ struct ReadmeTranscriptTests {
             if !Self.matches(expected[...], actual[...], elides: elides) {
                 Issue.record(
                     """
-                    README.md:\(line): `\(command)` printed something else.
-                    --- README ---
+                    \(location): `\(command)` printed something else.
+                    --- document ---
                     \(expected.joined(separator: "\n"))
                     --- actual ---
                     \(actual.joined(separator: "\n"))

@@ -70,6 +70,8 @@ struct BroadcastTests {
         #expect(received[1].event is DidRequestLoading)
         #expect(received[1].newState as? DataIsLoading == DataIsLoading(id: "1"))
         #expect(received.map(Step.init) == loadingSteps)
+        #expect(received[0].description == "[\(machine.id)] DataIsIdle")
+        #expect(received[1].description == "[\(machine.id)] DataIsIdle + DidRequestLoading => DataIsLoading")
         #expect(received.allSatisfy { $0.timeStamp >= before.addingTimeInterval(-1) })
         #expect(zip(received, received.dropFirst()).allSatisfy { $0.timeStamp <= $1.timeStamp })
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 import TestSupport
 import Testing
 

@@ -34,6 +34,8 @@ struct SharingTests {
         let calls = Counter()
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let shared = stream.share(replayCount: .max(count: 0))
+        // `share` returns an opaque `some AsyncSequence<Int, Never>`: its iterator's
+        // non-throwing `next` is `next(isolation:)` (`for await` uses it too).
         var first = shared.makeAsyncIterator()
         var second = shared.makeAsyncIterator()
         let producer = Task {
@@ -42,8 +44,8 @@ struct SharingTests {
         }
         var a: [Int] = []
         var b: [Int] = []
-        while let value = await first.next() { a.append(value) }
-        while let value = await second.next() { b.append(value) }
+        while let value = await first.next(isolation: #isolation) { a.append(value) }
+        while let value = await second.next(isolation: #isolation) { b.append(value) }
         await producer.value
         #expect(a == [1, 2, 3])
         #expect(b == [1, 2, 3])
@@ -53,9 +55,9 @@ struct SharingTests {
         var c2 = counted.makeAsyncIterator()
         var c3 = counted.makeAsyncIterator()
         var all: [[Int]] = [[], [], []]
-        while let value = await c1.next() { all[0].append(value) }
-        while let value = await c2.next() { all[1].append(value) }
-        while let value = await c3.next() { all[2].append(value) }
+        while let value = await c1.next(isolation: #isolation) { all[0].append(value) }
+        while let value = await c2.next(isolation: #isolation) { all[1].append(value) }
+        while let value = await c3.next(isolation: #isolation) { all[2].append(value) }
         #expect(all == [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]])
         #expect(calls.value.load(ordering: .relaxed) == 5)
     }
@@ -71,10 +73,10 @@ struct SharingTests {
     func replay(count: ReplayCount, expected: [Int]) async {
         let shared = CountingSequence(elements: [1, 2, 3], nextCalls: Counter()).share(replayCount: count)
         var early = shared.makeAsyncIterator()
-        while await early.next() != nil {}
+        while await early.next(isolation: #isolation) != nil {}
         var late = shared.makeAsyncIterator()
         var received: [Int] = []
-        while let value = await late.next() { received.append(value) }
+        while let value = await late.next(isolation: #isolation) { received.append(value) }
         #expect(received == expected)
     }
 
@@ -93,14 +95,14 @@ struct SharingTests {
         }
         var survivor = shared.makeAsyncIterator()
         continuation.yield(1)
-        #expect(await survivor.next() == 1)
+        #expect(await survivor.next(isolation: #isolation) == 1)
         await within { await firstReceived.wait() }
         cancelled.cancel()
         #expect(await within { await cancelled.value } == 1)
         continuation.yield(2)
         continuation.finish()
-        #expect(await survivor.next() == 2)
-        #expect(await survivor.next() == nil)
+        #expect(await survivor.next(isolation: #isolation) == 2)
+        #expect(await survivor.next(isolation: #isolation) == nil)
     }
 
     @Test("a singleton factory builds once under 32 concurrent builds")

@@ -26,57 +26,52 @@ struct DiagramTests: TurnstileTable {
 
     @Test("DOT: a node per state with entry/exit, a start point, one labelled edge per transition")
     func dot() throws {
-        let lines = try builtTurnstile().dot().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines.first == "digraph FSM {")
-        #expect(lines.last == "}")
-        #expect(lines.contains("\"__initial\" -> \"locked\";"))
-        let nodes = lines.filter { $0.contains("[label=") && !$0.contains("->") }
         #expect(
-            nodes == [
-                "\"locked\" [label=\"locked\\nentry / lock\"];",
-                "\"unlocked\" [label=\"unlocked\"];",
-                "\"alarming\" [label=\"alarming\\nexit / alarmOff\"];",
-            ]
-        )
-        let edges = lines.filter { $0.contains("->") && !$0.contains("__initial") }
-        #expect(
-            edges == [
-                "\"locked\" -> \"locked\" [label=\"[Enforcement.weak] pass / smile\"];",
-                "\"locked\" -> \"alarming\" [label=\"[Enforcement.strong] pass\"];",
-                "\"locked\" -> \"unlocked\" [label=\"coin / unlock, action\"];",
-                "\"unlocked\" -> \"locked\" [label=\"pass [condition]\"];",
-                "\"alarming\" -> \"locked\" [label=\"reset\"];",
-            ]
+            try builtTurnstile().dot() == #"""
+                digraph "FSM" {
+                    compound=true;
+                    node [shape=box, style=rounded];
+                    "locked" [label="locked\nentry / lock"];
+                    "unlocked";
+                    "alarming" [label="alarming\nexit / alarmOff"];
+                    "[*]0" [shape=point, width=0.15, label=""];
+                    "[*]0" -> "locked";
+                    "locked" -> "locked" [label="[Enforcement.weak] pass / smile"];
+                    "locked" -> "alarming" [label="[Enforcement.strong] pass"];
+                    "locked" -> "unlocked" [label="coin / unlock, action"];
+                    "unlocked" -> "locked" [label="pass [condition]"];
+                    "alarming" -> "locked" [label="reset"];
+                }
+
+                """#
         )
     }
 
-    @Test("Mermaid: stateDiagram-v2 with named states, [*] start, labelled transitions and entry/exit notes")
+    @Test("Mermaid: stateDiagram-v2 with the states, [*] start, labelled transitions and entry/exit notes")
     func mermaid() throws {
-        let lines = try builtTurnstile().mermaid().split(separator: "\n").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
         #expect(
-            lines == [
-                "stateDiagram-v2",
-                "state \"locked\" as s0",
-                "state \"unlocked\" as s1",
-                "state \"alarming\" as s2",
-                "[*] --> s0",
-                "s0 --> s0 : [Enforcement.weak] pass / smile",
-                "s0 --> s2 : [Enforcement.strong] pass",
-                "s0 --> s1 : coin / unlock, action",
-                "s1 --> s0 : pass [condition]",
-                "s2 --> s0 : reset",
-                "s0 : entry / lock",
-                "s2 : exit / alarmOff",
-            ]
+            try builtTurnstile().mermaid() == """
+                stateDiagram-v2
+                    locked
+                    locked : entry / lock
+                    unlocked
+                    alarming
+                    alarming : exit / alarmOff
+                    [*] --> locked
+                    locked --> locked : [Enforcement.weak] pass / smile
+                    locked --> alarming : [Enforcement.strong] pass
+                    locked --> unlocked : coin / unlock, action
+                    unlocked --> locked : pass [condition]
+                    alarming --> locked : reset
+
+                """
         )
     }
 
     @Test("Before buildTable the diagrams show only the initial state")
     func emptyDiagram() {
         let fsm = FSM<State, Event>(initialState: .locked)
-        #expect(fsm.mermaid() == "stateDiagram-v2\n    state \"locked\" as s0\n    [*] --> s0\n")
+        #expect(fsm.mermaid() == "stateDiagram-v2\n    locked\n    [*] --> locked\n")
     }
 
     @Test("Validation report: unreachable states, states with no way out, events never handled")
@@ -141,4 +136,29 @@ struct DiagramTests: TurnstileTable {
             ]
         )
     }
+}
+
+/// A table whose first state's description needs escaping in both formats.
+struct OddlyNamedTable: SyntaxBuilder {
+    enum State: String, Hashable, CustomStringConvertible {
+        case quoted, plain
+        var description: String { self == .quoted ? #"say "hi": C:\x; #1"# : "plain" }
+    }
+    typealias Event = Int
+
+    func built() throws -> FSM<State, Event> {
+        let fsm = FSM<State, Event>(initialState: .quoted)
+        try fsm.buildTable {
+            define(.quoted) { when(1) | then(.plain) }
+        }
+        return fsm
+    }
+}
+
+@Test("Descriptions are escaped by the shared renderers: DOT quotes and backslashes, Mermaid entity codes")
+func diagramEscaping() throws {
+    let fsm = try OddlyNamedTable().built()
+    #expect(fsm.dot().contains(#"    "say \"hi\": C:\\x; #1" -> "plain" [label="1"];"#))
+    #expect(fsm.mermaid().contains(#"    state "say #quot;hi#quot;#58; C#58;\x#59; #35;1" as say__hi___C__x___1"#))
+    #expect(fsm.mermaid().contains("    say__hi___C__x___1 --> plain : 1\n"))
 }

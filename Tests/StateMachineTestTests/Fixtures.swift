@@ -1,5 +1,5 @@
 import StateMachineCore
-import Synchronization
+import StateMachineSupport
 
 struct FeatureState: Equatable, Sendable { let isLoaded: Bool }
 enum FeatureEvent {}
@@ -55,7 +55,7 @@ func makeMachine() -> AsyncStateMachine<FeatureState, FeatureEvent> {
 
 /// Collects the failures an assertion reports instead of failing the test.
 final class FailureSpy: Sendable {
-    private let failures = Mutex<[(message: String, line: UInt)]>([])
+    private let failures = Lock<[(message: String, line: UInt)]>([])
 
     var fail: @Sendable (String, StaticString, UInt) -> Void {
         { message, _, line in self.failures.withLock { $0.append((message, line)) } }

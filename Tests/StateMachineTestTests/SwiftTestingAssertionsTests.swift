@@ -46,14 +46,17 @@ struct SwiftTestingAssertionsTests {
     @Test("a per-assertion failure function overrides the recorder and receives the line")
     func perAssertionSpy() async {
         let spy = FailureSpy()
-        await expect(asyncStateMachine: makeMachine(), timeout: .milliseconds(500)) { assertions in
+        // The timeout bounds the first assertion too (the initial state must arrive within
+        // it), so it is long enough for a loaded machine running every suite in parallel
+        // under the thread sanitizer; 0.5 s was not.
+        await expect(asyncStateMachine: makeMachine(), timeout: .seconds(5)) { assertions in
             await assertions.assert(state: expectedState1)
             await assertions.assert(state: expectedState2, fail: spy.fail, line: 7)
             await assertions.assertNoTransition(timeout: .milliseconds(10), fail: spy.fail)
         }
         #expect(
             spy.messages == [
-                "Expected state DataIsLoading() before any event, but no state arrived within 0.5 seconds."
+                "Expected state DataIsLoading() before any event, but no state arrived within 5.0 seconds."
             ]
         )
         #expect(spy.lines == [7])

@@ -37,14 +37,15 @@ final class XCTestAssertionsTests: XCTestCase {
 
     func test_missingState_reportsTimeout() async {
         let spy = FailureSpy()
-        await XCTAssert(asyncStateMachine: makeMachine(), timeout: .milliseconds(500), fail: spy.fail) { assertions in
+        // The timeout bounds the first assertion too: long enough for a loaded machine.
+        await XCTAssert(asyncStateMachine: makeMachine(), timeout: .seconds(5), fail: spy.fail) { assertions in
             await assertions.assert(state: expectedState1)
             await assertions.assert(state: expectedState2)
         }
         XCTAssertEqual(
             spy.messages,
             [
-                "Expected state DataIsLoading() before any event, but no state arrived within 0.5 seconds."
+                "Expected state DataIsLoading() before any event, but no state arrived within 5.0 seconds."
             ]
         )
     }

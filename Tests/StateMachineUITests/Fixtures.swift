@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import StateMachineSupport
 import TestSupport
 import Testing
 

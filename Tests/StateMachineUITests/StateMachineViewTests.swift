@@ -1,3 +1,4 @@
+import StateMachineSupport
 import TestSupport
 import Testing
 

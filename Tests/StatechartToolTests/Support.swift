@@ -1,6 +1,6 @@
 import Foundation
+import StateMachineSupport
 import StatechartToolKit
-import Synchronization
 import Terminal
 import TestSupport
 import Testing
@@ -16,8 +16,7 @@ enum Paths {
         root.appendingPathComponent("Samples/Statecharts/\(name)").path
     }
 
-    /// `$SCION_DIR`, else `<repository>/../shared/conformance/scion`, if it exists (as the
-    /// conformance test of StateMachineHierarchyTests finds it).
+    /// `$SCION_DIR`, else `<repository>/../shared/conformance/scion`, if it exists.
     static let scion: String? = {
         if let path = ProcessInfo.processInfo.environment["SCION_DIR"], !path.isEmpty {
             return FileManager.default.fileExists(atPath: path) ? path : nil
@@ -95,8 +94,8 @@ struct ToolRun {
 
 /// Collects what the tool writes.
 final class CapturedOutput: Sendable {
-    private let out = Mutex("")
-    private let err = Mutex("")
+    private let out = Lock("")
+    private let err = Lock("")
 
     var output: StatechartTool.Output {
         StatechartTool.Output(

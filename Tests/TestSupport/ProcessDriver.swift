@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import StateMachineSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,12 +10,17 @@ import Glibc
 /// Runs an executable with its standard input and output on pipes, or on a pseudo-terminal,
 /// and lets a test write input and wait for output.
 public final class ProcessDriver: @unchecked Sendable {
-    // @unchecked Sendable: `output` and `waiters` are only touched under `lock`; the other
-    // stored properties are immutable after init.
+    // @unchecked Sendable: the output and the waits are in `shared` (a lock); the other
+    // stored properties are immutable after init (`Process` and `FileHandle` are not
+    // marked Sendable).
     private let process = Process()
-    private let lock = NSLock()
-    private var output = ""
-    private var waiters: [(String, Int, CheckedContinuation<Void, Never>)] = []
+    private let shared = Lock(Received())
+
+    /// The output so far and the waits for text in it.
+    private struct Received {
+        var output = ""
+        var waiters: [(String, Int, CheckedContinuation<Void, Never>)] = []
+    }
     private let input: FileHandle
     private let reader: FileHandle
     private var keepAlive: [FileHandle] = []
@@ -70,7 +76,7 @@ public final class ProcessDriver: @unchecked Sendable {
     }
 
     /// Everything written so far.
-    public var text: String { lock.withLock { output } }
+    public var text: String { shared.withLock { $0.output } }
 
     /// Writes `text` to the process's input.
     public func write(_ text: String) {
@@ -86,9 +92,9 @@ public final class ProcessDriver: @unchecked Sendable {
     /// bounds the wait).
     public func waitFor(_ expected: String, times: Int = 1) async {
         await withCheckedContinuation { continuation in
-            let done = lock.withLock { () -> Bool in
-                if Self.count(of: expected, in: output) >= times { return true }
-                waiters.append((expected, times, continuation))
+            let done = shared.withLock { received -> Bool in
+                if Self.count(of: expected, in: received.output) >= times { return true }
+                received.waiters.append((expected, times, continuation))
                 return false
             }
             if done { continuation.resume() }
@@ -121,10 +127,11 @@ public final class ProcessDriver: @unchecked Sendable {
     }
 
     private func received(_ text: String) {
-        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            output += text
+        let ready = shared.withLock { received -> [CheckedContinuation<Void, Never>] in
+            received.output += text
+            let output = received.output
             var ready: [CheckedContinuation<Void, Never>] = []
-            waiters.removeAll { expected, times, continuation in
+            received.waiters.removeAll { expected, times, continuation in
                 guard Self.count(of: expected, in: output) >= times else { return false }
                 ready.append(continuation)
                 return true

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 import Testing
 
 /// Runs `body`, failing the test when it takes longer than `seconds` (a bound on a wait
@@ -24,19 +25,17 @@ public func within<T: Sendable>(
 }
 
 /// Resumes a continuation with the first result only.
-private final class FirstResult<T: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `continuation` is only read and cleared under `lock`.
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T?, Never>?
+private final class FirstResult<T: Sendable>: Sendable {
+    private let continuation: Lock<CheckedContinuation<T?, Never>?>
 
     init(_ continuation: CheckedContinuation<T?, Never>) {
-        self.continuation = continuation
+        self.continuation = Lock(continuation)
     }
 
     func resume(with value: T?) {
-        let continuation = lock.withLock { () -> CheckedContinuation<T?, Never>? in
-            defer { self.continuation = nil }
-            return self.continuation
+        let continuation = self.continuation.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
         }
         continuation?.resume(returning: value)
     }
@@ -55,20 +54,18 @@ public func executable(_ name: String) -> URL {
 }
 
 /// A thread-safe list that tests append to from callbacks and read afterwards.
-public final class Recorder<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `values` is only read or written under `lock`.
-    private let lock = NSLock()
-    private var values: [Value] = []
+public final class Recorder<Value: Sendable>: Sendable {
+    private let values = Lock<[Value]>([])
 
     /// An empty list.
     public init() {}
 
     /// Appends `value`.
-    public func append(_ value: Value) { lock.withLock { values.append(value) } }
+    public func append(_ value: Value) { values.withLock { $0.append(value) } }
 
     /// Everything appended so far, in order.
-    public var all: [Value] { lock.withLock { values } }
+    public var all: [Value] { values.withLock { $0 } }
 
     /// How many values were appended.
-    public var count: Int { lock.withLock { values.count } }
+    public var count: Int { values.withLock { $0.count } }
 }

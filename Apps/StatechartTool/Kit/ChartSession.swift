@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSupport
 
 /// A running chart as the `run` screen drives it: one implementation per runtime.
 @MainActor
@@ -174,19 +175,21 @@ final class StatechartSession: ChartSession {
 /// The log lines of the steps since the last take, appended on whichever thread runs a
 /// step (the main actor for commands, a timer's task for delayed steps).
 ///
-/// `@unchecked Sendable` invariant: `lines` and `hook` are only read or written while
-/// `lock` is held. (`NSLock`, a pthread mutex, rather than `Mutex`: ThreadSanitizer on
-/// Linux cannot see `Mutex`'s futex hand-over, and the two threads do contend here.)
-final class StepRecorder: @unchecked Sendable {
+/// The two threads contend here; the package's pthread-backed `Lock` keeps that visible
+/// to ThreadSanitizer.
+final class StepRecorder: Sendable {
     /// The most lines kept between two takes: a chart whose timers keep firing while
     /// nobody reads the log must not grow it without end.
     static let capacity = 1_000
 
-    private let lock = NSLock()
-    private var lines: [String] = []
-    /// Lines dropped since the last take, oldest first.
-    private var dropped = 0
-    private var hook: (@Sendable () -> Void)?
+    private let log = Lock(Log())
+
+    private struct Log {
+        var lines: [String] = []
+        /// Lines dropped since the last take, oldest first.
+        var dropped = 0
+        var hook: (@Sendable () -> Void)?
+    }
 
     func append(_ line: String) {
         append(contentsOf: [line])
@@ -194,31 +197,28 @@ final class StepRecorder: @unchecked Sendable {
 
     func append(contentsOf newLines: [String]) {
         guard !newLines.isEmpty else { return }
-        let hook = lock.withLock {
-            lines += newLines
-            if lines.count > Self.capacity {
-                dropped += lines.count - Self.capacity
-                lines.removeFirst(lines.count - Self.capacity)
+        let hook = log.withLock { log in
+            log.lines += newLines
+            if log.lines.count > Self.capacity {
+                log.dropped += log.lines.count - Self.capacity
+                log.lines.removeFirst(log.lines.count - Self.capacity)
             }
-            return self.hook
+            return log.hook
         }
         hook?()
     }
 
     /// Calls `hook` after every append.
     func onAppend(_ hook: @escaping @Sendable () -> Void) {
-        lock.withLock { self.hook = hook }
+        log.withLock { $0.hook = hook }
     }
 
     /// The lines so far (the last ``capacity``, after a line saying how many earlier
     /// ones were dropped), leaving none.
     func take() -> [String] {
-        lock.withLock {
-            defer {
-                lines = []
-                dropped = 0
-            }
-            return dropped > 0 ? ["(\(dropped) earlier lines not kept)"] + lines : lines
+        log.withLock { log in
+            defer { log = Log(hook: log.hook) }
+            return log.dropped > 0 ? ["(\(log.dropped) earlier lines not kept)"] + log.lines : log.lines
         }
     }
 }

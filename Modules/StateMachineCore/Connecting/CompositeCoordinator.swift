@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 /// Runs the composites of a parent machine: starts their children when the parent enters
 /// an owning state type, routes events between parent and children, evaluates joins, and
 /// finishes the children when the parent leaves that state type or shuts down.

@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -113,9 +115,9 @@ extension AsyncStateMachine {
         }
     }
 
-    /// The seed README's two-argument spelling of
-    /// ``connectAsSender(to:whenCurrentState:on:sending:)-(_,_,_,(S,E,AnyState))``: the
-    /// closure receives the current state and the event.
+    /// The seed README's two-argument spelling of `connectAsSender(to:whenCurrentState:on:sending:)`
+    /// (whose closure also receives the new state): the closure receives the current state
+    /// and the event.
     @discardableResult
     public func connectAsSender<ReceiverEvent, S: State, E: Event>(
         to mediator: Mediator<ReceiverEvent>,

@@ -2,6 +2,8 @@ extension StateMachine {
     /// A copy with a route for state type `S` and event type `E`.
     ///
     /// - Parameters:
+    ///   - state: the state type the route applies to.
+    ///   - event: the event type the route applies to.
     ///   - guard: evaluated first; when it returns false the route does not apply.
     ///   - mealyTransition: the route's transition and/or output.
     public func when<S: State, E: Event>(

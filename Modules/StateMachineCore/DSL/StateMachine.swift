@@ -30,7 +30,7 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
     /// The state the machine starts in.
     public let initial: AnyState
     /// The identifier type given with ``init(id:initial:)``; children of a composite need one.
-    package let identifier: MachineIdentifier?
+    let identifier: MachineIdentifier?
     /// The routes, keyed by (state type, event type), in declaration order per key.
     @usableFromInline var mealyTable: [TypesIdentifier: [Route<SuperState, SuperEvent>]] = [:]
     /// How many (state, event) routes were registered; the next route's declaration order.
@@ -115,13 +115,13 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
 }
 
 /// The name of a machine given with `StateMachine(id:initial:)`.
-package struct MachineIdentifier: Hashable, Sendable, CustomStringConvertible {
+struct MachineIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// The identity of the identifier type.
-    package let id: ObjectIdentifier
+    let id: ObjectIdentifier
     /// The identifier type's name.
-    package let description: String
+    let description: String
 
-    package init<ID>(_ type: ID.Type) {
+    init<ID>(_ type: ID.Type) {
         self.id = ObjectIdentifier(type)
         self.description = String(reflecting: type)
     }

@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

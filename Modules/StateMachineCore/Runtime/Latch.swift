@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 /// A one-shot gate: tasks wait until it opens; once open it stays open.

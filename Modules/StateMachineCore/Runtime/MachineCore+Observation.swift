@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 /// The buffer between the command loop and the machine's single observer.
 ///
 /// Every committed state is buffered, unbounded, until it is consumed, so an observer that

@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 /// Outputs run in their own tasks; each is tracked until its task really exits, including
 /// a side effect that ignores cancellation.
 extension MachineCore {

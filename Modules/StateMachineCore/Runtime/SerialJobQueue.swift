@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 /// Runs async jobs one after another, in the order they were enqueued, on a task that

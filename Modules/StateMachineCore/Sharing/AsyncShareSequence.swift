@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 /// How many elements a shared sequence replays to a client that joins late.
@@ -18,18 +19,21 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// client never holds the others back (it costs memory instead). Cancelling a client's
     /// task ends that client only. A client that joins after the base has ended receives
     /// the replay, then the end. A base that throws simply ends the shared sequence.
-    public func share(replayCount: ReplayCount) -> AsyncShareSequence<Self> {
+    ///
+    /// The result is opaque (`some AsyncSequence<Element, Never> & Sendable`): what it is
+    /// made of is not part of the API.
+    public func share(replayCount: ReplayCount) -> some AsyncSequence<Element, Never> & Sendable {
         AsyncShareSequence(base: self, replayCount: replayCount)
     }
 }
 
-/// A multicast sequence with replay; see ``_Concurrency/AsyncSequence/share(replayCount:)``.
-public struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
+/// A multicast sequence with replay; see `AsyncSequence.share(replayCount:)`.
+struct AsyncShareSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
     /// The base's element.
-    public typealias Element = Base.Element
+    typealias Element = Base.Element
     /// A shared sequence never throws: a failing base ends it.
-    public typealias Failure = Never
+    typealias Failure = Never
 
     let runtime: ShareRuntime<Base>
 
@@ -38,17 +42,17 @@ where Base.Element: Sendable {
     }
 
     /// Registers a new client, which first receives the replay.
-    public func makeAsyncIterator() -> Iterator {
+    func makeAsyncIterator() -> Iterator {
         Iterator(client: ShareClient(runtime: runtime, id: runtime.register()))
     }
 
     /// The iterator of one client.
-    public struct Iterator: AsyncIteratorProtocol {
+    struct Iterator: AsyncIteratorProtocol {
         let client: ShareClient<Base>
 
         /// The client's next element, or nil once the base has ended (or the client's task
         /// is cancelled).
-        public mutating func next() async -> Element? {
+        mutating func next() async -> Element? {
             await client.runtime.next(client: client.id)
         }
     }

@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 /// Builds ``AsyncStateMachine``s for views, with a lifecycle: a new machine per build
@@ -26,7 +27,10 @@ public final class AsyncStateMachineFactory<SuperState, SuperEvent>: Sendable {
     private let make: @Sendable () -> AsyncStateMachine<SuperState, SuperEvent>
     private let singleton = Lock<Built?>(nil)
 
-    package typealias Built = (
+    /// What one ``build()`` gives an observer: the machine to send events to, and the
+    /// sequence of states to observe it through (for a singleton, the observer's own view
+    /// of the shared machine's states).
+    public typealias Built = (
         asyncStateMachine: AsyncStateMachine<SuperState, SuperEvent>,
         erasedAsyncStateMachine: AnyStateSequence<SuperState>
     )
@@ -51,9 +55,13 @@ public final class AsyncStateMachineFactory<SuperState, SuperEvent>: Sendable {
         build().asyncStateMachine
     }
 
-    /// A machine and a view of its states for one observer: the machine itself for
-    /// `.instance`, a shared view replaying the last state for `.singleton`.
-    package func build() -> Built {
+    /// A machine and a view of its states for one observer: for `.instance`, a new machine
+    /// and the machine itself as its states; for `.singleton`, the shared machine and a
+    /// view of its states that first replays the last one (so an observer that starts
+    /// late sees the current state). This is what a view layer needs to observe a machine
+    /// without iterating it twice (a machine has one iterator): `UIStateMachine` is built
+    /// on it. Building a singleton the first time runs the factory's closure under its lock.
+    public func build() -> Built {
         switch lifecycle {
         case .instance:
             let machine = make()
@@ -70,14 +78,20 @@ public final class AsyncStateMachineFactory<SuperState, SuperEvent>: Sendable {
     }
 }
 
-/// A type-erased, non-throwing sequence of the states of a machine.
-package struct AnyStateSequence<SuperState>: AsyncSequence, Sendable {
-    package typealias Element = any State<SuperState>
-    package typealias Failure = Never
+/// A type-erased, non-throwing sequence of the states of a machine: the machine itself,
+/// or a shared view of it (see ``AsyncStateMachineFactory/build()``). Iterating it costs
+/// one closure call per state on top of the base's own iteration.
+public struct AnyStateSequence<SuperState>: AsyncSequence, Sendable {
+    /// A state of the machine.
+    public typealias Element = any State<SuperState>
+    /// The sequence never throws.
+    public typealias Failure = Never
 
     private let makeIterator: @Sendable () -> Iterator
 
-    package init<Base: AsyncSequence & Sendable>(_ base: Base)
+    /// Erases `base`, a non-throwing sequence of states: an ``AsyncStateMachine``, or
+    /// what `share(replayCount:)` made of one.
+    public init<Base: AsyncSequence & Sendable>(_ base: Base)
     where Base.Element == any State<SuperState>, Base.Failure == Never {
         self.makeIterator = {
             var iterator = base.makeAsyncIterator()
@@ -85,14 +99,16 @@ package struct AnyStateSequence<SuperState>: AsyncSequence, Sendable {
         }
     }
 
-    package func makeAsyncIterator() -> Iterator { makeIterator() }
+    /// An iterator over the base's states (for a machine, its one iterator).
+    public func makeAsyncIterator() -> Iterator { makeIterator() }
 
     /// The erased iterator.
-    package struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol {
         let nextElement: () async -> Element?
 
         init(_ nextElement: @escaping () async -> Element?) { self.nextElement = nextElement }
 
-        package mutating func next() async -> Element? { await nextElement() }
+        /// The next state, or nil once the base has ended.
+        public mutating func next() async -> Element? { await nextElement() }
     }
 }

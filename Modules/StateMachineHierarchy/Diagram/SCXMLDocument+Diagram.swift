@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 extension SCXMLDocument {
     /// The document as a Mermaid state diagram (`stateDiagram-v2`), drawn as
     /// ``Statechart/mermaid()`` draws a chart: compound states as nested blocks, the
@@ -16,8 +18,8 @@ extension SCXMLDocument {
     }
 
     /// The diagram model of the document.
-    var diagram: StatechartDiagram {
-        var transitions: [StatechartDiagram.Transition] = []
+    var diagram: Diagram {
+        var transitions: [Diagram.Transition] = []
         for (index, node) in nodes.enumerated() where index > 0 {
             for transitionIndex in node.transitions {
                 let transition = self.transitions[transitionIndex]
@@ -35,43 +37,43 @@ extension SCXMLDocument {
                 }
             }
         }
-        return StatechartDiagram(name: name ?? "scxml", root: diagramRegion(of: 0), transitions: transitions)
+        return Diagram(name: name ?? "scxml", root: diagramRegion(of: 0), transitions: transitions)
     }
 
     /// The region inside `node`: its history and child states, and its default entry.
-    private func diagramRegion(of node: Int) -> StatechartDiagram.Region {
+    private func diagramRegion(of node: Int) -> Diagram.Region {
         let members = (nodes[node].histories + nodes[node].children).sorted()
-        return StatechartDiagram.Region(
+        return Diagram.Region(
             vertices: members.map(diagramVertex),
             initial: nodes[node].initialTransition.map { transitions[$0].targets.map { nodes[$0].id } } ?? []
         )
     }
 
-    private func diagramVertex(_ index: Int) -> StatechartDiagram.Vertex {
+    private func diagramVertex(_ index: Int) -> Diagram.Vertex {
         let node = nodes[index]
         switch node.kind {
         case .root, .compound:
-            return StatechartDiagram.Vertex(id: node.id, kind: .composite, regions: [diagramRegion(of: index)])
+            return Diagram.Vertex(id: node.id, kind: .composite, regions: [diagramRegion(of: index)])
         case .atomic:
             // A state whose only children are history states is drawn as a container of them.
-            if node.histories.isEmpty { return StatechartDiagram.Vertex(id: node.id, kind: .simple) }
-            return StatechartDiagram.Vertex(id: node.id, kind: .composite, regions: [diagramRegion(of: index)])
+            if node.histories.isEmpty { return Diagram.Vertex(id: node.id, kind: .simple) }
+            return Diagram.Vertex(id: node.id, kind: .composite, regions: [diagramRegion(of: index)])
         case .parallel:
             // One region per child; history states go with the first region.
             var regions = node.children.map {
-                StatechartDiagram.Region(vertices: [diagramVertex($0)], initial: [])
+                Diagram.Region(vertices: [diagramVertex($0)], initial: [])
             }
             let histories = node.histories.map(diagramVertex)
             if regions.isEmpty {
-                regions = [StatechartDiagram.Region(vertices: histories, initial: [])]
+                regions = [Diagram.Region(vertices: histories, initial: [])]
             } else {
                 regions[0].vertices.insert(contentsOf: histories, at: 0)
             }
-            return StatechartDiagram.Vertex(id: node.id, kind: .parallel, regions: regions)
+            return Diagram.Vertex(id: node.id, kind: .parallel, regions: regions)
         case .final:
-            return StatechartDiagram.Vertex(id: node.id, kind: .final)
+            return Diagram.Vertex(id: node.id, kind: .final)
         case .history(let deep):
-            return StatechartDiagram.Vertex(id: node.id, kind: .history(deep: deep))
+            return Diagram.Vertex(id: node.id, kind: .history(deep: deep))
         }
     }
 }

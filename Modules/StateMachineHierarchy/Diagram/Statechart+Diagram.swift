@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 extension Statechart {
     /// The chart as a Mermaid state diagram (`stateDiagram-v2`): composite states as
     /// nested `state X { ... }` blocks, the regions of a parallel state separated by `--`,
@@ -22,21 +24,21 @@ extension Statechart {
 
 extension Statechart.Definition {
     /// The diagram model of this declaration.
-    var diagram: StatechartDiagram {
-        var transitions: [StatechartDiagram.Transition] = []
+    var diagram: Diagram {
+        var transitions: [Diagram.Transition] = []
         var vertices = Self.vertices(of: root, transitions: &transitions)
         for fork in forks {
-            vertices.append(StatechartDiagram.Vertex(id: fork.name, kind: .fork))
+            vertices.append(Diagram.Vertex(id: fork.name, kind: .fork))
             for target in fork.targets {
                 transitions.append(.init(source: fork.name, target: statechartName(target)))
             }
         }
         for join in joins {
-            vertices.append(StatechartDiagram.Vertex(id: join.name, kind: .join))
+            vertices.append(Diagram.Vertex(id: join.name, kind: .join))
             transitions.append(.init(source: join.name, target: statechartName(join.target)))
         }
         for junction in junctions {
-            vertices.append(StatechartDiagram.Vertex(id: junction.name, kind: .junction))
+            vertices.append(Diagram.Vertex(id: junction.name, kind: .junction))
             for path in junction.paths {
                 transitions.append(
                     .init(source: junction.name, target: statechartName(path.target), guardLabel: "guard")
@@ -44,9 +46,9 @@ extension Statechart.Definition {
             }
         }
         let initial = root.initial ?? root.states.first?.id
-        return StatechartDiagram(
+        return Diagram(
             name: name,
-            root: StatechartDiagram.Region(vertices: vertices, initial: initial.map { [statechartName($0)] } ?? []),
+            root: Diagram.Region(vertices: vertices, initial: initial.map { [statechartName($0)] } ?? []),
             transitions: transitions
         )
     }
@@ -55,8 +57,8 @@ extension Statechart.Definition {
     /// `transitions` (depth first, in declaration order).
     private static func vertices(
         of region: Statechart.RegionSpec,
-        transitions: inout [StatechartDiagram.Transition]
-    ) -> [StatechartDiagram.Vertex] {
+        transitions: inout [Diagram.Transition]
+    ) -> [Diagram.Vertex] {
         region.states.map { node in
             let id = statechartName(node.id)
             for handler in node.handlers {
@@ -80,19 +82,19 @@ extension Statechart.Definition {
                 if let target = history.defaultTarget {
                     transitions.append(.init(source: history.name, target: statechartName(target)))
                 }
-                return StatechartDiagram.Vertex(id: history.name, kind: .history(deep: history.kind == .deep))
+                return Diagram.Vertex(id: history.name, kind: .history(deep: history.kind == .deep))
             }
             switch node.content {
             case .simple:
-                return StatechartDiagram.Vertex(id: id, kind: node.isFinal ? .final : .simple)
+                return Diagram.Vertex(id: id, kind: node.isFinal ? .final : .simple)
             case .composite(let inner):
                 var region = diagramRegion(inner, transitions: &transitions)
                 region.vertices = histories + region.vertices
-                return StatechartDiagram.Vertex(id: id, kind: .composite, regions: [region])
+                return Diagram.Vertex(id: id, kind: .composite, regions: [region])
             case .parallel(let inners):
                 var regions = inners.map { diagramRegion($0, transitions: &transitions) }
                 regions[0].vertices = histories + regions[0].vertices
-                return StatechartDiagram.Vertex(id: id, kind: .parallel, regions: regions)
+                return Diagram.Vertex(id: id, kind: .parallel, regions: regions)
             }
         }
     }
@@ -119,10 +121,10 @@ extension Statechart.Definition {
 
     private static func diagramRegion(
         _ spec: Statechart.RegionSpec,
-        transitions: inout [StatechartDiagram.Transition]
-    ) -> StatechartDiagram.Region {
+        transitions: inout [Diagram.Transition]
+    ) -> Diagram.Region {
         let initial = spec.initial ?? spec.states.first?.id
-        return StatechartDiagram.Region(
+        return Diagram.Region(
             vertices: vertices(of: spec, transitions: &transitions),
             initial: initial.map { [statechartName($0)] } ?? []
         )

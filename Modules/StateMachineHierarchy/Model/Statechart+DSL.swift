@@ -2,7 +2,7 @@ extension Statechart {
     /// Declares a state: simple, composite (`State("a") { ... }`) or parallel
     /// (`State(parallel: "b") { Region { ... }; Region { ... } }`).
     ///
-    /// Modifiers such as ``on(_:to:kind:guard:action:)`` and ``onEnter(_:)`` return a
+    /// Modifiers such as ``on(_:to:kind:action:guard:)-(_,StateID,_,_,_)`` and ``onEnter(_:)`` return a
     /// changed copy, so a state reads as one expression.
     public struct State: Sendable {
         var spec: NodeSpec
@@ -16,7 +16,7 @@ extension Statechart {
 
         /// A final state: entering it completes its region. When every region of the
         /// parent state is complete, the `done.state.<parent>` event is raised (see
-        /// ``onDone(of:to:kind:action:guard:)``); a final state of the root region
+        /// ``onDone(of:to:kind:action:guard:)-(_,StateID,_,_,_)``); a final state of the root region
         /// finishes the chart (``Statechart/isFinished``). A final state has no
         /// children and no outgoing transitions.
         public init(final id: StateID) {
@@ -118,7 +118,7 @@ extension Statechart {
             adding(.eventless, target, kind, action, guardBlock)
         }
 
-        /// Adds an eventless transition to the state `target`; see ``always(to:kind:action:guard:)-(Target,_,_,_)``.
+        /// Adds an eventless transition to the state `target`; see ``always(to:kind:action:guard:)-(Statechart<StateID,EventID,Payload>.Target,_,_,_)``.
         public func always(
             to target: StateID,
             kind: StatechartTransitionKind = .external,
@@ -142,7 +142,7 @@ extension Statechart {
             adding(.after(delay), target, kind, action, guardBlock)
         }
 
-        /// Adds a delayed transition to the state `target`; see ``after(_:to:kind:action:guard:)-(_,Target,_,_,_)``.
+        /// Adds a delayed transition to the state `target`; see ``after(_:to:kind:action:guard:)-(_,Statechart<StateID,EventID,Payload>.Target,_,_,_)``.
         public func after(
             _ delay: Duration,
             to target: StateID,
@@ -166,7 +166,7 @@ extension Statechart {
             adding(.done(state), target, kind, action, guardBlock)
         }
 
-        /// Adds a handler for a done event with the state `target`; see ``onDone(of:to:kind:action:guard:)-(_,Target,_,_,_)``.
+        /// Adds a handler for a done event with the state `target`; see ``onDone(of:to:kind:action:guard:)-(_,Statechart<StateID,EventID,Payload>.Target,_,_,_)``.
         public func onDone(
             of state: StateID? = nil,
             to target: StateID,

@@ -1,10 +1,10 @@
 extension Statechart {
     /// A statechart's declaration before it is compiled into a running ``Statechart``.
     ///
-    /// Build one with the DSL (``init(name:_:)``) or from JSON
-    /// (``Statechart/definition(fromJSON:)``), then refine it by path: attach enter and exit
+    /// Build one with the DSL (``init(name:initial:_:)``) or from JSON
+    /// (``Statechart/definition(fromJSON:)-(String)``), then refine it by path: attach enter and exit
     /// blocks, add transitions, or give guards and actions to transitions by name.
-    /// Editing is cheap; validation happens once, when ``Statechart/init(_:)`` compiles it.
+    /// Editing is cheap; validation happens once, when ``Statechart/init(_:options:clock:)`` compiles it.
     public struct Definition: Sendable {
         /// The root region's name (TBStateMachine's root machine name).
         public var name: String

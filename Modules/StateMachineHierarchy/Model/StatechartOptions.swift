@@ -1,9 +1,11 @@
 /// Per-chart choices where SCXML's rules differ from TBStateMachine's. The defaults keep
-/// TBStateMachine's behaviour (see `hierarchy.md`, "Our decisions").
+/// TBStateMachine's behaviour (see the article "Semantics and decisions", in the module's
+/// documentation: `StateMachineHierarchy.docc/SemanticsAndDecisions.md`).
 public struct StatechartOptions: Sendable, Equatable {
     /// The order in which the regions of a parallel state are exited.
     public enum RegionExitOrder: Sendable, Equatable {
-        /// Region 0 first, as TBStateMachine does (hazard H2). The default.
+        /// Region 0 first, as TBStateMachine does (article "Semantics and decisions":
+        /// "Regions exit in index order"). The default.
         case indexOrder
         /// The last region first, as SCXML and most UML tools do (reverse document order).
         case reverseDocumentOrder

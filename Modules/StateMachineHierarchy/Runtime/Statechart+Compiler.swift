@@ -854,14 +854,14 @@ extension Statechart {
                     case .composite:
                         scope = states[Int(container)].regions
                     case .parallel where container == contained:
-                        // Our decision (hierarchy.md, H3): a local self-transition on a parallel
-                        // state keeps the state and restarts every region.
+                        // Semantics and decisions, "Local transitions on parallel states": a local
+                        // self-transition on a parallel state keeps the state and restarts every region.
                         scope = states[Int(container)].regions
                     case .parallel:
-                        // Our decision (H3): only the region holding the contained vertex is left.
+                        // Same decision: only the region holding the contained vertex is left.
                         scope = [regionChain(contained).first { regions[Int($0)].parent == container }!]
                     case .simple:
-                        // A local self-transition on a simple state behaves as an external one (H3).
+                        // A local self-transition on a simple state behaves as an external one (same decision).
                         break
                     }
                 }

@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 extension Statechart {
@@ -39,7 +40,7 @@ extension Statechart {
             var nextToken = 0
         }
 
-        private let storage = Mutex(Storage())
+        private let storage = Lock(Storage())
         /// How many subscriptions exist, read by the step without the lock.
         let count = SubscriptionCount()
 
@@ -81,10 +82,10 @@ extension Statechart {
 ///
 /// The subscription is also cancelled when this object is deallocated.
 public final class StatechartSubscription: Sendable {
-    private let cancellation: Mutex<(@Sendable () -> Void)?>
+    private let cancellation: Lock<(@Sendable () -> Void)?>
 
     init(cancel: @escaping @Sendable () -> Void) {
-        cancellation = Mutex(cancel)
+        cancellation = Lock(cancel)
     }
 
     /// Stops the callbacks. Calling it again does nothing.

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 import Synchronization
 
 /// The running machine behind a `Statechart`: the active configuration, the event queue
@@ -15,7 +16,7 @@ import Synchronization
 final class StatechartEngine: @unchecked Sendable {
     let topology: Topology
     let hooks: any EngineHooks
-    let pump: PumpLock<Pump>
+    let pump: Lock<Pump>
     /// The drainer role and the queue's length (see "Submitting").
     private let queueState = Atomic<Int>(0)
     /// `started` (bit 0) and `finished` (bit 1) as last published, readable without the lock.
@@ -139,7 +140,7 @@ final class StatechartEngine: @unchecked Sendable {
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
-        pump = PumpLock(Pump(topology: topology))
+        pump = Lock(Pump(topology: topology))
         configuration = PublishedConfiguration(regions: topology.regions.count)
         current = RegionSlots(count: topology.regions.count)
         joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
@@ -1338,7 +1339,7 @@ final class StatechartEngine: @unchecked Sendable {
             for slot in regions { tearDownRegion(topology.childRegions[slot]) }
         }
         for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
-            // Our decision (hierarchy.md): leaving the join's region drops a partial join.
+            // Semantics and decisions, "Partial joins reset on exit": leaving the join's region drops it.
             resetJoin(Int(topology.resetJoins[slot]))
         }
         log?.write("\tExit '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")

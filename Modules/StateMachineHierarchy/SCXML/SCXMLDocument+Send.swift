@@ -2,9 +2,9 @@ import Foundation
 
 extension SCXMLDocument {
     /// One `<send>` of the null data model: an event for the machine itself.
-    public struct Send: Sendable, Equatable {
+    struct Send: Sendable, Equatable {
         /// Where a `<send>` puts its event.
-        public enum Target: Sendable, Equatable {
+        enum Target: Sendable, Equatable {
             /// No `target`: the machine's external queue (after `delay`, if any); the event
             /// is processed as its own macrostep once the current one is over.
             case external
@@ -24,24 +24,24 @@ extension SCXMLDocument {
         }
 
         /// The event name (`event`).
-        public let event: String
+        let event: String
         /// The delay (`delay`, a CSS2 time such as `2s` or `500ms`); zero when absent.
-        public let delay: Duration
+        let delay: Duration
         /// The send id given by `id`, which `<cancel sendid>` refers to.
-        public let id: String?
+        let id: String?
         /// The slot named by `idlocation`: executing the send stores a generated send id
         /// there, which `<cancel sendidexpr="slot">` refers to.
-        public let idLocation: String?
+        let idLocation: String?
         /// The queue the event goes to.
-        public let target: Target
+        let target: Target
         /// The line of the element.
-        public let line: Int
+        let line: Int
     }
 
     /// One `<cancel>`: which pending delayed sends it cancels.
-    public struct Cancel: Sendable, Equatable {
+    struct Cancel: Sendable, Equatable {
         /// How a `<cancel>` names the send.
-        public enum Reference: Sendable, Equatable {
+        enum Reference: Sendable, Equatable {
             /// `sendid="id"` (or `sendidexpr="'id'"`, a quoted literal): the sends with that id.
             case id(String)
             /// `sendidexpr="slot"`: the send whose generated id the `idlocation` slot holds.
@@ -49,9 +49,9 @@ extension SCXMLDocument {
         }
 
         /// The send (or sends) to cancel.
-        public let reference: Reference
+        let reference: Reference
         /// The line of the element.
-        public let line: Int
+        let line: Int
     }
 
     /// Parses a CSS2 time (`2s`, `500ms`, `1.5s`, `.5s`, `0s`) exactly, to the nanosecond

@@ -11,7 +11,7 @@ import Foundation
 /// precomputed once, at load time, for the interpreter's step algorithm.
 public struct SCXMLDocument: Sendable {
     /// What a node of the document is.
-    public enum NodeKind: Sendable, Equatable {
+    enum NodeKind: Sendable, Equatable {
         /// The `<scxml>` element.
         case root
         /// A `<state>` without child states.
@@ -27,7 +27,7 @@ public struct SCXMLDocument: Sendable {
     }
 
     /// Executable content the subset supports.
-    public enum Action: Sendable, Equatable {
+    enum Action: Sendable, Equatable {
         /// `<raise event="name"/>`: appends `name` to the internal queue.
         case raise(String)
         /// `<log label="..." expr="'text'"/>`: writes `label: text` to the trace (as
@@ -43,33 +43,33 @@ public struct SCXMLDocument: Sendable {
     }
 
     /// One `<invoke>` of a child SCXML document (the only invocation type of the subset).
-    public struct Invoke: Sendable {
+    struct Invoke: Sendable {
         /// The invocation's id (`id`); nil when it is generated (`<state id>.<n>`).
-        public let id: String?
+        let id: String?
         /// The `idlocation` slot that receives the generated id, if any.
-        public let idLocation: String?
+        let idLocation: String?
         /// `autoforward="true"`: every external event the invoking session processes is
         /// sent on to the child too.
-        public let autoforward: Bool
+        let autoforward: Bool
         /// The child document (from `src`, relative to the parent's file, or inline `<content>`).
-        public let document: SCXMLDocument
+        let document: SCXMLDocument
         /// `<finalize>` content, run when an event from the child is about to be processed.
-        public let finalize: [Action]
+        let finalize: [Action]
         /// The line of the element.
-        public let line: Int
+        let line: Int
     }
 
     /// One branch of an `<if>`: `<if cond>`, `<elseif cond>` or `<else>` (no condition).
-    public struct Branch: Sendable, Equatable {
+    struct Branch: Sendable, Equatable {
         /// The branch's condition; nil for `<else>`.
-        public let condition: Condition?
+        let condition: Condition?
         /// The content it runs.
-        public let actions: [Action]
+        let actions: [Action]
     }
 
     /// A `cond` the null data model can state: `In('id')`, `true`, `false`, `!`, `&&`,
     /// `||` and parentheses, evaluated against the configuration of the running step.
-    public indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
+    indirect enum Condition: Sendable, Equatable, CustomStringConvertible {
         /// `true` or `false`.
         case constant(Bool)
         /// `In('id')`: the state with this id is active.
@@ -83,7 +83,7 @@ public struct SCXMLDocument: Sendable {
 
         /// The condition as a `cond` attribute would write it (fully parenthesised
         /// where operators nest).
-        public var description: String {
+        var description: String {
             switch self {
             case .constant(let value): "\(value)"
             case .inState(let id): "In('\(id)')"
@@ -123,56 +123,56 @@ public struct SCXMLDocument: Sendable {
     }
 
     /// One `<state>`, `<parallel>`, `<final>`, `<history>` or the `<scxml>` root.
-    public struct Node: Sendable {
+    struct Node: Sendable {
         /// The `id` attribute (a generated `$n` when absent; empty for the root).
-        public let id: String
+        let id: String
         /// The node's kind.
-        public let kind: NodeKind
+        let kind: NodeKind
         /// The parent node's index (-1 for the root).
-        public let parent: Int
+        let parent: Int
         /// Child states (not transitions) in document order.
-        public internal(set) var children: [Int]
+        var children: [Int]
         /// Child `<history>` nodes in document order.
-        public internal(set) var histories: [Int]
+        var histories: [Int]
         /// Indices into ``SCXMLDocument/transitions`` of this node's transitions, in
         /// document order. For a history node, its single default transition.
-        public internal(set) var transitions: [Int]
+        var transitions: [Int]
         /// For compound states and the root: the transition of the default entry
         /// (from `initial=`, `<initial>`, or the first child state).
-        public internal(set) var initialTransition: Int?
+        var initialTransition: Int?
         /// `<onentry>` content.
-        public internal(set) var onEntry: [Action]
+        var onEntry: [Action]
         /// `<onexit>` content.
-        public internal(set) var onExit: [Action]
+        var onExit: [Action]
         /// `<invoke>`s, started when the state has been entered (at the end of the
         /// macrostep) and cancelled when it exits.
-        public internal(set) var invokes: [Invoke] = []
+        var invokes: [Invoke] = []
         /// The line of the element in the document.
-        public let line: Int
+        let line: Int
     }
 
     /// One `<transition>`.
-    public struct Transition: Sendable {
+    struct Transition: Sendable {
         /// The index of the source node.
-        public let source: Int
+        let source: Int
         /// The event descriptors (empty for an eventless transition).
-        public let events: [String]
+        let events: [String]
         /// The `cond`, nil when there is none.
-        public let condition: Condition?
+        let condition: Condition?
         /// Target node indices (empty for a targetless transition).
-        public let targets: [Int]
+        let targets: [Int]
         /// True for `type="internal"`.
-        public let isInternal: Bool
+        let isInternal: Bool
         /// Executable content.
-        public let actions: [Action]
+        let actions: [Action]
         /// The line of the element.
-        public let line: Int
+        let line: Int
     }
 
     /// The nodes, in document order; node 0 is the `<scxml>` root.
-    public internal(set) var nodes: [Node]
+    var nodes: [Node]
     /// Every transition of the document.
-    public internal(set) var transitions: [Transition]
+    var transitions: [Transition]
     /// The `name` attribute of `<scxml>`, if any.
     public let name: String?
     /// Proper ancestors of every node, nearest first (precomputed).
@@ -282,7 +282,7 @@ public struct SCXMLDocument: Sendable {
     public var stateIDs: [String] { nodes.dropFirst().map(\.id) }
 
     /// The index of the state with `id`, if any.
-    public func index(of id: String) -> Int? { indexByID[id] }
+    func index(of id: String) -> Int? { indexByID[id] }
 
     /// Whether `node` is a proper descendant of `ancestor` (constant time).
     func isDescendant(_ node: Int, of ancestor: Int) -> Bool {

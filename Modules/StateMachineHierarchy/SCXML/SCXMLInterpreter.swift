@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Synchronization
 
 /// Runs an ``SCXMLDocument`` on ``Statechart``'s engine with SCXML semantics
@@ -67,7 +68,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     var wantsEventStarts: Bool { recordsTrace || invokes }
     private let onMacrostep: MacrostepObserver?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
-    private let state: PumpLock<Session>
+    private let state: Lock<Session>
     /// Bumped on every failure (with the session's `failure` set first, under its lock), so
     /// that a call can tell without the lock whether a step it ran failed.
     private let failures = Atomic<Int>(0)
@@ -103,6 +104,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     /// A machine for `document`, not started.
     /// - Parameters:
+    ///   - document: the loaded document to run.
     ///   - options: the semantics; SCXML's by default (its `maxMicrosteps` is the loop guard).
     ///   - clock: times delayed `<send>`s; `.continuous` (real time) by default, a
     ///     ``ManualStatechartClock`` in tests.
@@ -144,7 +146,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         self.onMacrostep = onMacrostep
         self.parent = parent?.session
         invokeID = parent?.invokeID
-        state = PumpLock(Session())
+        state = Lock(Session())
         let chart = makeChart()
         state.withLock { $0.chart = chart }
     }
@@ -468,7 +470,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     }
 
     /// Replaces this machine's state with `snapshot`'s, as
-    /// ``init(document:restoring:options:clock:onMacrostep:)`` would, keeping the clock and
+    /// ``init(document:restoring:options:clock:recordsTrace:onMacrostep:)`` would, keeping the clock and
     /// the observer. The current pending delayed sends are cancelled; should one of their
     /// timers fire anyway, it delivers nothing.
     /// - Throws: ``StatechartError/invalidSnapshot(reason:)`` when the snapshot does not

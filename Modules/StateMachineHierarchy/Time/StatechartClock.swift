@@ -1,3 +1,5 @@
+import StateMachineSupport
+
 /// The time source behind delayed transitions (`after:`) and delayed SCXML `<send>`s.
 ///
 /// A clock only runs callbacks later; the machine decides what a callback means (and
@@ -85,7 +87,7 @@ public final class ManualStatechartClock: StatechartClock {
         var pending: [UInt64: Pending] = [:]
     }
 
-    private let timeline = PumpLock(Timeline())
+    private let timeline = Lock(Timeline())
 
     /// A clock at time zero with no timers.
     public init() {}

@@ -148,7 +148,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         }
     }
 
-    /// ``handleEvent(_:predicates:isolation:)-(_,any Predicate...,_)`` with the predicates in an array,
+    /// ``handleEvent(_:predicates:isolation:)-(_,Predicate...,_)`` with the predicates in an array,
     /// for callers that assemble them at run time.
     @inlinable
     public func handleEvent(

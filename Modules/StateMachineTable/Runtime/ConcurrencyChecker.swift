@@ -1,11 +1,11 @@
-import Synchronization
+import StateMachineSupport
 
 /// The optional run-time check that every call comes from the isolation of the first.
 /// Compiled to nothing in release builds, like swift-fsm's.
 @usableFromInline
 final class ConcurrencyChecker: Sendable {
     /// The first caller's actor (`nil` inside for nonisolated) and its name.
-    private let expected = Mutex<(set: Bool, id: ObjectIdentifier?, name: String)>((false, nil, ""))
+    private let expected = Lock<(set: Bool, id: ObjectIdentifier?, name: String)>((false, nil, ""))
 
     init() {}
 

@@ -1,17 +1,23 @@
 // FSMValue forwards its wrapped type's literals and operations so values read naturally
 // in actions. Operations that produce a value return the wrapped type, not FSMValue.
 
-extension FSMValue {
-    // Disfavoured so `optional == nil` elsewhere keeps meaning Optional's `==`: with the
-    // nil-literal conformance below, `nil` could otherwise also be read as an FSMValue.
+// The mixed comparisons (an FSMValue with a plain value, either way round) are generic
+// global functions rather than static members, and not disfavoured. As disfavoured
+// static members (so that `optional == nil` kept meaning Optional's `==` beside the
+// nil-literal conformance below), they lost to `AnyHashable`'s `==` wherever the operand
+// types are inferred together with a closure: Swift Testing's `#expect(value == plain)`
+// expands to `__checkBinaryOperation(value, { $0 == $1() }, plain)`, where both sides
+// became `AnyHashable` and `FSMValue.some(1)` and `1` compared unequal. Generic globals
+// are preferred to that conversion, and still lose to Optional's `== nil`.
 
-    /// Compares with a plain value; `.any` equals it.
-    @_disfavoredOverload
-    public static func == (lhs: Self, rhs: T) -> Bool { lhs == .some(rhs) }
-    /// Compares with a plain value; `.any` equals it.
-    @_disfavoredOverload
-    public static func == (lhs: T, rhs: Self) -> Bool { .some(lhs) == rhs }
-}
+/// Compares an ``FSMValue`` with a plain value; `.any` equals every value.
+public func == <T>(lhs: FSMValue<T>, rhs: T) -> Bool { lhs == FSMValue.some(rhs) }
+/// Compares a plain value with an ``FSMValue``; `.any` equals every value.
+public func == <T>(lhs: T, rhs: FSMValue<T>) -> Bool { FSMValue.some(lhs) == rhs }
+/// Whether an ``FSMValue`` differs from a plain value; `.any` differs from none.
+public func != <T>(lhs: FSMValue<T>, rhs: T) -> Bool { !(lhs == rhs) }
+/// Whether a plain value differs from an ``FSMValue``; `.any` differs from none.
+public func != <T>(lhs: T, rhs: FSMValue<T>) -> Bool { !(lhs == rhs) }
 
 extension FSMValue: ExpressibleByIntegerLiteral where T: ExpressibleByIntegerLiteral {
     /// `let i: FSMValue<Int> = 1`.
@@ -80,22 +86,18 @@ extension Dictionary: FSMDictionaryValue {
 extension FSMValue: Comparable where T: Comparable {
     /// Orders the wrapped values.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.unwrapped() < rhs.unwrapped() }
-    /// Orders against a plain value.
-    public static func < (lhs: Self, rhs: T) -> Bool { lhs.unwrapped() < rhs }
-    /// Orders against a plain value.
-    @_disfavoredOverload
-    public static func < (lhs: T, rhs: Self) -> Bool { lhs < rhs.unwrapped() }
 }
 
-// In their own extension: beside the Comparable conformance the compiler would take
-// these for near-misses of its `>` requirement.
-extension FSMValue where T: Comparable {
-    /// Orders against a plain value.
-    public static func > (lhs: Self, rhs: T) -> Bool { lhs.unwrapped() > rhs }
-    /// Orders against a plain value.
-    @_disfavoredOverload
-    public static func > (lhs: T, rhs: Self) -> Bool { lhs > rhs.unwrapped() }
-}
+// Mixed orderings: generic globals, like the mixed `==` above and for the same reason.
+
+/// Orders an ``FSMValue`` against a plain value.
+public func < <T: Comparable>(lhs: FSMValue<T>, rhs: T) -> Bool { lhs.unwrapped() < rhs }
+/// Orders a plain value against an ``FSMValue``.
+public func < <T: Comparable>(lhs: T, rhs: FSMValue<T>) -> Bool { lhs < rhs.unwrapped() }
+/// Orders an ``FSMValue`` against a plain value.
+public func > <T: Comparable>(lhs: FSMValue<T>, rhs: T) -> Bool { lhs.unwrapped() > rhs }
+/// Orders a plain value against an ``FSMValue``.
+public func > <T: Comparable>(lhs: T, rhs: FSMValue<T>) -> Bool { lhs > rhs.unwrapped() }
 
 // Only `value + plain` forms exist: `plain + value` forms would make every `x + 1` in a
 // program that imports this module also consider `1` as an FSMValue, which slows the

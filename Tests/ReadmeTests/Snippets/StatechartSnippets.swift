@@ -5,34 +5,17 @@
 // `oven` and its `definition`, a `machine`, a `fetch`); they are all compiled, and the ones
 // that need no file, no real time and no definition kept aside are also run by the test at
 // the end. Edit the README and this file together.
+import CaseStudiesFeatures
 import Foundation
 import StateMachineHierarchy
 import Testing
 
-/// "StateMachineHierarchy": the player.
+/// "StateMachineHierarchy": the player (its chart is `makePlayer()`, the CaseStudies feature).
 @discardableResult
 func readmePlayer() throws -> Statechart<String, String, Int> {
-    typealias Player = Statechart<String, String, Int>
-
-    let player = try Player(name: "player") {
-        Player.State("stopped")
-            .on("play", to: "active")
-        Player.State(parallel: "active") {
-            Player.Region {
-                Player.State("playing").on("pause", to: "paused")
-                Player.State("paused").on("play", to: "playing")
-            }
-            Player.Region {
-                Player.State("normal").on("shuffle", to: "shuffled")
-                Player.State("shuffled").on("shuffle", to: "normal")
-            }
-        }
-        .onEnter { context in print("volume", context.payload ?? 0) }
-        .on("stop", to: "stopped")
-    }
-
+    let player = try makePlayer()
     player.start()                        // enters "stopped"
-    try player.handle("play", payload: 7) // prints "volume 7"; enters playing and normal
+    try player.handle("play", payload: 7) // enters playing and normal
     try player.handle("shuffle")          // only the second region moves
     player.activeStates                   // ["active", "playing", "shuffled"]
     return player

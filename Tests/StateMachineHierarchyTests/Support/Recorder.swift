@@ -1,10 +1,10 @@
 import Foundation
 import StateMachineHierarchy
-import Synchronization
+import StateMachineSupport
 
 /// A thread-safe log of strings, appended to from enter/exit blocks, guards and actions.
 final class Recorder: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Lock<[String]>([])
 
     func append(_ entry: String) {
         storage.withLock { $0.append(entry) }
@@ -24,10 +24,10 @@ final class Recorder: Sendable {
 
 /// A value shared between a test and the closures it hands to a chart.
 final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Lock<Value>
 
     init(_ value: Value) {
-        storage = Mutex(value)
+        storage = Lock(value)
     }
 
     var value: Value {

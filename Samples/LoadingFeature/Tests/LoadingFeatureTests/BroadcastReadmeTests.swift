@@ -4,7 +4,8 @@ import StateMachineBroadcast
 import StateMachineCore
 import Testing
 
-/// The README's "How to broadcast the states of several machines" example, compiled and run.
+/// The example of the README and of StateMachineBroadcast's article "Broadcasting the states
+/// of several machines", compiled and run.
 @Suite("README: StateMachineBroadcast", .timeLimit(.minutes(1)))
 struct BroadcastReadmeTests {
     @Test("a subscriber sees the initial state and every transition")

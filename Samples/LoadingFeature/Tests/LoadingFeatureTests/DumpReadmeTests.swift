@@ -4,7 +4,8 @@ import StateMachineCore
 import StateMachineDump
 import Testing
 
-/// The README's "How to dump the state machine's state" example, compiled and run.
+/// The example of the README and of StateMachineDump's article "Dumping the machines' states",
+/// compiled and run.
 @Suite("README: StateMachineDump", .timeLimit(.minutes(1)))
 struct DumpReadmeTests {
     @Test("collect, dump (printed and as JSON), stop")

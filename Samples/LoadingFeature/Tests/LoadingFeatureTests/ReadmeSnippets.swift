@@ -1,10 +1,11 @@
 // swift-format-ignore-file
-// The README's examples of the core and its companions, verbatim: ReadmeTests (in the main
-// package) checks that every swift block of the README appears in a compiled file, and
+// The examples of the core and its companions in the README and the DocC articles, verbatim:
+// ReadmeTests (in the main package) checks that every swift block of those documents appears
+// in a compiled file, and
 // these are compiled with this client package by `scripts/test`. Each function gives a
 // block the values it assumes (a `load`, an `api`, machines); the functions are compiled,
 // not called (the examples loop forever or replace process-wide settings), except
-// `FeatureTests`, which XCTest runs. Edit the README and this file together.
+// `FeatureTests`, which XCTest runs. Edit the documents and this file together.
 import Foundation
 import LoadingFeature
 import StateMachineBroadcast

@@ -5,8 +5,8 @@ import StateMachineCore
 import StateMachineUI
 import Testing
 
-/// The README's "How to run a state machine in the context of a UI" examples, compiled
-/// and run.
+/// The examples of StateMachineUI's article "Running a machine in a UI" (and the README),
+/// compiled and run.
 @Suite("README: StateMachineUI")
 @MainActor
 struct UIReadmeTests {
