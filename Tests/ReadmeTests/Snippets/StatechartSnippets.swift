@@ -171,6 +171,19 @@ func readmeOptions() throws {
     _ = chart
 }
 
+/// "Speed of statecharts" (the Hierarchy catalog): an event resolved once, handled often.
+func readmeResolvedRing() throws -> Statechart<String, String, Int> {
+    typealias Chart = Statechart<String, String, Int>
+    let ring = try Chart(name: "ring") {
+        Chart.State("s0").on("next", to: "s1")
+        Chart.State("s1").on("next", to: "s0")
+    }
+    ring.start()
+    let next = try ring.resolve("next")
+    for _ in 0..<1_000 { try ring.handle(next) }
+    return ring
+}
+
 @Suite("README: statechart examples run")
 struct ReadmeStatechartExamples {
     @Test("the player, the oven, the JSON door, the phone and the options run as the README says")
@@ -186,5 +199,6 @@ struct ReadmeStatechartExamples {
         #expect(phone.activeAtomicStates == ["idle"])
         try readmeSCXMLSnapshot(phone, document: phone.document)
         try readmeOptions()
+        #expect(try readmeResolvedRing().activeStates == ["s0"])
     }
 }
