@@ -46,17 +46,17 @@ struct SwiftTestingAssertionsTests {
     @Test("a per-assertion failure function overrides the recorder and receives the line")
     func perAssertionSpy() async {
         let spy = FailureSpy()
-        // The timeout bounds the first assertion too (the initial state must arrive within
-        // it), so it is long enough for a loaded machine running every suite in parallel
-        // under the thread sanitizer; 0.5 s was not.
-        await expect(asyncStateMachine: makeMachine(), timeout: .seconds(5)) { assertions in
+        // The timeout bounds every assertion, the first one's wait for the initial state
+        // too: 0.5 s was too short for it when the whole test plan runs under the thread
+        // sanitizer on two cores (it failed there, and passed alone).
+        await expect(asyncStateMachine: makeMachine(), timeout: .seconds(2)) { assertions in
             await assertions.assert(state: expectedState1)
             await assertions.assert(state: expectedState2, fail: spy.fail, line: 7)
             await assertions.assertNoTransition(timeout: .milliseconds(10), fail: spy.fail)
         }
         #expect(
             spy.messages == [
-                "Expected state DataIsLoading() before any event, but no state arrived within 5.0 seconds."
+                "Expected state DataIsLoading() before any event, but no state arrived within 2.0 seconds."
             ]
         )
         #expect(spy.lines == [7])

@@ -38,14 +38,14 @@ final class XCTestAssertionsTests: XCTestCase {
     func test_missingState_reportsTimeout() async {
         let spy = FailureSpy()
         // The timeout bounds the first assertion too: long enough for a loaded machine.
-        await XCTAssert(asyncStateMachine: makeMachine(), timeout: .seconds(5), fail: spy.fail) { assertions in
+        await XCTAssert(asyncStateMachine: makeMachine(), timeout: .seconds(2), fail: spy.fail) { assertions in
             await assertions.assert(state: expectedState1)
             await assertions.assert(state: expectedState2)
         }
         XCTAssertEqual(
             spy.messages,
             [
-                "Expected state DataIsLoading() before any event, but no state arrived within 5.0 seconds."
+                "Expected state DataIsLoading() before any event, but no state arrived within 2.0 seconds."
             ]
         )
     }
