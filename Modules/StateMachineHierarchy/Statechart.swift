@@ -68,6 +68,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             options: options,
             clock: clock,
             tracesSteps: stepObserver != nil,
+            reportsEverySteps: stepObserver?.wantsEveryStepEnd ?? true,
             reportsEventStarts: stepObserver?.wantsEventStarts ?? false
         )
         hooks.engine = engine

@@ -146,4 +146,7 @@ protocol StatechartStepObserver: AnyObject, Sendable {
     /// Whether the observer wants ``eventStarted(_:payload:external:)`` at all; fixed for
     /// the observer's life, read once when the chart is created.
     var wantsEventStarts: Bool { get }
+    /// Whether the observer wants ``stepFinished(_:)`` after every step, or only after a
+    /// failed one; fixed for the observer's life, read once when the chart is created.
+    var wantsEveryStepEnd: Bool { get }
 }

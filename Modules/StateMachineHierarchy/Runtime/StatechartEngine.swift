@@ -37,6 +37,8 @@ final class StatechartEngine: @unchecked Sendable {
     /// The hooks want every processed event's name and every step's end (the SCXML
     /// interpreter's trace); off for ordinary charts, so their steps pay nothing for it.
     private let tracesSteps: Bool
+    /// With `tracesSteps`: the hooks want the end of every step, not only of failed ones.
+    private let reportsEverySteps: Bool
     /// With `tracesSteps`: the hooks also want every processed event's name.
     private let reportsEventStarts: Bool
     /// The chart has eventless transitions or done events, or raises to the internal queue.
@@ -119,11 +121,13 @@ final class StatechartEngine: @unchecked Sendable {
         options: StatechartOptions,
         clock: any StatechartClock,
         tracesSteps: Bool = false,
+        reportsEverySteps: Bool = true,
         reportsEventStarts: Bool = false
     ) {
         self.topology = topology
         self.tracesSteps = tracesSteps
         self.reportsEventStarts = tracesSteps && reportsEventStarts
+        self.reportsEverySteps = reportsEverySteps
         self.options = options
         self.clock = clock
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
@@ -467,6 +471,8 @@ final class StatechartEngine: @unchecked Sendable {
     /// Publishes the step and tells the hooks it ended, so that their observer reads the
     /// configuration the step left.
     private func finishTracedStep(_ result: Result<StatechartStepOutcome, StatechartError>) {
+        // An observer that follows only failures is not told of the steps that succeed.
+        if !reportsEverySteps, case .success = result { return }
         publish()
         hooks.stepFinished(result)
     }

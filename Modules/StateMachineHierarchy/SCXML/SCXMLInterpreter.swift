@@ -66,6 +66,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// See `StatechartStepObserver`: `<finalize>`, `autoforward` and the trace need the
     /// events' names; a document without them does not.
     var wantsEventStarts: Bool { recordsTrace || invokes }
+    /// See `StatechartStepObserver`: after a step that did not fail, only the trace,
+    /// invocations, a parent and `onMacrostep` need anything done.
+    var wantsEveryStepEnd: Bool { recordsTrace || invokes || invokeID != nil || onMacrostep != nil }
     private let onMacrostep: MacrostepObserver?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
     private let state: Lock<Session>
@@ -224,9 +227,6 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// After every step: publishes the trace, stops the machine on a failure, starts the
     /// invocations of the states the macrostep entered, reports a child's completion.
     func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
-        // A session that records no trace, invokes nothing, was not invoked and has no
-        // observer has nothing to do after a step that did not fail.
-        if !recordsTrace, !invokes, invokeID == nil, onMacrostep == nil, case .success = result { return }
         let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
             // A stale timer ran no macrostep.
             if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
