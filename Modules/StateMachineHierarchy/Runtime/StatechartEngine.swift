@@ -19,7 +19,8 @@ final class StatechartEngine: @unchecked Sendable {
     let pump: Lock<Pump>
     /// The drainer role and the queue's length (see "Submitting").
     private let queueState = Atomic<Int>(0)
-    /// `started` (bit 0) and `finished` (bit 1) as last published, readable without the lock.
+    /// `started` (bit 0) and `finished` (bit 1) as last published (inside the configuration's
+    /// write, so a snapshot reads them with it), readable without the lock.
     private let runState = Atomic<UInt8>(0)
     /// Whether `pump.debugSink` is set, readable without the lock.
     private let hasDebugSink = Atomic<Bool>(false)
@@ -62,8 +63,6 @@ final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var joinProgress: [[Bool]]
     @exclusivity(unchecked) private var joinArrivals: [Int]
     @exclusivity(unchecked) private var started = false
-    /// `started` as last published to `pump`.
-    @exclusivity(unchecked) private var publishedStarted = false
     @exclusivity(unchecked) private var stepPayload: (any Sendable)?
     /// False only while `stepPayload` is known to be nil (set by the fast path, which knows).
     @exclusivity(unchecked) private var stepHasPayload = true
@@ -286,12 +285,17 @@ final class StatechartEngine: @unchecked Sendable {
         } catch {
             failure = error
         }
-        if tracesSteps { finishTracedStep(failure.map { .failure($0) } ?? .success(outcome)) }
-        if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
-        publish()
+        var published = tracesSteps && finishTracedStep(failure.map { .failure($0) } ?? .success(outcome))
+        if topology.hasDeferrals, !deferredItems.isEmpty {
+            replayDeferred()
+            published = false
+        }
+        if !published { publish() }
         if !releaseIfIdle() {
             var loopFailure: StatechartError?
-            drainRest(loopFailure: &loopFailure)
+            // Only a submitter that drains queues an `.inline` item, and this caller queued none.
+            var noInlineItem: Result<StatechartStepOutcome, StatechartError>?
+            drainRest(loopFailure: &loopFailure, published: true, inlineResult: &noInlineItem)
             if failure == nil, let loopFailure { throw loopFailure }
         }
         if let failure { throw failure }
@@ -382,32 +386,29 @@ final class StatechartEngine: @unchecked Sendable {
     private func drainQueue(first: QueueItem?) -> Result<StatechartStepOutcome, StatechartError>? {
         var inlineResult: Result<StatechartStepOutcome, StatechartError>?
         var loopFailure: StatechartError?
+        var published = false
         if let first {
             let sink = pump.withLock { $0.debugSink }
-            let result = runCounted(first, sink: sink, loopFailure: &loopFailure)
-            if tracesSteps { finishTracedStep(result) }
-            if first.completion?.isInline == true {
-                inlineResult = result
-            } else {
-                first.completion?.deliver(result)
-            }
-            if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
+            published = runQueued(first, sink: sink, loopFailure: &loopFailure, inlineResult: &inlineResult)
         }
-        if let result = drainRest(loopFailure: &loopFailure) { inlineResult = result }
+        drainRest(loopFailure: &loopFailure, published: published, inlineResult: &inlineResult)
         // The caller's own step succeeded, but the steps it went on to run fed themselves
         // without end: that is what its call ran into.
         if let loopFailure, case .success? = inlineResult { return .failure(loopFailure) }
         return inlineResult
     }
 
-    /// Publishes the last step and runs the queued items until the queue is empty, then
-    /// gives up the drainer role; returns the outcome of the item whose completion is
-    /// `.inline`, if one was queued.
-    @discardableResult
-    private func drainRest(loopFailure: inout StatechartError?) -> Result<StatechartStepOutcome, StatechartError>? {
-        var inlineResult: Result<StatechartStepOutcome, StatechartError>?
+    /// Publishes the last step (unless `published` says it is) and runs the queued items
+    /// until the queue is empty, then gives up the drainer role; the outcome of an item
+    /// whose completion is `.inline` goes to `inlineResult`.
+    private func drainRest(
+        loopFailure: inout StatechartError?,
+        published: Bool,
+        inlineResult: inout Result<StatechartStepOutcome, StatechartError>?
+    ) {
+        var published = published
         while true {
-            publish()
+            if !published { publish() }
             if releaseIfIdle() { break }
             var sink: StatechartDebugSink?
             let next = pump.withLock { pump -> QueueItem? in
@@ -418,16 +419,31 @@ final class StatechartEngine: @unchecked Sendable {
             }
             // The count says an item is queued, and only the drainer pops.
             guard let item = next else { preconditionFailure("the queue's count and its items disagree") }
-            let result = runCounted(item, sink: sink, loopFailure: &loopFailure)
-            if tracesSteps { finishTracedStep(result) }
-            if item.completion?.isInline == true {
-                inlineResult = result
-            } else {
-                item.completion?.deliver(result)
-            }
-            if topology.hasDeferrals, !deferredItems.isEmpty { replayDeferred() }
+            published = runQueued(item, sink: sink, loopFailure: &loopFailure, inlineResult: &inlineResult)
         }
-        return inlineResult
+    }
+
+    /// Runs a queued item's step and reports its outcome: to the tracing hooks, then to the
+    /// item's completion (an `.inline` one's to `inlineResult`); then replays the deferred
+    /// events it may have freed. Returns whether the configuration it left is published.
+    private func runQueued(
+        _ item: QueueItem,
+        sink: StatechartDebugSink?,
+        loopFailure: inout StatechartError?,
+        inlineResult: inout Result<StatechartStepOutcome, StatechartError>?
+    ) -> Bool {
+        let result = runCounted(item, sink: sink, loopFailure: &loopFailure)
+        var published = tracesSteps && finishTracedStep(result)
+        if item.completion?.isInline == true {
+            inlineResult = result
+        } else {
+            item.completion?.deliver(result)
+        }
+        if topology.hasDeferrals, !deferredItems.isEmpty {
+            replayDeferred()
+            published = false
+        }
+        return published
     }
 
     /// Runs `item`, counting the steps run in a row on items the chart queued itself;
@@ -469,12 +485,13 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     /// Publishes the step and tells the hooks it ended, so that their observer reads the
-    /// configuration the step left.
-    private func finishTracedStep(_ result: Result<StatechartStepOutcome, StatechartError>) {
+    /// configuration the step left; returns whether it published.
+    private func finishTracedStep(_ result: Result<StatechartStepOutcome, StatechartError>) -> Bool {
         // An observer that follows only failures is not told of the steps that succeed.
-        if !reportsEverySteps, case .success = result { return }
+        if !reportsEverySteps, case .success = result { return false }
         publish()
         hooks.stepFinished(result)
+        return true
     }
 
     /// Runs, in arrival order, the deferred events that no active state defers any more.
@@ -497,7 +514,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// for readers on other threads (see `PublishedConfiguration`). Called by the drainer
     /// after every step.
     private func publish() {
-        guard started != publishedStarted || (topology.hasSnapshotExtras && !dirtyExtras.isEmpty) else {
+        guard started != isRunning || (topology.hasSnapshotExtras && !dirtyExtras.isEmpty) else {
             configuration.publish(current.buffer)
             return
         }
@@ -510,11 +527,8 @@ final class StatechartEngine: @unchecked Sendable {
     /// own arrays where their sizes are fixed: sharing the engine's buffers would make the
     /// engine's next write copy them (an allocation per step).
     private func publishExtras(into pump: inout Pump) {
-        pump.started = started
-        publishedStarted = started
         runState.store((started ? 1 : 0) | (finished ? 2 : 0), ordering: .releasing)
         guard topology.hasSnapshotExtras, !dirtyExtras.isEmpty else { return }
-        if dirtyExtras.contains(.finished) { pump.extras.finished = finished }
         if dirtyExtras.contains(.histories) {
             for history in historyRecords.indices {
                 let record = historyRecords[history]
@@ -558,7 +572,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// The configuration, whether the chart runs, and the rest of a snapshot, all as of
     /// the same completed step.
     func publishedSnapshot() -> (configuration: [Int32], started: Bool, extras: PublishedExtras) {
-        let (configuration, (started, extras)) = configuration.read { pump.withLock { ($0.started, $0.extras) } }
+        let (configuration, (started, extras)) = configuration.read { (isRunning, pump.withLock { $0.extras }) }
         return (configuration, started, extras)
     }
 
@@ -1520,6 +1534,7 @@ struct RegionSlots {
 struct ExtrasParts: OptionSet {
     let rawValue: UInt8
 
+    /// Whether a final state of the root region is active (published in `runState`).
     static let finished = ExtrasParts(rawValue: 1 << 0)
     static let histories = ExtrasParts(rawValue: 1 << 1)
     static let joins = ExtrasParts(rawValue: 1 << 2)

@@ -59,7 +59,6 @@ struct QueueItem: Sendable {
 
 /// What a snapshot reads besides the configuration, published by the drainer when it changes.
 struct PublishedExtras: Sendable {
-    var finished = false
     var historyRecords: [[Int32]] = []
     var joinProgress: [[Bool]] = []
     var timerDeadlines: [Duration?] = []
@@ -74,8 +73,6 @@ struct PublishedExtras: Sendable {
 struct Pump: ~Copyable {
     var items: [QueueItem] = []
     var head = 0
-    /// Whether the chart runs, as of the last completed step that changed it.
-    var started = false
     var extras = PublishedExtras()
     var debugSink: StatechartDebugSink?
 
