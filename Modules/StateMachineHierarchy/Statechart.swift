@@ -138,7 +138,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     @discardableResult
     public func handle(_ name: EventID, payload: Payload? = nil) throws -> StatechartStepOutcome {
         if let index = eventIndices[name] {
-            if let outcome = try runIfIdle(index, unlisted: nil, payload: payload) { return outcome }
+            if let outcome = try runIfIdle(index, payload: payload) { return outcome }
             return try handleQueued(event: index, name: nil, payload: payload)
         }
         return try handle(Event(name, payload: payload))
@@ -152,24 +152,24 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     @discardableResult
     public func handle(_ event: ResolvedEvent, payload: Payload? = nil) throws -> StatechartStepOutcome {
         guard event.chart == ObjectIdentifier(engine) else { return try handle(Event(event.name, payload: payload)) }
-        if let outcome = try runIfIdle(event.index, unlisted: event.unlisted, payload: payload) {
-            return outcome
-        }
+        if let outcome = try runIfIdle(event, payload: payload) { return outcome }
         return try handleQueued(event: event.index, name: event.unlisted, payload: payload)
     }
 
-    /// The engine's fast path (see `StatechartEngine.runIfIdle`), through its cheapest entry
-    /// when the event has neither a payload nor a name of its own.
-    @inlinable
-    func runIfIdle(
-        _ index: Int32,
-        unlisted: String?,
-        payload: Payload?
-    ) throws(StatechartError)
-        -> StatechartStepOutcome?
-    {
-        if payload == nil, unlisted == nil { return try engine.runIfIdle(event: index) }
-        return try engine.runIfIdle(event: index, name: unlisted, payload: payload)
+    /// The engine's fast path (see `StatechartEngine.runIfIdle`) for an event of the table,
+    /// through its cheapest entry when there is no payload.
+    @inlinable @inline(__always)
+    func runIfIdle(_ index: Int32, payload: Payload?) throws(StatechartError) -> StatechartStepOutcome? {
+        if payload == nil { return try engine.runIfIdle(event: index) }
+        return try engine.runIfIdle(event: index, name: nil, payload: payload)
+    }
+
+    /// The engine's fast path for a resolved event: its cheapest entry when the event has
+    /// neither a payload nor a name of its own (`unlisted` is read only when it has one).
+    @inlinable @inline(__always)
+    func runIfIdle(_ event: ResolvedEvent, payload: Payload?) throws(StatechartError) -> StatechartStepOutcome? {
+        if event.isListed { return try runIfIdle(event.index, payload: payload) }
+        return try engine.runIfIdle(event: event.index, name: event.unlisted, payload: payload)
     }
 
     /// The slow path of `handle`: another step is in progress, so the event is queued, and
@@ -204,7 +204,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     @discardableResult
     public func send(_ name: EventID, payload: Payload? = nil) async throws -> StatechartStepOutcome {
         if let index = eventIndices[name] {
-            if let outcome = try runIfIdle(index, unlisted: nil, payload: payload) { return outcome }
+            if let outcome = try runIfIdle(index, payload: payload) { return outcome }
             return try await sendQueued(event: index, name: nil, payload: payload)
         }
         return try await send(Event(name, payload: payload))
@@ -217,9 +217,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         guard event.chart == ObjectIdentifier(engine) else {
             return try await send(Event(event.name, payload: payload))
         }
-        if let outcome = try runIfIdle(event.index, unlisted: event.unlisted, payload: payload) {
-            return outcome
-        }
+        if let outcome = try runIfIdle(event, payload: payload) { return outcome }
         return try await sendQueued(event: event.index, name: event.unlisted, payload: payload)
     }
 

@@ -142,10 +142,17 @@ struct StateHot: Sendable {
     /// The joins to reset on exit are `Topology.resetJoins[joinStart ..< joinStart + joinCount]`.
     let joinStart: Int32
     let joinCount: Int32
+    /// The state's delayed transitions are `Topology.stateTimers[timerStart ..< timerStart + timerCount]`.
+    let timerStart: Int32
+    let timerCount: Int32
+    /// The histories it owns are `Topology.stateHistories[historyStart ..< historyStart + historyCount]`.
+    let historyStart: Int32
+    let historyCount: Int32
     /// Whether entering or exiting the state has more to do than its blocks: histories to
     /// record, timers or a task to start and cancel, a final state to report.
     let isFinal: Bool
     let hasExtras: Bool
+    let hasTask: Bool
 }
 
 struct Topology: Sendable {
@@ -203,6 +210,11 @@ struct Topology: Sendable {
     let hot: [StateHot]
     let childRegions: [Int32]
     let resetJoins: [Int32]
+    let stateTimers: [Int32]
+    let stateHistories: [Int32]
+    /// History `h` remembers `historyRegions[historyRegionStart[h] ..< historyRegionStart[h + 1]]`.
+    let historyRegions: [Int32]
+    let historyRegionStart: [Int32]
     let regionInitial: [Int32]
     /// Per handler: the state its transition enters when it is a plain move between two
     /// sibling states (see `directTarget(of:)`), else -1.
@@ -288,6 +300,8 @@ struct Topology: Sendable {
         var hot: [StateHot] = []
         var childRegions: [Int32] = []
         var resetJoins: [Int32] = []
+        var stateTimers: [Int32] = []
+        var stateHistories: [Int32] = []
         for state in states {
             hot.append(
                 StateHot(
@@ -299,16 +313,29 @@ struct Topology: Sendable {
                     regionCount: Int32(state.regions.count),
                     joinStart: Int32(resetJoins.count),
                     joinCount: Int32(state.joinsToReset.count),
+                    timerStart: Int32(stateTimers.count),
+                    timerCount: Int32(state.timers.count),
+                    historyStart: Int32(stateHistories.count),
+                    historyCount: Int32(state.histories.count),
                     isFinal: state.isFinal,
-                    hasExtras: state.isFinal || state.hasTask || !state.histories.isEmpty || !state.timers.isEmpty
+                    hasExtras: state.isFinal || state.hasTask || !state.histories.isEmpty || !state.timers.isEmpty,
+                    hasTask: state.hasTask
                 )
             )
             childRegions += state.regions
             resetJoins += state.joinsToReset
+            stateTimers += state.timers
+            stateHistories += state.histories
         }
         self.hot = hot
         self.childRegions = childRegions
         self.resetJoins = resetJoins
+        self.stateTimers = stateTimers
+        self.stateHistories = stateHistories
+        historyRegions = histories.flatMap(\.regions)
+        historyRegionStart = histories.reduce(into: [0]) { starts, history in
+            starts.append(starts[starts.count - 1] + Int32(history.regions.count))
+        }
         regionInitial = regions.map(\.initial)
         directTargets = handlers.map { handler in
             Self.directTarget(of: handler, hot: hot, switches: hotSwitches, scopeRegions: scopeRegions) {
@@ -356,6 +383,12 @@ struct Topology: Sendable {
             return planStates[slot]
         }
         return nil
+    }
+
+    /// The slots in `historyRegions` of the regions `history` remembers.
+    @inline(__always)
+    func historyRegionSlots(_ history: Int) -> Range<Int> {
+        Int(historyRegionStart[history])..<Int(historyRegionStart[history + 1])
     }
 
     @inline(__always)

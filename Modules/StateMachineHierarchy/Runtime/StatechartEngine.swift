@@ -1029,7 +1029,7 @@ final class StatechartEngine: @unchecked Sendable {
         }
         for scope in pickScopes { enterRegion(scope.region, plan: scope.change) }
         for pick in picks where pick.change >= 0 {
-            if let history = pick.history { clearRestoreTargets(topology.histories[history].regions) }
+            if let history = pick.history { clearRestoreTargets(of: history) }
             clearHistories(of: pick.change)
         }
     }
@@ -1103,19 +1103,20 @@ final class StatechartEngine: @unchecked Sendable {
         for slot in scope {
             enterRegion(topology.scopeRegions[slot], plan: change)
         }
-        if let history { clearRestoreTargets(topology.histories[history].regions) }
+        if let history { clearRestoreTargets(of: history) }
         if topology.hasHistories { clearHistories(of: change) }
     }
 
     /// Makes the next entries follow what `history` recorded.
     private func restoreRecord(of history: Int) {
-        for (position, region) in topology.histories[history].regions.enumerated() {
-            restoreTargets[Int(region)] = historyRecords[history][position]
+        for (position, slot) in topology.historyRegionSlots(history).enumerated() {
+            restoreTargets[Int(topology.historyRegions[slot])] = historyRecords[history][position]
         }
     }
 
-    private func clearRestoreTargets(_ regions: [Int32]) {
-        for region in regions { restoreTargets[Int(region)] = -1 }
+    /// Undoes ``restoreRecord(of:)``.
+    private func clearRestoreTargets(of history: Int) {
+        for slot in topology.historyRegionSlots(history) { restoreTargets[Int(topology.historyRegions[slot])] = -1 }
     }
 
     /// For a switch that targets history pseudo states: makes the entries follow each
@@ -1140,9 +1141,9 @@ final class StatechartEngine: @unchecked Sendable {
         let entry = topology.switches[Int(change)]
         guard entry.historyCount > 0 else { return }
         for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
-            let node = topology.histories[Int(topology.switchHistories[slot])]
-            clearRestoreTargets(node.regions)
-            clearRestoreTargets(node.defaultRegions)
+            let history = Int(topology.switchHistories[slot])
+            clearRestoreTargets(of: history)
+            for region in topology.histories[history].defaultRegions { restoreTargets[Int(region)] = -1 }
         }
         pendingHistoryDefaults.removeAll(keepingCapacity: true)
     }
@@ -1253,8 +1254,9 @@ final class StatechartEngine: @unchecked Sendable {
     private func activate(_ index: Int32, remaining: [Int32: Duration]? = nil) {
         generations[Int(index)] &+= 1
         let generation = generations[Int(index)]
-        let node = topology.states[Int(index)]
-        for timer in node.timers {
+        let state = topology.hot[Int(index)]
+        for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
+            let timer = topology.stateTimers[slot]
             // Restoring: only the timers that were pending when the snapshot was taken.
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
             let deadline = clock.now + delay
@@ -1272,7 +1274,7 @@ final class StatechartEngine: @unchecked Sendable {
             pendingTimers[Int(timer)] = (handle, deadline)
             dirtyExtras.insert(.timers)
         }
-        if node.hasTask {
+        if state.hasTask {
             tasks[Int(index)] = hooks.startTask(of: index, payload: stepPayload, generation: generation)
         }
     }
@@ -1280,25 +1282,29 @@ final class StatechartEngine: @unchecked Sendable {
     /// Records the state's histories and stops its timers and task; called before its
     /// children exit, while the configuration below it is still active.
     private func deactivate(_ index: Int32) {
-        let node = topology.states[Int(index)]
-        for history in node.histories {
-            let regions = topology.histories[Int(history)].regions
-            if historyRecords[Int(history)].count == regions.count {
+        let state = topology.hot[Int(index)]
+        for slot in Int(state.historyStart)..<Int(state.historyStart + state.historyCount) {
+            let history = Int(topology.stateHistories[slot])
+            let regions = topology.historyRegionSlots(history)
+            if historyRecords[history].count == regions.count {
                 // In place: a record, once made, keeps its size (and its buffer).
-                for (position, region) in regions.enumerated() {
-                    historyRecords[Int(history)][position] = current[Int(region)]
+                historyRecords[history].withUnsafeMutableBufferPointer { record in
+                    for (position, slot) in regions.enumerated() {
+                        record[position] = current[Int(topology.historyRegions[slot])]
+                    }
                 }
             } else {
-                historyRecords[Int(history)] = regions.map { current[Int($0)] }
+                historyRecords[history] = regions.map { current[Int(topology.historyRegions[$0])] }
             }
             dirtyExtras.insert(.histories)
         }
-        for timer in node.timers {
-            pendingTimers[Int(timer)]?.timer.cancel()
-            pendingTimers[Int(timer)] = nil
+        for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
+            let timer = Int(topology.stateTimers[slot])
+            pendingTimers[timer]?.timer.cancel()
+            pendingTimers[timer] = nil
             dirtyExtras.insert(.timers)
         }
-        if node.hasTask {
+        if state.hasTask {
             tasks[Int(index)]?.cancel()
             tasks[Int(index)] = nil
         }
