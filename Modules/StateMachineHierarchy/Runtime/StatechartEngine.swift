@@ -97,12 +97,15 @@ final class StatechartEngine: @unchecked Sendable {
     /// Per state, bumped on every entry: timers and task results carry the generation they
     /// were started in, and are dropped when it is no longer current.
     @exclusivity(unchecked) private var generations: [UInt64]
-    /// Per delayed transition: its pending timer and deadline on `clock`, nil when none.
-    @exclusivity(unchecked) private var pendingTimers: [(timer: StatechartTimer, deadline: Duration)?]
+    /// Per delayed transition: its pending timer on `clock`, nil when none.
+    @exclusivity(unchecked) private var pendingTimers: [StatechartTimer?]
+    /// Per delayed transition: its pending timer's deadline on `clock`, nil when none. Apart
+    /// from `pendingTimers` so that publishing the deadlines copies no timer (a retain each).
+    @exclusivity(unchecked) private var timerDeadlines: [Duration?]
     /// Per state: its running state-scoped task.
     @exclusivity(unchecked) private var tasks: [Task<Void, Never>?]
     /// Done events and (with `RaisedEventOrder.internalQueue`) raised events of this step.
-    @exclusivity(unchecked) private var internalQueue: [QueueItem] = []
+    @exclusivity(unchecked) private var internalQueue: [InternalEvent] = []
     /// Deferred events, in arrival order.
     @exclusivity(unchecked) private var deferredItems: [QueueItem] = []
     /// The handlers fired by eventless transitions and internal events in this step, to name
@@ -140,6 +143,7 @@ final class StatechartEngine: @unchecked Sendable {
         restoreTargets = [Int32](repeating: -1, count: topology.regions.count)
         generations = [UInt64](repeating: 0, count: topology.states.count)
         pendingTimers = Array(repeating: nil, count: topology.timers.count)
+        timerDeadlines = Array(repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
@@ -206,8 +210,10 @@ final class StatechartEngine: @unchecked Sendable {
     /// Queues an event raised by a user block: on the internal queue when the chart uses one
     /// and the block runs inside this chart's step, else at the back of the queue.
     func raise(_ item: QueueItem) {
-        if raisesInternally, drainingThread.load(ordering: .acquiring) == Self.currentThread {
-            internalQueue.append(item)
+        if raisesInternally, drainingThread.load(ordering: .acquiring) == Self.currentThread,
+            case .event(let index, let name) = item.request
+        {
+            internalQueue.append(InternalEvent(index: index, name: name, payload: item.payload))
         } else {
             var item = item
             item.selfFed = true
@@ -547,7 +553,7 @@ final class StatechartEngine: @unchecked Sendable {
             }
         }
         if dirtyExtras.contains(.timers) {
-            for timer in pendingTimers.indices { pump.extras.timerDeadlines[timer] = pendingTimers[timer]?.deadline }
+            for timer in timerDeadlines.indices { pump.extras.timerDeadlines[timer] = timerDeadlines[timer] }
         }
         if dirtyExtras.contains(.sends) {
             pump.extras.sends = pendingSends.map { ($0.name, $0.id, $0.deadline) }
@@ -692,6 +698,7 @@ final class StatechartEngine: @unchecked Sendable {
         let node = topology.timers[Int(timer)]
         guard started, isCurrent(node.state, generation: generation) else { return .discarded }
         pendingTimers[Int(timer)] = nil
+        timerDeadlines[Int(timer)] = nil
         dirtyExtras.insert(.timers)
         stepEvent = node.event
         log?.write("[\(topology.name)]: attempt to handle event '\(topology.eventNames[Int(node.event)])' data: nil")
@@ -731,9 +738,9 @@ final class StatechartEngine: @unchecked Sendable {
             }
             guard !internalQueue.isEmpty else { return }
             let item = internalQueue.removeFirst()
-            guard case .event(let index, let name) = item.request else { continue }
+            let index = item.index
             if reportsEventStarts {
-                hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: item.payload, external: false)
+                hooks.eventStarted(item.name ?? topology.eventNames[Int(index)], payload: item.payload, external: false)
             }
             guard index >= 0 else { continue }
             stepPayload = item.payload
@@ -1227,7 +1234,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func raiseDone(_ state: Int32) {
         let done = topology.doneEvents[Int(state)]
         let name = topology.raisesEveryDoneEvent ? "done.state.\(topology.states[Int(state)].name)" : nil
-        internalQueue.append(QueueItem(request: .event(index: done, name: name), payload: nil, completion: nil))
+        internalQueue.append(InternalEvent(index: done, name: name, payload: nil))
     }
 
     /// SCXML's `isInFinalState`: a composite state whose active child is final, or a
@@ -1271,7 +1278,8 @@ final class StatechartEngine: @unchecked Sendable {
                     )
                 }
             }
-            pendingTimers[Int(timer)] = (handle, deadline)
+            pendingTimers[Int(timer)] = handle
+            timerDeadlines[Int(timer)] = deadline
             dirtyExtras.insert(.timers)
         }
         if state.hasTask {
@@ -1300,8 +1308,9 @@ final class StatechartEngine: @unchecked Sendable {
         }
         for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
             let timer = Int(topology.stateTimers[slot])
-            pendingTimers[timer]?.timer.cancel()
+            pendingTimers[timer]?.cancel()
             pendingTimers[timer] = nil
+            timerDeadlines[timer] = nil
             dirtyExtras.insert(.timers)
         }
         if state.hasTask {
@@ -1470,8 +1479,9 @@ final class StatechartEngine: @unchecked Sendable {
     /// a later `start` begins afresh (SCXML's machine stopping on an error). Drainer only.
     func halt() {
         for index in pendingTimers.indices {
-            pendingTimers[index]?.timer.cancel()
+            pendingTimers[index]?.cancel()
             pendingTimers[index] = nil
+            timerDeadlines[index] = nil
         }
         for index in tasks.indices {
             tasks[index]?.cancel()
@@ -1534,6 +1544,17 @@ struct RegionSlots {
     var indices: Range<Int> { buffer.indices }
 
     func deallocate() { buffer.deallocate() }
+}
+
+/// An event on the internal queue (a done event, or one raised with
+/// `RaisedEventOrder.internalQueue`): only what its microstep reads, so that queueing one
+/// copies no completion.
+struct InternalEvent {
+    /// The event's index in the event table, -1 when no handler names it.
+    let index: Int32
+    /// The name traces give it when the table does not hold it as is.
+    let name: String?
+    let payload: (any Sendable)?
 }
 
 /// The parts of a snapshot besides the configuration, as flags of what changed.
