@@ -37,11 +37,11 @@ extension Statechart {
             history: history,
             joins: joins,
             timers: timers,
-            sends: extras.sends.map {
+            sends: extras.sends.sends.map {
                 StatechartSnapshot.PendingSend(event: $0.name, sendID: $0.id, remaining: max($0.deadline - now, .zero))
             },
-            sendIDSlots: extras.sendIDSlots,
-            generatedSendIDCount: extras.generatedSendIDCount
+            sendIDSlots: extras.sends.sendIDSlots,
+            generatedSendIDCount: extras.sends.generatedSendIDCount
         )
     }
 

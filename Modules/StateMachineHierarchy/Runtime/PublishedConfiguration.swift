@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// The configuration as of the last completed step (per region, its active state, -1 when
-/// inactive), for readers on any thread while the drainer goes on.
+/// inactive), and fixed-size facts published with it (`words`: the parts of a snapshot
+/// that are plain numbers), for readers on any thread while the drainer goes on.
 ///
 /// A sequence lock: the drainer, the only writer, makes `version` odd, stores the regions,
 /// and makes it even again; a reader copies the regions between two reads of an equal,
@@ -22,16 +23,38 @@ final class PublishedConfiguration: Sendable {
     /// `init`; what it points to is atomics, read and written only through their operations.
     nonisolated(unsafe) private let slots: UnsafeMutablePointer<Atomic<Int32>>
     let count: Int
+    /// The published words, as `slots` (same invariant).
+    nonisolated(unsafe) private let words: UnsafeMutablePointer<Atomic<Int64>>
+    private let wordCount: Int
 
-    init(regions: Int) {
+    init(regions: Int, words: Int = 0) {
         count = regions
         slots = .allocate(capacity: max(regions, 1))
         for index in 0..<max(regions, 1) { (slots + index).initialize(to: Atomic(-1)) }
+        wordCount = words
+        self.words = .allocate(capacity: max(words, 1))
+        for index in 0..<max(words, 1) { (self.words + index).initialize(to: Atomic(0)) }
     }
 
     deinit {
         slots.deinitialize(count: max(count, 1))
         slots.deallocate()
+        words.deinitialize(count: max(wordCount, 1))
+        words.deallocate()
+    }
+
+    /// Sets word `index`; only inside `publish`'s `alongside`, so readers see it with the
+    /// configuration of the same step.
+    func store(word index: Int, _ value: Int64) {
+        precondition(index < wordCount, "published word \(index) of \(wordCount)")
+        words[index].store(value, ordering: .relaxed)
+    }
+
+    /// Word `index`; only inside `read`'s `alongside`, which retries if a step was
+    /// published meanwhile.
+    func load(word index: Int) -> Int64 {
+        precondition(index < wordCount, "published word \(index) of \(wordCount)")
+        return words[index].load(ordering: .relaxed)
     }
 
     /// Publishes `configuration` (one entry per region); `alongside` runs inside the same

@@ -216,6 +216,9 @@ struct Topology: Sendable {
     let historyRegions: [Int32]
     let historyRegionStart: [Int32]
     let regionInitial: [Int32]
+    /// The states with eventless transitions: while none of them is active, no eventless
+    /// transition can be enabled, and a step need not look for one.
+    let eventlessSources: [Int32]
     /// Per handler: the state its transition enters when it is a plain move between two
     /// sibling states (see `directTarget(of:)`), else -1.
     let directTargets: [Int32]
@@ -337,6 +340,13 @@ struct Topology: Sendable {
             starts.append(starts[starts.count - 1] + Int32(history.regions.count))
         }
         regionInitial = regions.map(\.initial)
+        eventlessSources =
+            eventlessEvent < 0
+            ? []
+            : states.indices.compactMap { state in
+                let slot = state * eventCount + Int(eventlessEvent)
+                return handlerStart[slot] < handlerStart[slot + 1] ? Int32(state) : nil
+            }
         directTargets = handlers.map { handler in
             Self.directTarget(of: handler, hot: hot, switches: hotSwitches, scopeRegions: scopeRegions) {
                 region,

@@ -26,6 +26,8 @@ final class StatechartEngine: @unchecked Sendable {
     private let hasDebugSink = Atomic<Bool>(false)
     /// The configuration as of the last completed step, for readers on any thread.
     private let configuration: PublishedConfiguration
+    /// Where the snapshot's plain-number parts are among the configuration's words.
+    private let snapshotWords: SnapshotWords
     let subscriptions: SubscriptionCount
     let options: StatechartOptions
     let clock: any StatechartClock
@@ -147,8 +149,9 @@ final class StatechartEngine: @unchecked Sendable {
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
-        pump = Lock(Pump(topology: topology))
-        configuration = PublishedConfiguration(regions: topology.regions.count)
+        pump = Lock(Pump())
+        snapshotWords = SnapshotWords(topology: topology)
+        configuration = PublishedConfiguration(regions: topology.regions.count, words: snapshotWords.count)
         current = RegionSlots(count: topology.regions.count)
         joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
         joinArrivals = [Int](repeating: 0, count: topology.joins.count)
@@ -524,43 +527,81 @@ final class StatechartEngine: @unchecked Sendable {
             configuration.publish(current.buffer)
             return
         }
-        configuration.publish(current.buffer) {
-            pump.withLock { publishExtras(into: &$0) }
-        }
+        configuration.publish(current.buffer) { publishExtras() }
     }
 
-    /// Copies the parts of `dirtyExtras` into the pump, element by element into the pump's
-    /// own arrays where their sizes are fixed: sharing the engine's buffers would make the
-    /// engine's next write copy them (an allocation per step).
-    private func publishExtras(into pump: inout Pump) {
+    /// Publishes the parts of `dirtyExtras`, inside the configuration's write: the plain
+    /// numbers as words (see `SnapshotWords`), the sends under the pump's lock.
+    private func publishExtras() {
         runState.store((started ? 1 : 0) | (finished ? 2 : 0), ordering: .releasing)
         guard topology.hasSnapshotExtras, !dirtyExtras.isEmpty else { return }
         if dirtyExtras.contains(.histories) {
             for history in historyRecords.indices {
-                let record = historyRecords[history]
-                if pump.extras.historyRecords[history].count == record.count {
-                    for position in record.indices { pump.extras.historyRecords[history][position] = record[position] }
-                } else {
-                    pump.extras.historyRecords[history] = Array(record)
+                let start = snapshotWords.historyStart[history]
+                let regions = topology.historyRegionSlots(history).count
+                historyRecords[history].withUnsafeBufferPointer { record in
+                    configuration.store(word: start, record.isEmpty ? 0 : 1)
+                    for position in 0..<min(record.count, regions) {
+                        configuration.store(word: start + 1 + position, Int64(record[position]))
+                    }
                 }
             }
         }
         if dirtyExtras.contains(.joins) {
             for join in joinProgress.indices {
+                let start = snapshotWords.joinStart[join]
                 for slot in joinProgress[join].indices {
-                    pump.extras.joinProgress[join][slot] = joinProgress[join][slot]
+                    configuration.store(word: start + slot, joinProgress[join][slot] ? 1 : 0)
                 }
             }
         }
         if dirtyExtras.contains(.timers) {
-            for timer in timerDeadlines.indices { pump.extras.timerDeadlines[timer] = timerDeadlines[timer] }
+            for timer in timerDeadlines.indices {
+                let start = snapshotWords.timerStart[timer]
+                if let deadline = timerDeadlines[timer] {
+                    // The attoseconds as two halves: `components` would divide by 10^18.
+                    let attoseconds = deadline.attoseconds
+                    configuration.store(word: start, 1)
+                    configuration.store(word: start + 1, Int64(truncatingIfNeeded: attoseconds >> 64))
+                    configuration.store(word: start + 2, Int64(truncatingIfNeeded: attoseconds))
+                } else {
+                    configuration.store(word: start, 0)
+                }
+            }
         }
         if dirtyExtras.contains(.sends) {
-            pump.extras.sends = pendingSends.map { ($0.name, $0.id, $0.deadline) }
-            pump.extras.sendIDSlots = sendIDSlots
-            pump.extras.generatedSendIDCount = generatedSendIDCount
+            let sends = PublishedSends(
+                sends: pendingSends.map { ($0.name, $0.id, $0.deadline) },
+                sendIDSlots: sendIDSlots,
+                generatedSendIDCount: generatedSendIDCount
+            )
+            pump.withLock { $0.sends = sends }
         }
         dirtyExtras = []
+    }
+
+    /// What `publishExtras` published; only inside the configuration's read.
+    private func readExtras() -> PublishedExtras {
+        let words = snapshotWords
+        return PublishedExtras(
+            historyRecords: words.historyStart.indices.map { history in
+                let start = words.historyStart[history]
+                guard configuration.load(word: start) != 0 else { return [] }
+                return topology.historyRegionSlots(history).indices.map {
+                    Int32(truncatingIfNeeded: configuration.load(word: start + 1 + $0))
+                }
+            },
+            joinProgress: words.joinStart.indices.map { join in
+                (0..<topology.joins[join].sourceCount).map { configuration.load(word: words.joinStart[join] + $0) != 0 }
+            },
+            timerDeadlines: words.timerStart.map { start in
+                guard configuration.load(word: start) != 0 else { return nil }
+                let high = Int128(configuration.load(word: start + 1))
+                let low = Int128(UInt64(bitPattern: configuration.load(word: start + 2)))
+                return Duration(attoseconds: high << 64 | low)
+            },
+            sends: pump.withLock { $0.sends }
+        )
     }
 
     /// Whether the chart runs, as of the last completed step.
@@ -578,7 +619,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// The configuration, whether the chart runs, and the rest of a snapshot, all as of
     /// the same completed step.
     func publishedSnapshot() -> (configuration: [Int32], started: Bool, extras: PublishedExtras) {
-        let (configuration, (started, extras)) = configuration.read { (isRunning, pump.withLock { $0.extras }) }
+        let (configuration, (started, extras)) = configuration.read { (isRunning, readExtras()) }
         return (configuration, started, extras)
     }
 
@@ -731,7 +772,7 @@ final class StatechartEngine: @unchecked Sendable {
         while true {
             if eventless >= 0 {
                 stepEvent = eventless
-                while true {
+                while hasActiveEventlessSource() {
                     guard try step(event: eventless) else { break }
                     try count()
                 }
@@ -749,6 +790,14 @@ final class StatechartEngine: @unchecked Sendable {
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
             if try step(event: index) { try count() }
         }
+    }
+
+    /// Whether a state with eventless transitions is active (else none can be enabled).
+    private func hasActiveEventlessSource() -> Bool {
+        for state in topology.eventlessSources where current[Int(topology.hot[Int(state)].parent)] == state {
+            return true
+        }
+        return false
     }
 
     /// The shortest sequence of handlers that the end of the microstep trace repeats.

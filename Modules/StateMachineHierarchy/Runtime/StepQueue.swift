@@ -57,15 +57,52 @@ struct QueueItem: Sendable {
     }
 }
 
-/// What a snapshot reads besides the configuration, published by the drainer when it changes.
+/// What a snapshot reads besides the configuration, as of the same completed step.
 struct PublishedExtras: Sendable {
     var historyRecords: [[Int32]] = []
     var joinProgress: [[Bool]] = []
     var timerDeadlines: [Duration?] = []
+    var sends = PublishedSends()
+}
+
+/// The delayed sends and send ids (SCXML) as of the last step that changed them: strings,
+/// so published under the pump's lock rather than as words (see `SnapshotWords`).
+struct PublishedSends: Sendable {
     /// Pending delayed sends in the order they were made: event name, send id, deadline.
     var sends: [(name: String, id: String?, deadline: Duration)] = []
     var sendIDSlots: [String: String] = [:]
     var generatedSendIDCount = 0
+}
+
+/// Where the plain-number parts of a snapshot are among `PublishedConfiguration`'s words,
+/// so that a step publishes them with a few atomic stores and no lock.
+struct SnapshotWords {
+    /// Per history: a word that is 1 when it has a record, then one word per region it
+    /// remembers (the state recorded for it).
+    let historyStart: [Int]
+    /// Per join: one word per source, 1 when that source has arrived.
+    let joinStart: [Int]
+    /// Per delayed transition: a word that is 1 while its timer is pending, then its
+    /// deadline in attoseconds, high half then low half.
+    let timerStart: [Int]
+    let count: Int
+
+    init(topology: Topology) {
+        var count = 0
+        historyStart = topology.histories.map { history in
+            defer { count += 1 + history.regions.count }
+            return count
+        }
+        joinStart = topology.joins.map { join in
+            defer { count += join.sourceCount }
+            return count
+        }
+        timerStart = topology.timers.map { _ in
+            defer { count += 3 }
+            return count
+        }
+        self.count = count
+    }
 }
 
 /// The state shared between submitters and the drainer, guarded by `StatechartEngine.pump`
@@ -73,14 +110,8 @@ struct PublishedExtras: Sendable {
 struct Pump: ~Copyable {
     var items: [QueueItem] = []
     var head = 0
-    var extras = PublishedExtras()
+    var sends = PublishedSends()
     var debugSink: StatechartDebugSink?
-
-    init(topology: Topology) {
-        extras.historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
-        extras.joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
-        extras.timerDeadlines = [Duration?](repeating: nil, count: topology.timers.count)
-    }
 
     var pendingCount: Int { items.count - head }
 
