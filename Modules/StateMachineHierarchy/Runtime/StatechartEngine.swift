@@ -587,7 +587,7 @@ final class StatechartEngine: @unchecked Sendable {
             historyRecords: words.historyStart.indices.map { history in
                 let start = words.historyStart[history]
                 guard configuration.load(word: start) != 0 else { return [] }
-                return topology.historyRegionSlots(history).indices.map {
+                return (0..<topology.historyRegionSlots(history).count).map {
                     Int32(truncatingIfNeeded: configuration.load(word: start + 1 + $0))
                 }
             },
