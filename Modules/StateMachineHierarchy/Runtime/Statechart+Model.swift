@@ -216,6 +216,15 @@ struct Topology: Sendable {
     let historyRegions: [Int32]
     let historyRegionStart: [Int32]
     let regionInitial: [Int32]
+    /// Per switch, the states it enters, in entry order, with their regions: switch `c`'s
+    /// are `entryRegions/entryStates[entryStart[c] ..< entryStart[c + 1]]`, when
+    /// `hasStaticEntry[c]`. A switch's entries are static unless it enters a region through
+    /// an initial transition (SCXML's `<initial>`); a history target or a logging step
+    /// makes them depend on the run too, which the step checks itself.
+    let entryStart: [Int32]
+    let entryRegions: [Int32]
+    let entryStates: [Int32]
+    let hasStaticEntry: [Bool]
     /// The states with eventless transitions: while none of them is active, no eventless
     /// transition can be enabled, and a step need not look for one.
     let eventlessSources: [Int32]
@@ -347,15 +356,64 @@ struct Topology: Sendable {
                 let slot = state * eventCount + Int(eventlessEvent)
                 return handlerStart[slot] < handlerStart[slot + 1] ? Int32(state) : nil
             }
-        directTargets = handlers.map { handler in
-            Self.directTarget(of: handler, hot: hot, switches: hotSwitches, scopeRegions: scopeRegions) {
-                region,
-                change in
-                let entry = hotSwitches[Int(change)]
-                let plan = Int(entry.planStart)..<Int(entry.planStart + entry.planCount)
-                return plan.first { planRegions[$0] == region }.map { planStates[$0] }
-            }
+        let explicitChild = { (region: Int32, change: Int32) -> Int32? in
+            let entry = hotSwitches[Int(change)]
+            let plan = Int(entry.planStart)..<Int(entry.planStart + entry.planCount)
+            return plan.first { planRegions[$0] == region }.map { planStates[$0] }
         }
+        directTargets = handlers.map { handler in
+            Self.directTarget(
+                of: handler,
+                hot: hot,
+                switches: hotSwitches,
+                scopeRegions: scopeRegions,
+                explicitChild: explicitChild
+            )
+        }
+        // What `StatechartEngine.enterRegion` does when no history applies, run ahead.
+        var entryStart: [Int32] = [0]
+        var entryRegions: [Int32] = []
+        var entryStates: [Int32] = []
+        var hasStaticEntry: [Bool] = []
+        for (change, entry) in hotSwitches.enumerated() {
+            var isStatic = true
+            func enter(_ region: Int32, plan: Int32) {
+                let explicit = plan >= 0 ? explicitChild(region, plan) : nil
+                if explicit == nil, regionDefaults[Int(region)] >= 0 {
+                    isStatic = false
+                    return
+                }
+                let target = explicit ?? regions[Int(region)].initial
+                entryRegions.append(region)
+                entryStates.append(target)
+                let state = hot[Int(target)]
+                let inner = Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
+                switch state.kind {
+                case .simple:
+                    break
+                case .composite:
+                    enter(childRegions[inner.lowerBound], plan: plan)
+                case .parallel:
+                    for slot in inner {
+                        let region = childRegions[slot]
+                        enter(region, plan: plan >= 0 && explicitChild(region, plan) != nil ? plan : -1)
+                    }
+                }
+            }
+            for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
+                enter(scopeRegions[slot], plan: Int32(change))
+            }
+            if !isStatic {
+                entryRegions.removeLast(entryRegions.count - Int(entryStart[change]))
+                entryStates.removeLast(entryStates.count - Int(entryStart[change]))
+            }
+            entryStart.append(Int32(entryRegions.count))
+            hasStaticEntry.append(isStatic)
+        }
+        self.entryStart = entryStart
+        self.entryRegions = entryRegions
+        self.entryStates = entryStates
+        self.hasStaticEntry = hasStaticEntry
     }
 
     /// The state `handler` moves to when its transition is a plain move between two states

@@ -1154,6 +1154,15 @@ final class StatechartEngine: @unchecked Sendable {
             hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
         }
         // The owner's exit has just recorded its history; the entry below follows it.
+        if history == nil, entry.historyCount == 0, log == nil, topology.hasStaticEntry[Int(change)] {
+            // Nothing about the entries depends on the run: take them from the table.
+            for slot in Int(topology.entryStart[Int(change)])..<Int(topology.entryStart[Int(change) + 1]) {
+                let state = topology.entryStates[slot]
+                current[Int(topology.entryRegions[slot])] = state
+                enterOnly(state)
+            }
+            return
+        }
         if let history { restoreRecord(of: history) }
         if topology.hasHistories { applyHistories(of: change) }
         for slot in scope {
@@ -1386,15 +1395,9 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     private func enterState(_ index: Int32, plan: Int32) {
-        let state = topology.hot[Int(index)]
         log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
-        notify(.entered, state: index)
-        if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
-        if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
-        if state.hasExtras {
-            activate(index)
-            if state.isFinal { regionCompleted(state.parent) }
-        }
+        enterOnly(index)
+        let state = topology.hot[Int(index)]
         switch state.kind {
         case .simple:
             break
@@ -1410,6 +1413,21 @@ final class StatechartEngine: @unchecked Sendable {
                     enterRegion(inner, plan: -1)
                 }
             }
+        }
+    }
+
+    /// What entering `index` itself runs (its region already names it): the observers, its
+    /// enter block, the history defaults waiting for it, its timers and task, and its
+    /// region's completion when it is final. Its regions are entered by the caller.
+    @inline(__always)
+    private func enterOnly(_ index: Int32) {
+        let state = topology.hot[Int(index)]
+        notify(.entered, state: index)
+        if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
+        if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
+        if state.hasExtras {
+            activate(index)
+            if state.isFinal { regionCompleted(state.parent) }
         }
     }
 
