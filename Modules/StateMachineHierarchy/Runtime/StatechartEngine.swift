@@ -1325,17 +1325,8 @@ final class StatechartEngine: @unchecked Sendable {
             // Restoring: only the timers that were pending when the snapshot was taken.
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
             let deadline = clock.now + delay
-            let handle = clock.schedule(after: delay) { [weak self] in
-                _ = self?.submit { _ in
-                    QueueItem(
-                        request: .timeout(timer),
-                        payload: nil,
-                        completion: nil,
-                        generation: generation,
-                        selfFed: delay <= .zero
-                    )
-                }
-            }
+            let armed = ArmedTimer(engine: self, timer: timer, generation: generation, selfFed: delay <= .zero)
+            let handle = clock.schedule(after: delay) { [armed] in armed.fire() }
             pendingTimers[Int(timer)] = handle
             timerDeadlines[Int(timer)] = deadline
             dirtyExtras.insert(.timers)
@@ -1611,6 +1602,30 @@ struct RegionSlots {
     var indices: Range<Int> { buffer.indices }
 
     func deallocate() { buffer.deallocate() }
+}
+
+/// What a delayed transition's timer delivers when it fires: its timeout, with the
+/// generation of the state it was armed in. One object per armed timer, captured alone by
+/// the clock's closure (a closure of one reference needs no context of its own).
+private final class ArmedTimer: Sendable {
+    weak let engine: StatechartEngine?
+    let timer: Int32
+    let generation: UInt64
+    let selfFed: Bool
+
+    init(engine: StatechartEngine, timer: Int32, generation: UInt64, selfFed: Bool) {
+        self.engine = engine
+        self.timer = timer
+        self.generation = generation
+        self.selfFed = selfFed
+    }
+
+    /// Queues the timeout (and runs it, if the chart is idle).
+    func fire() {
+        _ = engine?.submit { _ in
+            QueueItem(request: .timeout(timer), payload: nil, completion: nil, generation: generation, selfFed: selfFed)
+        }
+    }
 }
 
 /// An event on the internal queue (a done event, or one raised with
