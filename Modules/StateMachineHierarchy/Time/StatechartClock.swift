@@ -84,7 +84,21 @@ public final class ManualStatechartClock: StatechartClock {
     private struct Timeline {
         var now: Duration = .zero
         var nextSequence: UInt64 = 0
-        var pending: [UInt64: Pending] = [:]
+        /// In the order they were scheduled, so by sequence: scheduling appends, and a
+        /// cancelled timer is found by binary search (no hashing, as a dictionary would).
+        var pending: [Pending] = []
+
+        /// Removes the timer `sequence` if it is still pending, and returns it.
+        mutating func remove(_ sequence: UInt64) -> Pending? {
+            var low = 0
+            var high = pending.count
+            while low < high {
+                let middle = (low + high) / 2
+                if pending[middle].sequence < sequence { low = middle + 1 } else { high = middle }
+            }
+            guard low < pending.count, pending[low].sequence == sequence else { return nil }
+            return pending.remove(at: low)
+        }
     }
 
     private let timeline = Lock(Timeline())
@@ -103,15 +117,13 @@ public final class ManualStatechartClock: StatechartClock {
         let sequence = timeline.withLock { timeline -> UInt64 in
             let sequence = timeline.nextSequence
             timeline.nextSequence += 1
-            timeline.pending[sequence] = Pending(
-                deadline: timeline.now + max(delay, .zero),
-                sequence: sequence,
-                fire: fire
-            )
+            timeline.pending.append(Pending(deadline: timeline.now + max(delay, .zero), sequence: sequence, fire: fire))
             return sequence
         }
         return StatechartTimer { [timeline] in
-            _ = timeline.withLock { $0.pending.removeValue(forKey: sequence) }
+            // Released outside the lock: its closure may hold the last reference to anything.
+            let cancelled = timeline.withLock { $0.remove(sequence) }
+            _ = cancelled
         }
     }
 
@@ -127,14 +139,16 @@ public final class ManualStatechartClock: StatechartClock {
     /// Removes and returns the earliest timer due by `end`, moving `now` to its deadline.
     private func takeNextTimer(dueBy end: Duration) -> (@Sendable () -> Void)? {
         timeline.withLock { timeline in
-            guard
-                let next = timeline.pending.values.min(by: {
-                    ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence)
-                }), next.deadline <= end
-            else { return nil }
-            timeline.pending[next.sequence] = nil
-            timeline.now = max(timeline.now, next.deadline)
-            return next.fire
+            // The earliest deadline; of equal ones, the first scheduled (the lowest position).
+            guard var next = timeline.pending.indices.first else { return nil }
+            for position in timeline.pending.indices.dropFirst()
+            where timeline.pending[position].deadline < timeline.pending[next].deadline {
+                next = position
+            }
+            guard timeline.pending[next].deadline <= end else { return nil }
+            let due = timeline.pending.remove(at: next)
+            timeline.now = max(timeline.now, due.deadline)
+            return due.fire
         }
     }
 }
