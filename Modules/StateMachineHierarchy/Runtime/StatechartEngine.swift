@@ -61,7 +61,7 @@ final class StatechartEngine: @unchecked Sendable {
     // every read and write of a class's stored `var`, costing more than a whole step of a
     // plain chart) are switched off for them: the drainer role is what keeps accesses apart.
     /// Per region, its active state (-1 when inactive): the configuration.
-    private let current: RegionSlots
+    private let current: Slots<Int32>
     @exclusivity(unchecked) private var joinProgress: [[Bool]]
     @exclusivity(unchecked) private var joinArrivals: [Int]
     @exclusivity(unchecked) private var started = false
@@ -95,15 +95,15 @@ final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var historyRecords: [[Int32]]
     /// While a history transition enters its owner: per region, the state to enter instead
     /// of the initial one (-1 for none).
-    @exclusivity(unchecked) private var restoreTargets: [Int32]
+    private let restoreTargets: Slots<Int32>
     /// Per state, bumped on every entry: timers and task results carry the generation they
     /// were started in, and are dropped when it is no longer current.
-    @exclusivity(unchecked) private var generations: [UInt64]
+    private let generations: Slots<UInt64>
     /// Per delayed transition: its pending timer on `clock`, nil when none.
-    @exclusivity(unchecked) private var pendingTimers: [StatechartTimer?]
+    private let pendingTimers: Slots<StatechartTimer?>
     /// Per delayed transition: its pending timer's deadline on `clock`, nil when none. Apart
     /// from `pendingTimers` so that publishing the deadlines copies no timer (a retain each).
-    @exclusivity(unchecked) private var timerDeadlines: [Duration?]
+    private let timerDeadlines: Slots<Duration?>
     /// Per state: its running state-scoped task.
     @exclusivity(unchecked) private var tasks: [Task<Void, Never>?]
     /// Done events and (with `RaisedEventOrder.internalQueue`) raised events of this step.
@@ -142,23 +142,27 @@ final class StatechartEngine: @unchecked Sendable {
         maxSelfFedSteps = max(1, options.maxSelfFedSteps)
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
         historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
-        restoreTargets = [Int32](repeating: -1, count: topology.regions.count)
-        generations = [UInt64](repeating: 0, count: topology.states.count)
-        pendingTimers = Array(repeating: nil, count: topology.timers.count)
-        timerDeadlines = Array(repeating: nil, count: topology.timers.count)
+        restoreTargets = Slots(repeating: -1, count: topology.regions.count)
+        generations = Slots(repeating: 0, count: topology.states.count)
+        pendingTimers = Slots(repeating: nil, count: topology.timers.count)
+        timerDeadlines = Slots(repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
         pump = Lock(Pump())
         snapshotWords = SnapshotWords(topology: topology)
         configuration = PublishedConfiguration(regions: topology.regions.count, words: snapshotWords.count)
-        current = RegionSlots(count: topology.regions.count)
+        current = Slots(repeating: -1, count: topology.regions.count)
         joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
         joinArrivals = [Int](repeating: 0, count: topology.joins.count)
     }
 
     deinit {
-        current.deallocate()
+        current.release()
+        restoreTargets.release()
+        generations.release()
+        pendingTimers.release()
+        timerDeadlines.release()
     }
 
     // MARK: Submitting
@@ -1582,26 +1586,31 @@ final class StatechartEngine: @unchecked Sendable {
     }
 }
 
-/// The drainer's configuration: per region, its active state (-1 when inactive). A fixed
-/// buffer rather than an array, because the step reads and writes it all the time, and an
-/// array in a class's property costs a retain, a release and a uniqueness check per write.
-/// Owned by its engine, which deallocates it; drainer-confined like the engine's state.
-struct RegionSlots {
-    let buffer: UnsafeMutableBufferPointer<Int32>
+/// A fixed number of the drainer's values, one per region, state or timer (the
+/// configuration, say: per region, its active state). A buffer rather than an array,
+/// because the step reads and writes them all the time, and an array in a class's property
+/// costs a retain, a release and a uniqueness check per write. Owned by its engine, which
+/// releases it; drainer-confined like the engine's state.
+struct Slots<Element> {
+    let buffer: UnsafeMutableBufferPointer<Element>
 
-    init(count: Int) {
+    init(repeating value: Element, count: Int) {
         buffer = .allocate(capacity: count)
-        buffer.initialize(repeating: -1)
+        buffer.initialize(repeating: value)
     }
 
-    subscript(region: Int) -> Int32 {
-        get { buffer[region] }
-        nonmutating set { buffer[region] = newValue }
+    subscript(position: Int) -> Element {
+        get { buffer[position] }
+        nonmutating set { buffer[position] = newValue }
     }
 
     var indices: Range<Int> { buffer.indices }
 
-    func deallocate() { buffer.deallocate() }
+    /// Destroys the values and frees the buffer.
+    func release() {
+        _ = buffer.deinitialize()
+        buffer.deallocate()
+    }
 }
 
 /// What a delayed transition's timer delivers when it fires: its timeout, with the
