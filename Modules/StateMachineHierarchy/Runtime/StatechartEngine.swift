@@ -701,13 +701,18 @@ final class StatechartEngine: @unchecked Sendable {
         guard index >= 0 else { return .unhandled }
         let handled = try step(event: index)
         if !handled, topology.hasDeferrals, isDeferred(index) {
-            deferredItems.append(
-                QueueItem(request: .event(index: index, name: name), payload: stepPayload, completion: nil)
-            )
+            deferEvent(index, name: name)
             return .deferred
         }
         if settles { try settle() }
         return handled ? .handled : .unhandled
+    }
+
+    /// Keeps the step's event until no active state defers it. Out of line, so that an
+    /// ordinary step does not even look up the queue item's type.
+    @inline(never)
+    private func deferEvent(_ index: Int32, name: String?) {
+        deferredItems.append(QueueItem(request: .event(index: index, name: name), payload: stepPayload, completion: nil))
     }
 
     @inline(never)
