@@ -290,29 +290,44 @@ final class StatechartEngine: @unchecked Sendable {
             selfFedRun = 0
             selfFedNames.removeAll(keepingCapacity: true)
         }
-        var outcome = StatechartStepOutcome.unhandled
-        var failure: StatechartError?
         setPayload()
+        let outcome: StatechartStepOutcome
         do throws(StatechartError) {
             outcome = try performEvent(index, name: name)
         } catch {
-            failure = error
+            try failIdleStep(error)
         }
-        var published = tracesSteps && finishTracedStep(failure.map { .failure($0) } ?? .success(outcome))
+        if let loopFailure = endIdleStep(published: tracesSteps && finishTracedStep(.success(outcome))) {
+            throw loopFailure
+        }
+        return outcome
+    }
+
+    /// The end of an idle step that failed: as ``endIdleStep(published:)``, then the
+    /// failure is thrown. Out of line, so that the ordinary step carries no error around.
+    @inline(never)
+    private func failIdleStep(_ failure: StatechartError) throws(StatechartError) -> Never {
+        _ = endIdleStep(published: tracesSteps && finishTracedStep(.failure(failure)))
+        throw failure
+    }
+
+    /// Publishes the idle step (unless `published` says it is), replays the deferred events
+    /// it freed, and gives up the drainer role or runs what was queued meanwhile; returns
+    /// the failure of a queued step that fed itself without end.
+    @inline(__always)
+    private func endIdleStep(published: Bool) -> StatechartError? {
+        var published = published
         if topology.hasDeferrals, !deferredItems.isEmpty {
             replayDeferred()
             published = false
         }
         if !published { publish() }
-        if !releaseIfIdle() {
-            var loopFailure: StatechartError?
-            // Only a submitter that drains queues an `.inline` item, and this caller queued none.
-            var noInlineItem: Result<StatechartStepOutcome, StatechartError>?
-            drainRest(loopFailure: &loopFailure, published: true, inlineResult: &noInlineItem)
-            if failure == nil, let loopFailure { throw loopFailure }
-        }
-        if let failure { throw failure }
-        return outcome
+        guard !releaseIfIdle() else { return nil }
+        var loopFailure: StatechartError?
+        // Only a submitter that drains queues an `.inline` item, and this caller queued none.
+        var noInlineItem: Result<StatechartStepOutcome, StatechartError>?
+        drainRest(loopFailure: &loopFailure, published: true, inlineResult: &noInlineItem)
+        return loopFailure
     }
 
     /// Queues a halt (see ``halt()``), run on the caller's thread when the chart is idle.
