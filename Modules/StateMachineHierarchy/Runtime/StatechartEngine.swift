@@ -31,6 +31,8 @@ final class StatechartEngine: @unchecked Sendable {
     let subscriptions: SubscriptionCount
     let options: StatechartOptions
     let clock: any StatechartClock
+    /// `clock`, when it can tell a timer's deadline as it schedules it (the built-in clocks).
+    private let deadlineClock: (any DeadlineReportingClock)?
     private let reverseRegionExit: Bool
     private let resolvesConflicts: Bool
     private let raisesInternally: Bool
@@ -134,6 +136,7 @@ final class StatechartEngine: @unchecked Sendable {
         self.reportsEverySteps = reportsEverySteps
         self.options = options
         self.clock = clock
+        deadlineClock = clock as? any DeadlineReportingClock
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
         resolvesConflicts = options.conflictResolution == .documentOrder
         raisesInternally = options.raisedEventOrder == .internalQueue
@@ -1348,9 +1351,10 @@ final class StatechartEngine: @unchecked Sendable {
             let timer = topology.stateTimers[slot]
             // Restoring: only the timers that were pending when the snapshot was taken.
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
-            let deadline = clock.now + delay
             let armed = ArmedTimer(engine: self, timer: timer, generation: generation, selfFed: delay <= .zero)
-            let handle = clock.schedule(after: delay) { [armed] in armed.fire() }
+            let (handle, deadline) =
+                deadlineClock?.scheduleReportingDeadline(after: delay) { [armed] in armed.fire() }
+                ?? (clock.schedule(after: delay) { [armed] in armed.fire() }, clock.now + delay)
             pendingTimers[Int(timer)] = handle
             timerDeadlines[Int(timer)] = deadline
             dirtyExtras.insert(.timers)

@@ -19,6 +19,16 @@ public protocol StatechartClock: Sendable {
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer
 }
 
+/// A clock that tells the deadline of a timer as it schedules it, so that arming a timer
+/// reads the clock once (the built-in clocks; the engine asks any other for `now`).
+protocol DeadlineReportingClock: StatechartClock {
+    /// ``StatechartClock/schedule(after:_:)``, and the deadline on this clock it set.
+    func scheduleReportingDeadline(
+        after delay: Duration,
+        _ fire: @escaping @Sendable () -> Void
+    ) -> (timer: StatechartTimer, deadline: Duration)
+}
+
 extension StatechartClock where Self == ContinuousStatechartClock {
     /// Real time: each timer is a task sleeping on `ContinuousClock`.
     public static var continuous: ContinuousStatechartClock { ContinuousStatechartClock() }
@@ -66,6 +76,15 @@ public struct ContinuousStatechartClock: StatechartClock {
     }
 }
 
+extension ContinuousStatechartClock: DeadlineReportingClock {
+    func scheduleReportingDeadline(
+        after delay: Duration,
+        _ fire: @escaping @Sendable () -> Void
+    ) -> (timer: StatechartTimer, deadline: Duration) {
+        (schedule(after: delay, fire), now + delay)
+    }
+}
+
 /// A clock that moves only when ``advance(by:)`` is called: the clock for tests.
 ///
 /// `advance(by:)` fires every timer that falls due, in deadline order (timers with the
@@ -74,7 +93,7 @@ public struct ContinuousStatechartClock: StatechartClock {
 /// callback fire in the same call when they fall due before its end. When a machine is
 /// idle its callback runs the triggered step right there, so when `advance` returns the
 /// delayed transitions have been taken.
-public final class ManualStatechartClock: StatechartClock {
+public final class ManualStatechartClock: DeadlineReportingClock {
     private struct Pending {
         var deadline: Duration
         var sequence: UInt64
@@ -114,17 +133,26 @@ public final class ManualStatechartClock: StatechartClock {
 
     /// Schedules `fire` at `now + delay` (a negative delay counts as zero).
     public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {
-        let sequence = timeline.withLock { timeline -> UInt64 in
+        scheduleReportingDeadline(after: delay, fire).timer
+    }
+
+    func scheduleReportingDeadline(
+        after delay: Duration,
+        _ fire: @escaping @Sendable () -> Void
+    ) -> (timer: StatechartTimer, deadline: Duration) {
+        let (sequence, deadline) = timeline.withLock { timeline -> (UInt64, Duration) in
             let sequence = timeline.nextSequence
+            let deadline = timeline.now + max(delay, .zero)
             timeline.nextSequence += 1
-            timeline.pending.append(Pending(deadline: timeline.now + max(delay, .zero), sequence: sequence, fire: fire))
-            return sequence
+            timeline.pending.append(Pending(deadline: deadline, sequence: sequence, fire: fire))
+            return (sequence, deadline)
         }
-        return StatechartTimer { [timeline] in
+        let timer = StatechartTimer { [timeline] in
             // Released outside the lock: its closure may hold the last reference to anything.
             let cancelled = timeline.withLock { $0.remove(sequence) }
             _ = cancelled
         }
+        return (timer, deadline)
     }
 
     /// Moves the clock forward by `duration`, firing every timer that falls due on the way.
