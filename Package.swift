@@ -182,7 +182,7 @@ let package = Package(
             "StateMachineGraphTests",
             dependencies: [
                 "StateMachineGraph", "StateMachineTest", "StateMachineCore", "StateMachineTable",
-                "StateMachineHierarchy", "CaseStudiesFeatures",
+                "StateMachineHierarchy", "StateMachineSupport", "CaseStudiesFeatures",
             ]
         ),
         .tests(

@@ -22,7 +22,7 @@ struct PathChecker<StateValue: Sendable, EventValue: Sendable> {
         problem: @autoclosure () -> String = "no state arrived") -> Bool {
         guard let reached else { return fail("the fresh machine gave no initial state: \(problem())") }
         guard path.matches(reached, path.start) else {
-            return fail("the fresh machine starts in \(describe(reached)), not \(path.start.name)")
+            return fail("the fresh machine starts in \(path.naming(reached)), not \(path.start.name)")
         }
         guard invariant(reached) else { return fail("the invariant does not hold in the initial state \(path.start.name)") }
         return true
@@ -40,7 +40,7 @@ struct PathChecker<StateValue: Sendable, EventValue: Sendable> {
         let what = "step \(index + 1) (\(step.label))"
         guard let reached else { return fail("\(what) should lead to \(step.target.name), but \(problem())") }
         guard path.matches(reached, step.target) else {
-            return fail("\(what) led to \(describe(reached)), expected \(step.target.name)")
+            return fail("\(what) led to \(path.naming(reached)), expected \(step.target.name)")
         }
         guard invariant(reached) else { return fail("the invariant does not hold after \(what) in \(step.target.name)") }
         return true

@@ -94,7 +94,8 @@ struct GraphExplorer<StateValue: Sendable, EventValue: Sendable> {
                 StateGraphTruncation(bound: $0, limit: $0 == .maxDepth ? maxDepth : maxNodes, droppedEdges: dropped)
             },
             // A state a replay reaches that the key cannot identify matches no node.
-            identity: { (try? key($0)) ?? StateKey(UnidentifiedState()) }
+            identity: { (try? key($0)) ?? StateKey(UnidentifiedState()) },
+            naming: name
         )
     }
 

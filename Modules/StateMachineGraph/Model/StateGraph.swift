@@ -58,19 +58,23 @@ public struct StateGraph<StateValue: Sendable, EventValue: Sendable>: Sendable {
     public let truncation: StateGraphTruncation?
     /// How a state reached on a replay is compared with a node (the exploration's key).
     package let identity: @Sendable (StateValue) -> StateKey
+    /// How a state is named (a state a replay reaches, in failure messages).
+    package let naming: @Sendable (StateValue) -> String
 
     package init(
         name: String,
         nodes: [Node],
         edges: [Edge],
         truncation: StateGraphTruncation?,
-        identity: @escaping @Sendable (StateValue) -> StateKey
+        identity: @escaping @Sendable (StateValue) -> StateKey,
+        naming: @escaping @Sendable (StateValue) -> String
     ) {
         self.name = name
         self.nodes = nodes
         self.edges = edges
         self.truncation = truncation
         self.identity = identity
+        self.naming = naming
     }
 
     /// The initial node (the first of ``nodes``).

@@ -148,7 +148,8 @@ extension StateGraph {
                     isConditional: edge.isConditional
                 )
             },
-            identity: identity
+            identity: identity,
+            naming: naming
         )
     }
 }

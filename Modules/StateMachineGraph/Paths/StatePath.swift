@@ -25,11 +25,19 @@ public struct StatePath<StateValue: Sendable, EventValue: Sendable>: Sendable, C
     public let steps: [Step]
     /// How a state reached on a replay is compared with a node.
     package let identity: @Sendable (StateValue) -> StateKey
+    /// How a state is named, as the graph names its nodes.
+    package let naming: @Sendable (StateValue) -> String
 
-    package init(start: Node, steps: [Step], identity: @escaping @Sendable (StateValue) -> StateKey) {
+    package init(
+        start: Node,
+        steps: [Step],
+        identity: @escaping @Sendable (StateValue) -> StateKey,
+        naming: @escaping @Sendable (StateValue) -> String
+    ) {
         self.start = start
         self.steps = steps
         self.identity = identity
+        self.naming = naming
     }
 
     /// The events to send, in order.
