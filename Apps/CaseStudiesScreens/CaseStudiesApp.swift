@@ -81,12 +81,21 @@ public enum CaseStudiesApp {
             seed: options.seed ?? (console.isInteractive ? nil : 0),
             dumpMediator: dumpMediator
         )
-        return TerminalApp(
+        let screens = CurrentScreen()
+        let app = TerminalApp(
             name: "casestudies",
             console: console,
             style: style,
             home: HomeScreen(environment: environment),
-            globalCommands: [.dump(from: dumpStateMachine)]
+            globalCommands: [.dump(from: dumpStateMachine), .diagram { screens.app?.currentScreen }]
         )
+        screens.app = app
+        return app
     }
+}
+
+/// How `diagram` finds the screen on top: the app, which is made after its commands.
+@MainActor
+private final class CurrentScreen {
+    weak var app: TerminalApp?
 }
