@@ -33,7 +33,8 @@ extension GlobalCommand {
             guard command.arguments.count <= 1,
                 let format = DiagramFormat(rawValue: command.arguments.first?.lowercased() ?? "mermaid")
             else {
-                return "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(command.arguments.joined(separator: " "))'."
+                return
+                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(command.arguments.joined(separator: " "))'."
             }
             guard let screen = currentScreen() as? any DiagramScreen else {
                 return "'diagram' draws the machine of a case study: open one first (for example 'open elevator')."

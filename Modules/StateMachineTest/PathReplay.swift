@@ -19,12 +19,15 @@ struct PathChecker<StateValue: Sendable, EventValue: Sendable> {
     func checkStart(
         _ reached: StateValue?,
         invariant: (StateValue) -> Bool,
-        problem: @autoclosure () -> String = "no state arrived") -> Bool {
+        problem: @autoclosure () -> String = "no state arrived"
+    ) -> Bool {
         guard let reached else { return fail("the fresh machine gave no initial state: \(problem())") }
         guard path.matches(reached, path.start) else {
             return fail("the fresh machine starts in \(path.naming(reached)), not \(path.start.name)")
         }
-        guard invariant(reached) else { return fail("the invariant does not hold in the initial state \(path.start.name)") }
+        guard invariant(reached) else {
+            return fail("the invariant does not hold in the initial state \(path.start.name)")
+        }
         return true
     }
 
@@ -42,7 +45,9 @@ struct PathChecker<StateValue: Sendable, EventValue: Sendable> {
         guard path.matches(reached, step.target) else {
             return fail("\(what) led to \(path.naming(reached)), expected \(step.target.name)")
         }
-        guard invariant(reached) else { return fail("the invariant does not hold after \(what) in \(step.target.name)") }
+        guard invariant(reached) else {
+            return fail("the invariant does not hold after \(what) in \(step.target.name)")
+        }
         return true
     }
 
@@ -87,13 +92,25 @@ enum PathReplay {
                 shouldFinishAfterAssertions: true,
                 reporter: reporter
             ) { assertions in
-                guard checker.checkStart(await assertions.nextState(), invariant: invariant, problem: "none within \(timeout)") else {
+                guard
+                    checker.checkStart(
+                        await assertions.nextState(),
+                        invariant: invariant,
+                        problem: "none within \(timeout)"
+                    )
+                else {
                     return
                 }
                 for (stepIndex, step) in path.steps.enumerated() {
                     assertions.send(event: step.event)
                     let reached = await assertions.nextState()
-                    guard checker.checkStep(stepIndex, reached: reached, invariant: invariant, problem: "no state arrived within \(timeout)")
+                    guard
+                        checker.checkStep(
+                            stepIndex,
+                            reached: reached,
+                            invariant: invariant,
+                            problem: "no state arrived within \(timeout)"
+                        )
                     else { return }
                 }
             }
@@ -131,7 +148,13 @@ enum PathReplay {
                 let before = table.state
                 let fired = await table.handleEventReportingFired(step.event.event, predicates: step.event.predicates)
                 if fired { coverage?.record(source: "\(before)", event: step.label, target: "\(table.state)") }
-                guard checker.checkStep(stepIndex, reached: fired ? table.state : nil, invariant: invariant, problem: "no row fired")
+                guard
+                    checker.checkStep(
+                        stepIndex,
+                        reached: fired ? table.state : nil,
+                        invariant: invariant,
+                        problem: "no row fired"
+                    )
                 else { break }
             }
         }
@@ -169,11 +192,22 @@ enum PathReplay {
                 do {
                     outcome = try coverage?.handle(step.event, on: chart) ?? chart.handle(step.event)
                 } catch {
-                    _ = checker.checkStep(stepIndex, reached: nil, invariant: invariant, problem: "the step threw \(error)")
+                    _ = checker.checkStep(
+                        stepIndex,
+                        reached: nil,
+                        invariant: invariant,
+                        problem: "the step threw \(error)"
+                    )
                     break
                 }
                 let reached = outcome == .handled ? chart.activeStates : nil
-                guard checker.checkStep(stepIndex, reached: reached, invariant: invariant, problem: "the chart answered \(outcome)")
+                guard
+                    checker.checkStep(
+                        stepIndex,
+                        reached: reached,
+                        invariant: invariant,
+                        problem: "the chart answered \(outcome)"
+                    )
                 else { break }
             }
         }

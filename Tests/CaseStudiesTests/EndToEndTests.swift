@@ -10,7 +10,9 @@ struct EndToEndTests {
     func piped() async throws {
         let app = try ProcessDriver(binary, arguments: ["--delay-scale", "0.01"])
         defer { app.terminate() }
-        await within("the home screen") { await app.waitFor("Commands: open <number|name>, dump, diagram, help, back, quit") }
+        await within("the home screen") {
+            await app.waitFor("Commands: open <number|name>, dump, diagram, help, back, quit")
+        }
         app.write("open 1\n")
         await within("the Clics screen") { await app.waitFor("Number of loads: 0") }
         app.write("load\n")

@@ -14,7 +14,10 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
         #expect(app.lastFrame.contains("1. Clics sample (cancel output)"))
-        await app.type("dance", expecting: "Unknown command 'dance'. Available here: open, dump, diagram, help, back, quit.")
+        await app.type(
+            "dance",
+            expecting: "Unknown command 'dance'. Available here: open, dump, diagram, help, back, quit."
+        )
         await app.type("open 99", expecting: "The case study number must be a whole number from 1 to 8, not '99'")
         await app.type("open", expecting: "Usage: open <number|name>")
         await app.type("back", expecting: "Already on the first screen")
@@ -258,7 +261,10 @@ struct ScriptedTests {
         #expect(mermaid.contains("[*] --> ElevatorIsOpen__persons__0_"))
         #expect(mermaid.contains("ElevatorIsOpen__persons__5_ --> ElevatorIsInWarning__persons__6_ : DidEnter()"))
         #expect(mermaid.hasSuffix("%% explored maxDepth 7 reached: 1 transition leads to states not explored"))
-        await app.type("diagram svg", expecting: "Usage: diagram [mermaid|dot]: the format is mermaid or dot, not 'svg'.")
+        await app.type(
+            "diagram svg",
+            expecting: "Usage: diagram [mermaid|dot]: the format is mermaid or dot, not 'svg'."
+        )
         await app.type("back", expecting: "8. Player sample")
         for (name, expected) in [
             ("clics-cancel", "ClicsIsIdle__ --> ClicsIsLoading__ : DidRequestClicsLoading()"),

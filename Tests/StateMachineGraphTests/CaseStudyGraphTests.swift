@@ -165,10 +165,12 @@ struct CaseStudyGraphTests {
                 active, paused, shuffled -(shuffle)-> active, paused, normal
                 """
         )
-        #expect(graph.nodes.map(\.state) == [
-            ["stopped"], ["active", "playing", "normal"], ["active", "paused", "normal"],
-            ["active", "playing", "shuffled"], ["active", "paused", "shuffled"],
-        ])
+        #expect(
+            graph.nodes.map(\.state) == [
+                ["stopped"], ["active", "playing", "normal"], ["active", "paused", "normal"],
+                ["active", "playing", "shuffled"], ["active", "paused", "shuffled"],
+            ]
+        )
     }
 
     @Test("exploring a chart leaves the chart itself alone")

@@ -105,7 +105,11 @@ struct CoverageTests {
         await expectPaths(elevator.transitionCover(), replayingOn: makeElevatorStateMachine(), coverage: coverage)
         #expect(coverage.untested(in: elevator).isEmpty)
         let turnstile = try Machines.turnstileGraph()
-        await expectPaths(turnstile.transitionCover(), replayingOn: { try Turnstile().transitionTable }, coverage: coverage)
+        await expectPaths(
+            turnstile.transitionCover(),
+            replayingOn: { try Turnstile().transitionTable },
+            coverage: coverage
+        )
         #expect(coverage.untested(in: turnstile).isEmpty)
     }
 

@@ -66,6 +66,10 @@ struct DiagramTests {
 
                 """
         )
-        #expect(graph.dot().contains("\"ClicsIsLoading()\" -> \"ClicsIsLoaded (numberOfLoads: 1)\" [label=\"DidCompleteClicsLoading()\"];"))
+        #expect(
+            graph.dot().contains(
+                "\"ClicsIsLoading()\" -> \"ClicsIsLoaded (numberOfLoads: 1)\" [label=\"DidCompleteClicsLoading()\"];"
+            )
+        )
     }
 }

@@ -14,12 +14,20 @@ struct ExplorationTests {
             events: [DidRequestToAddCredits(credits: 1), DidRequestToRemoveCredits(credits: 1)],
             maxDepth: 2
         )
-        #expect(graph.nodes.map(\.name) == ["WalletState (credits: 0.0)", "WalletState (credits: 1.0)", "WalletState (credits: 2.0)"])
+        #expect(
+            graph.nodes.map(\.name) == [
+                "WalletState (credits: 0.0)", "WalletState (credits: 1.0)", "WalletState (credits: 2.0)",
+            ]
+        )
         #expect(graph.truncation == StateGraphTruncation(bound: .maxDepth, limit: 2, droppedEdges: 1))
         #expect(graph.truncation?.description == "maxDepth 2 reached: 1 transition leads to states not explored")
         #expect(graph.description.hasSuffix("truncated: maxDepth 2 reached: 1 transition leads to states not explored"))
         // The transition back from the deepest state is kept.
-        #expect(graph.description.contains("WalletState (credits: 2.0) -(DidRequestToRemoveCredits(credits: 1.0))-> WalletState (credits: 1.0)"))
+        #expect(
+            graph.description.contains(
+                "WalletState (credits: 2.0) -(DidRequestToRemoveCredits(credits: 1.0))-> WalletState (credits: 1.0)"
+            )
+        )
     }
 
     @Test("a node bound stops exploration and counts every transition left out")
@@ -69,7 +77,10 @@ struct ExplorationTests {
             StateGraphError.emptyAlphabet(machine: "ElevatorState").description
                 == "The event alphabet for ElevatorState is empty: give at least one event to explore the machine with."
         )
-        #expect(StateGraphError.invalidBound(name: "maxNodes", value: -1).description == "maxNodes must be at least 1, not -1.")
+        #expect(
+            StateGraphError.invalidBound(name: "maxNodes", value: -1).description
+                == "maxNodes must be at least 1, not -1."
+        )
     }
 
     @Test("states that are not Hashable need a key, and the error says so")
@@ -107,7 +118,9 @@ struct ExplorationTests {
     func tableNotBuilt() {
         let table = FSM<Int, Int>(initialState: 0)
         #expect(throws: StateGraphError.tableNotBuilt) { try table.stateGraph() }
-        #expect(StateGraphError.tableNotBuilt.description == "The table is not built: call buildTable before exploring it.")
+        #expect(
+            StateGraphError.tableNotBuilt.description == "The table is not built: call buildTable before exploring it."
+        )
     }
 
     @Test("a table's predicates and conditions show on its edges")
@@ -139,7 +152,9 @@ struct ExplorationTests {
         } throws: { error in
             guard case .chartFailed(let configuration, let event, _) = error as? StateGraphError else { return false }
             return configuration == "idle" && event == "go"
-                && (error as? StateGraphError)?.description.hasPrefix("Exploring the chart failed on 'go' from [idle]: ") == true
+                && (error as? StateGraphError)?.description.hasPrefix(
+                    "Exploring the chart failed on 'go' from [idle]: "
+                ) == true
         }
     }
 }

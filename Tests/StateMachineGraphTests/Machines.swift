@@ -39,7 +39,9 @@ enum Machines {
                 }
             }
             When(state: ElevatorIsClosed.self) {
-                On(event: DidRequestToOpen.self) { state, _ in Transition(state: ElevatorIsClosed(persons: state.persons)) }
+                On(event: DidRequestToOpen.self) { state, _ in
+                    Transition(state: ElevatorIsClosed(persons: state.persons))
+                }
             }
         }
     }

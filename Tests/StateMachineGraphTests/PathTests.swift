@@ -29,7 +29,8 @@ struct PathTests {
         }
         #expect(
             paths.last?.description
-                == "ElevatorIsOpen (persons: 0)" + (1...5).map { " -(DidEnter())-> ElevatorIsOpen (persons: \($0))" }.joined()
+                == "ElevatorIsOpen (persons: 0)"
+                + (1...5).map { " -(DidEnter())-> ElevatorIsOpen (persons: \($0))" }.joined()
                 + " -(DidEnter())-> ElevatorIsInWarning (persons: 6) -(DidEnter())-> ElevatorIsInWarning (persons: 7)"
         )
     }
@@ -79,7 +80,10 @@ struct PathTests {
         #expect(throws: StateGraphError.invalidBound(name: "maxLength", value: 0)) {
             try graph.simplePaths(maxLength: 0)
         }
-        #expect(StateGraphError.invalidBound(name: "maxLength", value: 0).description == "maxLength must be at least 1, not 0.")
+        #expect(
+            StateGraphError.invalidBound(name: "maxLength", value: 0).description
+                == "maxLength must be at least 1, not 0."
+        )
     }
 }
 

@@ -112,7 +112,10 @@ struct RunnerTests {
         #expect(failures.all == [])
         await expectPaths(paths, replayingOn: Machines.brokenTurnstile, fail: failures.fail)
         #expect(failures.all.count == 1, "\(failures.all)")
-        #expect(failures.all.first?.contains("step 3 (pass) led to unlocked, expected locked.") == true, "\(failures.all)")
+        #expect(
+            failures.all.first?.contains("step 3 (pass) led to unlocked, expected locked.") == true,
+            "\(failures.all)"
+        )
         #expect(failures.all.first?.contains("  path: \(paths[0])\n  events: [coin, coin, pass, pass]") == true)
     }
 
@@ -133,7 +136,9 @@ struct RunnerTests {
         )
         #expect(failures.all.count == 2, "\(failures.all)")
         #expect(failures.all.first?.contains("should lead to open, but no row fired") == true)
-        #expect(failures.all.last?.hasPrefix("Generated path 1 of 1 failed: making the table threw GateError()") == true)
+        #expect(
+            failures.all.last?.hasPrefix("Generated path 1 of 1 failed: making the table threw GateError()") == true
+        )
     }
 
     @Test("the player's cover replays on fresh charts; a wrong transition and an unhandled event are caught")
@@ -157,9 +162,19 @@ struct RunnerTests {
         )
         let stopped = try Player(name: "player") { Player.State("stopped") }
         expectPaths([graph.shortestPaths()[1]], replayingOn: { stopped }, fail: failures.fail)
-        #expect(failures.all.last?.contains("step 1 (play) should lead to active, playing, normal, but the chart answered unhandled") == true)
-        expectPaths([graph.shortestPaths()[1]], replayingOn: { () throws -> Player in throw GateError() }, fail: failures.fail)
-        #expect(failures.all.last?.hasPrefix("Generated path 1 of 1 failed: making the chart threw GateError()") == true)
+        #expect(
+            failures.all.last?.contains(
+                "step 1 (play) should lead to active, playing, normal, but the chart answered unhandled"
+            ) == true
+        )
+        expectPaths(
+            [graph.shortestPaths()[1]],
+            replayingOn: { () throws -> Player in throw GateError() },
+            fail: failures.fail
+        )
+        #expect(
+            failures.all.last?.hasPrefix("Generated path 1 of 1 failed: making the chart threw GateError()") == true
+        )
     }
 }
 
