@@ -18,7 +18,7 @@ import XCTest
 ///   - stateMachine: the definition; every path runs on a new machine of it.
 ///   - invariant: what must hold in every state reached (default: nothing).
 ///   - timeout: how long to wait for each state (default 2 s).
-///   - coverage: a recorder that observes each machine (see ``TransitionCoverage``).
+///   - coverage: a recorder that observes each machine (`TransitionCoverage`, from `StateMachineGraph`).
 ///   - fail: a failure function to use instead of the test framework's (a spy).
 ///   - fileID: the file of the call, for the failure report.
 ///   - file: the path of the file of the call, for the failure report.
@@ -59,7 +59,7 @@ public func XCTAssertPaths<SuperState, SuperEvent>(
 ///   - paths: the paths to replay (`graph.transitionCover()`, `graph.shortestPaths()`...).
 ///   - makeTable: makes a new, built table in its initial state; called once per path.
 ///   - invariant: what must hold in every state reached (default: nothing).
-///   - coverage: a recorder of every transition replayed (see ``TransitionCoverage``).
+///   - coverage: a recorder of every transition replayed (`TransitionCoverage`, from `StateMachineGraph`).
 ///   - fail: a failure function to use instead of the test framework's (a spy).
 ///   - fileID: the file of the call, for the failure report.
 ///   - file: the path of the file of the call, for the failure report.
@@ -101,7 +101,7 @@ public func XCTAssertPaths<State, Event>(
 ///   - makeChart: makes a new chart; called once per path.
 ///   - invariant: what must hold in every configuration reached, given its active states
 ///     (default: nothing).
-///   - coverage: a recorder of every step replayed (see ``TransitionCoverage``).
+///   - coverage: a recorder of every step replayed (`TransitionCoverage`, from `StateMachineGraph`).
 ///   - fail: a failure function to use instead of the test framework's (a spy).
 ///   - fileID: the file of the call, for the failure report.
 ///   - file: the path of the file of the call, for the failure report.

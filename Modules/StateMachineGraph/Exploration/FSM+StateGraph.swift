@@ -9,7 +9,7 @@ extension FSM {
     /// runs: no action, no condition. States no row reaches are not in the graph.
     ///
     /// A table has finitely many states, so the graph is never truncated.
-    /// - Throws: ``StateGraphError/tableNotBuilt`` before ``FSM/buildTable(file:line:isolation:_:)``.
+    /// - Throws: ``StateGraphError/tableNotBuilt`` before `buildTable`.
     public func stateGraph() throws -> StateGraph<State, TableInput<Event>> {
         guard let rows = graphRows else { throw StateGraphError.tableNotBuilt }
         var explorer = try GraphExplorer<State, TableInput<Event>>(

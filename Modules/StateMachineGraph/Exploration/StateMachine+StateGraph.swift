@@ -11,7 +11,7 @@ public enum StateGraphLimits {
 extension StateMachine {
     /// The graph of the states this machine reaches from its initial state when sent the
     /// events of `events`, found by resolving every (state, event) pair through
-    /// ``StateMachineCore/StateMachine/resolveTransition(state:event:)``.
+    /// `resolveTransition(state:event:)`.
     ///
     /// Only the route's new state is taken: outputs are never started, so exploring runs
     /// no side effect. Guards run, since they decide which route applies (an async guard is

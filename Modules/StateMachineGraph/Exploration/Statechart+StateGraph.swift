@@ -2,8 +2,8 @@ import StateMachineHierarchy
 
 extension Statechart {
     /// The graph of the configurations the chart reaches from its initial one when sent
-    /// each of its ``Statechart/events`` (with no payload): a node per configuration (its
-    /// active states, in document order, as ``Statechart/activeStates`` lists them), an
+    /// each of its `events` (with no payload): a node per configuration (its
+    /// active states, in document order, as `activeStates` lists them), an
     /// edge per event a configuration handles (`.handled`, including an internal or self
     /// transition that keeps the configuration).
     ///

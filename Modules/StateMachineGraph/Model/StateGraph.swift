@@ -79,16 +79,6 @@ public struct StateGraph<StateValue: Sendable, EventValue: Sendable>: Sendable {
 
     /// The initial node (the first of ``nodes``).
     public var initial: Node { nodes[0] }
-
-    /// The edges leaving `node`, in order.
-    public func edges(from node: Node) -> [Edge] {
-        edges.filter { $0.source == node.index }
-    }
-
-    /// The node named `name`, if the graph has one.
-    public func node(named name: String) -> Node? {
-        nodes.first { $0.name == name }
-    }
 }
 
 extension StateGraph: CustomStringConvertible {
