@@ -40,7 +40,9 @@ public enum CaseStudiesApp {
           --help                show this help
 
         Commands are read from the terminal (readline: history, Tab completion) or, when
-        standard input is not a terminal, one per line; type 'help' on any screen.
+        standard input is not a terminal, one per line; type 'help' on any screen. On a
+        case study, 'diagram' prints its machine as a Mermaid state diagram ('diagram dot'
+        in Graphviz's DOT).
         """
 
     /// Parses the arguments (without the program name) and the environment.

@@ -109,10 +109,10 @@ public final class Assertions<SuperState, SuperEvent> {
         }
     }
 
-    /// The next state the machine produces within the timeout, or nil (the path runners'
-    /// read of the feed).
-    func nextState() async -> (any State<SuperState>)? {
-        await feed.next(timeout: timeout)
+    /// The next state the machine produces within `timeout` (the assertion timeout by
+    /// default), or nil: the path runners' read of the feed.
+    func nextState(timeout: Duration? = nil) async -> (any State<SuperState>)? {
+        await feed.next(timeout: timeout ?? self.timeout)
     }
 
     private var afterLastEvent: String {

@@ -65,6 +65,9 @@ struct PathChecker<StateValue: Sendable, EventValue: Sendable> {
 /// The three replays, one per kind of machine, shared by the XCTest and Swift Testing
 /// runners.
 enum PathReplay {
+    /// How long a Core replay waits at least for a new machine's initial state.
+    static let initialStateTimeout = Duration.seconds(30)
+
     /// Replays each path on a new `AsyncStateMachine` of `stateMachine`, through the
     /// assertion DSL (its feed of states and its timeout).
     static func replay<SuperState, SuperEvent>(
@@ -92,11 +95,14 @@ enum PathReplay {
                 shouldFinishAfterAssertions: true,
                 reporter: reporter
             ) { assertions in
+                // A new machine always publishes its initial state once observed: only a
+                // starved executor delays it, so it gets the longer bound.
+                let initialTimeout = max(timeout, PathReplay.initialStateTimeout)
                 guard
                     checker.checkStart(
-                        await assertions.nextState(),
+                        await assertions.nextState(timeout: initialTimeout),
                         invariant: invariant,
-                        problem: "none within \(timeout)"
+                        problem: "none within \(initialTimeout)"
                     )
                 else {
                     return

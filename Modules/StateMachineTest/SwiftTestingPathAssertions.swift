@@ -17,7 +17,9 @@ import Testing
 ///   - paths: the paths to replay (`graph.transitionCover()`, `graph.shortestPaths()`...).
 ///   - stateMachine: the definition; every path runs on a new machine of it.
 ///   - invariant: what must hold in every state reached (default: nothing).
-///   - timeout: how long to wait for each state (default 2 s).
+///   - timeout: how long to wait for the state each event leads to (default 10 s: a
+///     replay that passes never waits for it, and long paths run beside other tests); a
+///     new machine's initial state is awaited at least 30 s.
 ///   - coverage: a recorder that observes each machine (`TransitionCoverage`, from `StateMachineGraph`).
 ///   - fail: a failure function to use instead of the test framework's (a spy).
 ///   - fileID: the file of the call, for the failure report.
@@ -28,7 +30,7 @@ public func expectPaths<SuperState, SuperEvent>(
     _ paths: [StatePath<any State<SuperState>, any Event<SuperEvent>>],
     replayingOn stateMachine: StateMachine<SuperState, SuperEvent>,
     invariant: (any State<SuperState>) -> Bool = { _ in true },
-    timeout: Duration = .seconds(2),
+    timeout: Duration = .seconds(10),
     coverage: TransitionCoverage? = nil,
     fail: FailFunction? = nil,
     fileID: String = #fileID,

@@ -16,14 +16,16 @@ struct CoverageTests {
         // The sample suite: two hand-written tests, each on its own machine.
         let entering = AsyncStateMachine(stateMachine: makeElevatorStateMachine())
         coverage.observe(entering)
-        await expect(asyncStateMachine: entering) { assertions in
+        // A generous timeout: a passing assertion never waits for it, and the suite runs
+        // beside many others under the thread sanitizer.
+        await expect(asyncStateMachine: entering, timeout: .seconds(30)) { assertions in
             await assertions.assert(state: ElevatorIsOpen(persons: 0))
             assertions.send(DidEnter())
             await assertions.assert(state: ElevatorIsOpen(persons: 1))
         }
         let closing = AsyncStateMachine(stateMachine: makeElevatorStateMachine())
         coverage.observe(closing)
-        await expect(asyncStateMachine: closing) { assertions in
+        await expect(asyncStateMachine: closing, timeout: .seconds(30)) { assertions in
             await assertions.assert(state: ElevatorIsOpen(persons: 0))
             assertions.send(DidRequestToClose())
             await assertions.assert(state: ElevatorIsClosed(persons: 0))
