@@ -1,4 +1,5 @@
 import CaseStudiesFeatures
+import Foundation
 import StateMachineCore
 import StateMachineGraph
 import StateMachineHierarchy
@@ -50,6 +51,22 @@ struct RunnerTests {
                   events: [\(path.steps.map(\.label).joined(separator: ", "))]
                 """
         )
+    }
+
+    @Test("the failure the Tests from the model article shows is the one reported")
+    func articleFailure() async throws {
+        let graph = try await makeElevatorStateMachine().stateGraph(events: Machines.elevatorEvents, maxDepth: 2)
+        let failures = Failures()
+        await expectPaths(graph.transitionCover(), replayingOn: Machines.brokenElevator(), fail: failures.fail)
+        let article = try String(
+            contentsOf: URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Modules/StateMachineGraph/StateMachineGraph.docc/TestsFromTheModel.md"),
+            encoding: .utf8
+        )
+        let message = try #require(failures.all.first)
+        #expect(failures.all.count == 1)
+        #expect(article.contains("```text\n" + message + "\n```"))
     }
 
     @Test("an invariant that breaks is reported with the step and the state")
