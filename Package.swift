@@ -35,6 +35,7 @@ let package = Package(
     products: [
         .library(name: "StateMachineCore", targets: ["StateMachineCore"]),
         .library(name: "StateMachineTest", targets: ["StateMachineTest"]),
+        .library(name: "StateMachineGraph", targets: ["StateMachineGraph"]),
         .library(name: "StateMachineTable", targets: ["StateMachineTable"]),
         .library(name: "StateMachineHierarchy", targets: ["StateMachineHierarchy"]),
         .library(name: "StateMachineBroadcast", targets: ["StateMachineBroadcast"]),
@@ -54,10 +55,20 @@ let package = Package(
         // renderers, shared by the products below through `package` access.
         .library("StateMachineSupport", path: "Modules/StateMachineSupport"),
         .library("StateMachineCore", path: "Modules/StateMachineCore", dependencies: ["StateMachineSupport"]),
+        // State graphs of the three kinds of machine, their test paths and diagrams, and
+        // transition coverage; test-free, so the apps can draw machines with it.
+        .library(
+            "StateMachineGraph",
+            path: "Modules/StateMachineGraph",
+            dependencies: ["StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport"]
+        ),
         .library(
             "StateMachineTest",
             path: "Modules/StateMachineTest",
-            dependencies: ["StateMachineCore", "StateMachineSupport"]
+            dependencies: [
+                "StateMachineCore", "StateMachineSupport", "StateMachineGraph", "StateMachineTable",
+                "StateMachineHierarchy",
+            ]
         ),
         .library("StateMachineTable", path: "Modules/StateMachineTable", dependencies: ["StateMachineSupport"]),
         .library("StateMachineHierarchy", path: "Modules/StateMachineHierarchy", dependencies: ["StateMachineSupport"]),
@@ -82,7 +93,7 @@ let package = Package(
             path: "Modules/SwiftStateMachine",
             dependencies: [
                 "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineBroadcast",
-                "StateMachineDump", "StateMachineUI",
+                "StateMachineDump", "StateMachineUI", "StateMachineGraph",
             ]
         ),
 
@@ -117,7 +128,7 @@ let package = Package(
             path: "Apps/CaseStudiesScreens",
             dependencies: [
                 "Terminal", "TerminalMachines", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore",
-                "StateMachineDump", "StateMachineHierarchy",
+                "StateMachineDump", "StateMachineHierarchy", "StateMachineGraph",
             ]
         ),
         .executable(
@@ -168,6 +179,13 @@ let package = Package(
         .tests("StateMachineTestTests", dependencies: ["StateMachineCore", "StateMachineSupport", "StateMachineTest"]),
         .tests("StateMachineTableTests", dependencies: ["StateMachineTable"]),
         .tests(
+            "StateMachineGraphTests",
+            dependencies: [
+                "StateMachineGraph", "StateMachineTest", "StateMachineCore", "StateMachineTable",
+                "StateMachineHierarchy", "StateMachineSupport", "CaseStudiesFeatures",
+            ]
+        ),
+        .tests(
             "StateMachineHierarchyTests",
             dependencies: ["StateMachineHierarchy", "StateMachineSupport", "TestSupport"],
             resources: [.copy("Fixtures")]
@@ -211,6 +229,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "StateMachineTable",
                 "StateMachineHierarchy", "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
+                "StateMachineGraph",
             ]
         ),
         .tests("FuzzRegressionTests", dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"]),

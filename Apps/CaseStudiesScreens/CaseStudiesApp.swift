@@ -40,7 +40,9 @@ public enum CaseStudiesApp {
           --help                show this help
 
         Commands are read from the terminal (readline: history, Tab completion) or, when
-        standard input is not a terminal, one per line; type 'help' on any screen.
+        standard input is not a terminal, one per line; type 'help' on any screen. On a
+        case study, 'diagram' prints its machine as a Mermaid state diagram ('diagram dot'
+        in Graphviz's DOT).
         """
 
     /// Parses the arguments (without the program name) and the environment.
@@ -81,12 +83,21 @@ public enum CaseStudiesApp {
             seed: options.seed ?? (console.isInteractive ? nil : 0),
             dumpMediator: dumpMediator
         )
-        return TerminalApp(
+        let screens = CurrentScreen()
+        let app = TerminalApp(
             name: "casestudies",
             console: console,
             style: style,
             home: HomeScreen(environment: environment),
-            globalCommands: [.dump(from: dumpStateMachine)]
+            globalCommands: [.dump(from: dumpStateMachine), .diagram { screens.app?.currentScreen }]
         )
+        screens.app = app
+        return app
     }
+}
+
+/// How `diagram` finds the screen on top: the app, which is made after its commands.
+@MainActor
+private final class CurrentScreen {
+    weak var app: TerminalApp?
 }

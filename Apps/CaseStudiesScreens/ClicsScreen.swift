@@ -8,7 +8,7 @@ import Terminal
 @MainActor
 final class ClicsScreen: Screen {
     private let ui: UIStateMachine<ClicsState, ClicsEvent>
-    private let cancelling: Bool
+    let cancelling: Bool
     private let seconds: Double
     private let waitsForOutputs: Bool
 

@@ -60,3 +60,12 @@ final class TurnstileScreen: Screen {
         return .done
     }
 }
+
+extension TurnstileScreen: DiagramScreen {
+    /// The turnstile's table, drawn by the table's own diagram (its actions named `action`).
+    func diagram(_ format: DiagramFormat) async -> String {
+        guard let turnstile else { return "The table did not build: \(buildError ?? "")\n" }
+        let table = turnstile.transitionTable
+        return format == .mermaid ? table.mermaid() : table.dot()
+    }
+}

@@ -1,4 +1,5 @@
 import StateMachineCore
+import StateMachineGraph
 
 /// The assertion DSL handed to `XCTAssert(asyncStateMachine:)` and
 /// `expect(asyncStateMachine:)`: send events, then assert every state the machine goes
@@ -106,6 +107,12 @@ public final class Assertions<SuperState, SuperEvent> {
         if let received = await feed.next(timeout: timeout) {
             reporter.record("Expected no transition \(afterLastEvent), but received \(describe(received)).", location)
         }
+    }
+
+    /// The next state the machine produces within `timeout` (the assertion timeout by
+    /// default), or nil: the path runners' read of the feed.
+    func nextState(timeout: Duration? = nil) async -> (any State<SuperState>)? {
+        await feed.next(timeout: timeout ?? self.timeout)
     }
 
     private var afterLastEvent: String {

@@ -3,6 +3,7 @@
 @_exported import StateMachineBroadcast
 @_exported import StateMachineCore
 @_exported import StateMachineDump
+@_exported import StateMachineGraph
 @_exported import StateMachineHierarchy
 @_exported import StateMachineTable
 @_exported import StateMachineUI

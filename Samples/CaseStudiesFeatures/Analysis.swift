@@ -18,7 +18,7 @@ public struct AnalysisState: Equatable, Sendable {
 public enum AnalysisEvent {}
 
 /// Ready for an analysis.
-public struct AnalysisIsIdle: State, Equatable {
+public struct AnalysisIsIdle: State, Hashable {
     /// Makes this state: ready for an analysis.
     public init() {}
     /// What the screen shows: idle.
@@ -28,7 +28,7 @@ public struct AnalysisIsIdle: State, Equatable {
 }
 
 /// Analysis `identifier` is running.
-public struct AnalysisIsInProgress: State, Equatable {
+public struct AnalysisIsInProgress: State, Hashable {
     /// The analysis' identifier.
     public let identifier: Int
     /// A running analysis.
@@ -45,7 +45,7 @@ public struct AnalysisIsInProgress: State, Equatable {
 }
 
 /// Analysis `identifier` is finished.
-public struct AnalysisIsDone: State, Equatable {
+public struct AnalysisIsDone: State, Hashable {
     /// The analysis' identifier.
     public let identifier: Int
     /// A finished analysis.

@@ -19,7 +19,7 @@ public struct ClicsState: Equatable, Sendable {
 public enum ClicsEvent {}
 
 /// Nothing loaded yet.
-public struct ClicsIsIdle: State, Equatable {
+public struct ClicsIsIdle: State, Hashable {
     /// Makes this state: nothing loaded yet.
     public init() {}
     /// Idle: can load, nothing to reset.
@@ -27,7 +27,7 @@ public struct ClicsIsIdle: State, Equatable {
 }
 
 /// A load is running.
-public struct ClicsIsLoading: State, Equatable {
+public struct ClicsIsLoading: State, Hashable {
     /// Makes this state: a load is running.
     public init() {}
     /// Loading: Load stays enabled (to show cancel/continue).
@@ -35,7 +35,7 @@ public struct ClicsIsLoading: State, Equatable {
 }
 
 /// `numberOfLoads` loads have completed.
-public struct ClicsIsLoaded: State, Equatable {
+public struct ClicsIsLoaded: State, Hashable {
     /// How many loads completed.
     public let numberOfLoads: Int
     /// Makes this state: `numberOfLoads` loads have completed; `numberOfLoads` is how many loads

@@ -18,7 +18,7 @@ public struct UnitsState: Equatable, Sendable {
 public enum UnitsEvent {}
 
 /// The value has not changed yet.
-public struct ValueIsFixed: State, Equatable {
+public struct ValueIsFixed: State, Hashable {
     /// The units value shown on the card (0 or more).
     public let value: UInt
     /// A fixed value.
@@ -32,7 +32,7 @@ public struct ValueIsFixed: State, Equatable {
 }
 
 /// The value was just increased.
-public struct ValueIsIncreasing: State, Equatable {
+public struct ValueIsIncreasing: State, Hashable {
     /// The units value shown on the card (0 or more).
     public let value: UInt
     /// An increased value.
@@ -46,7 +46,7 @@ public struct ValueIsIncreasing: State, Equatable {
 }
 
 /// The value was just decreased.
-public struct ValueIsDecreasing: State, Equatable {
+public struct ValueIsDecreasing: State, Hashable {
     /// The units value shown on the card (0 or more).
     public let value: UInt
     /// A decreased value.
@@ -93,7 +93,7 @@ public func makeUnitsStateMachine() -> StateMachine<UnitsState, UnitsEvent> {
 }
 
 /// The tens value; its own super state.
-public struct TensState: State, Equatable {
+public struct TensState: State, Hashable {
     /// The tens value.
     public let value: UInt
     /// A tens value.

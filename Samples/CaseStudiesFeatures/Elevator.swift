@@ -27,7 +27,7 @@ public enum ElevatorEvent {}
 public let elevatorCapacity = 5
 
 /// The doors are open.
-public struct ElevatorIsOpen: State, Equatable {
+public struct ElevatorIsOpen: State, Hashable {
     /// Persons inside.
     public let persons: Int
     /// An open elevator.
@@ -49,7 +49,7 @@ public struct ElevatorIsOpen: State, Equatable {
 }
 
 /// The doors are closed.
-public struct ElevatorIsClosed: State, Equatable {
+public struct ElevatorIsClosed: State, Hashable {
     /// Persons inside.
     public let persons: Int
     /// A closed elevator.
@@ -71,7 +71,7 @@ public struct ElevatorIsClosed: State, Equatable {
 }
 
 /// Too many persons: the doors cannot close.
-public struct ElevatorIsInWarning: State, Equatable {
+public struct ElevatorIsInWarning: State, Hashable {
     /// Persons inside.
     public let persons: Int
     /// An overloaded elevator.

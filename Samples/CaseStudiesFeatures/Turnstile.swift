@@ -60,6 +60,12 @@ public final class Turnstile: SyntaxBuilder {
         }
     }
 
+    /// The transition table itself, for what reads a table without running it: its state
+    /// graph (`StateMachineGraph`), its diagrams (`mermaid()`, `dot()`), and a fresh table
+    /// for each generated test path (`try Turnstile().transitionTable`). Send events
+    /// through ``handle(_:)``, which keeps ``state`` current.
+    public var transitionTable: FSM<State, Event> { table }
+
     /// Runs `event` through the table (its action included) and updates ``state``.
     public func handle(_ event: Event) async {
         await table.handleEvent(event)

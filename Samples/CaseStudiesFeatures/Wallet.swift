@@ -3,7 +3,7 @@ import StateMachineCore
 // MARK: Wallet: one machine shared by several views.
 
 /// The wallet: a single state type, its own super state.
-public struct WalletState: State, Equatable {
+public struct WalletState: State, Hashable {
     /// The credits in the wallet.
     public let credits: Double
     /// A wallet.

@@ -1,4 +1,5 @@
 import CaseStudiesScreens
+import Foundation
 import StateMachineCore
 import StateMachineDump
 import Terminal
@@ -13,11 +14,15 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
         #expect(app.lastFrame.contains("1. Clics sample (cancel output)"))
-        await app.type("dance", expecting: "Unknown command 'dance'. Available here: open, dump, help, back, quit.")
+        await app.type(
+            "dance",
+            expecting: "Unknown command 'dance'. Available here: open, dump, diagram, help, back, quit."
+        )
         await app.type("open 99", expecting: "The case study number must be a whole number from 1 to 8, not '99'")
         await app.type("open", expecting: "Usage: open <number|name>")
         await app.type("back", expecting: "Already on the first screen")
-        await app.type("help", expecting: "open <number|name>  Open a case study")
+        await app.type("help", expecting: "open <number|name>     Open a case study")
+        #expect(app.console.output.contains { $0.contains("diagram [mermaid|dot]  Print the case study's machine") })
         #expect(await app.finish() == 0)
     }
 
@@ -238,6 +243,46 @@ struct ScriptedTests {
             try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "-1"]).get()
         }
         #expect(throws: UsageError.self) { try CaseStudiesApp.parse(["--seed", "-1"], environment: [:]).get() }
+    }
+
+    @Test("diagram: the machine on screen in Mermaid or DOT; at home and with a bad format, what would work")
+    func diagram() async {
+        let app = AppDriver()
+        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        #expect(
+            await app.outputOf("diagram") == [
+                "casestudies> diagram",
+                "'diagram' draws the machine of a case study: open one first (for example 'open elevator').",
+            ]
+        )
+        await app.type("open elevator", expecting: "Persons: 0")
+        let mermaid = (await app.outputOf("diagram")).joined(separator: "\n").trimmingCharacters(in: .newlines)
+        #expect(mermaid.contains("stateDiagram-v2"))
+        #expect(mermaid.contains("[*] --> ElevatorIsOpen__persons__0_"))
+        #expect(mermaid.contains("ElevatorIsOpen__persons__5_ --> ElevatorIsInWarning__persons__6_ : DidEnter()"))
+        #expect(mermaid.hasSuffix("%% explored maxDepth 7 reached: 1 transition leads to states not explored"))
+        await app.type(
+            "diagram svg",
+            expecting: "Usage: diagram [mermaid|dot]: the format is mermaid or dot, not 'svg'."
+        )
+        await app.type("back", expecting: "8. Player sample")
+        for (name, expected) in [
+            ("clics-cancel", "ClicsIsIdle__ --> ClicsIsLoading__ : DidRequestClicsLoading()"),
+            ("counter", "ValueIsFixed__value__0_ --> ValueIsIncreasing__value__1_ : DidRequestIncrease()"),
+            ("analysis", "[*] --> AnalysisIsIdle__"),
+            ("wallet", "state \"WalletState (credits#58; 0.0)\" as WalletState__credits__0_0_"),
+            ("turnstile", "locked --> unlocked : coin / action"),
+            ("player", "stopped --> active : play"),
+        ] {
+            await app.type("open \(name)", expecting: "== CaseStudies > ")
+            #expect((await app.outputOf("diagram")).contains { $0.contains(expected) }, "\(name)")
+            await app.type("back", expecting: "8. Player sample")
+        }
+        await app.type("open player", expecting: "Active configuration")
+        let dot = (await app.outputOf("diagram dot")).joined(separator: "\n")
+        #expect(dot.contains("digraph \"player\" {"))
+        #expect(dot.contains("\"stopped\" -> \"active\""))
+        #expect(await app.finish() == 0)
     }
 }
 

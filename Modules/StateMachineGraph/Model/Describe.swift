@@ -1,7 +1,7 @@
-/// A readable description of a state or event for failure messages: its `description`
-/// when the type customises it, otherwise its type and stored values
+/// A readable name for a state or an event, as graphs, paths and failure messages print
+/// it: its `description` when the type customises it, otherwise its type and stored values
 /// (`DataIsLoaded(value: 1701)`), so that two values of one type can be told apart.
-func describe(_ value: Any) -> String {
+package func describe(_ value: Any) -> String {
     let typeName = String(describing: type(of: value))
     let description = String(describing: value)
     guard description == typeName else { return description }

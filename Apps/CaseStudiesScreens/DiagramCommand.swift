@@ -1,0 +1,124 @@
+import CaseStudiesFeatures
+import StateMachineCore
+import StateMachineGraph
+import Terminal
+
+/// A case-study screen whose machine the `diagram` command draws.
+@MainActor
+protocol DiagramScreen: Screen {
+    /// The screen's machine in `format`, ending with a newline.
+    func diagram(_ format: DiagramFormat) async -> String
+}
+
+/// What `diagram` prints: a Mermaid state diagram (the default) or Graphviz's DOT.
+enum DiagramFormat: String, CaseIterable {
+    case mermaid
+    case dot
+}
+
+extension GlobalCommand {
+    /// `diagram [mermaid|dot]`: the machine of the case study on screen, drawn by the
+    /// package's one diagram renderer (a Core machine from its explored state graph, the
+    /// turnstile's table and the player's chart from their own diagrams).
+    static func diagram(currentScreen: @escaping @MainActor () -> (any Screen)?) -> GlobalCommand {
+        GlobalCommand(
+            CommandSpec(
+                "diagram",
+                arguments: "[mermaid|dot]",
+                "Print the case study's machine as a Mermaid (default) or DOT diagram",
+                completions: DiagramFormat.allCases.map(\.rawValue)
+            )
+        ) { command in
+            let formats = DiagramFormat.allCases.map(\.rawValue).joined(separator: " or ")
+            guard command.arguments.count <= 1,
+                let format = DiagramFormat(rawValue: command.arguments.first?.lowercased() ?? "mermaid")
+            else {
+                return
+                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(command.arguments.joined(separator: " "))'."
+            }
+            guard let screen = currentScreen() as? any DiagramScreen else {
+                return "'diagram' draws the machine of a case study: open one first (for example 'open elevator')."
+            }
+            return await screen.diagram(format)
+        }
+    }
+}
+
+/// Draws a Core machine from the graph explored over `events`, noting a bound that stopped
+/// the exploration as a comment of the format.
+func exploredDiagram<SuperState, SuperEvent>(
+    of machine: StateMachine<SuperState, SuperEvent>,
+    events: [any Event<SuperEvent>],
+    maxDepth: Int,
+    format: DiagramFormat
+) async -> String {
+    do {
+        let graph = try await machine.stateGraph(events: events, maxDepth: maxDepth)
+        let text = format == .mermaid ? graph.mermaid() : graph.dot()
+        guard let truncation = graph.truncation else { return text }
+        return text + (format == .mermaid ? "%% " : "// ") + "explored \(truncation)\n"
+    } catch {
+        return "The machine could not be explored: \(error)\n"
+    }
+}
+
+extension ElevatorScreen: DiagramScreen {
+    /// The elevator explored 7 events deep: up to 7 persons.
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeElevatorStateMachine(),
+            events: [DidEnter(), DidLeave(), DidRequestToClose(), DidRequestToOpen()],
+            maxDepth: 7,
+            format: format
+        )
+    }
+}
+
+extension CounterScreen: DiagramScreen {
+    /// The units machine explored 3 events deep (the tens machine only takes each value).
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeUnitsStateMachine(),
+            events: [DidRequestIncrease(), DidRequestDecrease()],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}
+
+extension WalletScreen: DiagramScreen {
+    /// The wallet explored with 10 credits added or removed, 3 events deep.
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeWalletStateMachine(),
+            events: [DidRequestToAddCredits(credits: 10), DidRequestToRemoveCredits(credits: 10)],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}
+
+extension ClicsScreen: DiagramScreen {
+    /// The Clics machine explored 3 events deep (the load never runs while exploring).
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeClicsStateMachine(cancelling: cancelling, load: {}),
+            events: [DidRequestClicsLoading(), DidCompleteClicsLoading(), DidRequestClicsReset()],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}
+
+extension AnalysisScreen: DiagramScreen {
+    /// The analysis machine explored with one analysis identifier (the analysis never runs
+    /// while exploring).
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeAnalysisStateMachine(perform: {}),
+            events: [DidRequestAnalysis(identifier: 1), DidCompleteAnalysis(), DidRequestAnalysisReset()],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}
