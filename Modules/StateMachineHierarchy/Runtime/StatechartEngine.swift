@@ -58,6 +58,28 @@ final class StatechartEngine: @unchecked Sendable {
     /// inherited by tasks the blocks start, which then would touch the drainer's queue.)
     private let drainingThread = Atomic<UInt>(0)
 
+    // Copies of the topology's tables the step reads most, in fixed buffers: reading one
+    // is a load, with no array bounds check or buffer look-up (the step's indices come from
+    // the topology itself). Released in `deinit`.
+    private let hot: Slots<StateHot>
+    private let childRegions: Slots<Int32>
+    private let handlerList: Slots<Int32>
+    private let handlers: Slots<HandlerNode>
+    private let directTargets: Slots<Int32>
+    private let switches: Slots<SwitchHot>
+    private let scopeRegions: Slots<Int32>
+    private let entryStart: Slots<Int32>
+    private let entryRegions: Slots<Int32>
+    private let entryStates: Slots<Int32>
+    private let hasStaticEntry: Slots<Bool>
+    private let regionInitial: Slots<Int32>
+    /// `Topology.handlerStart`, for ``handlerRange(state:event:)``.
+    private let handlerStart: Slots<Int32>
+    /// `Topology.planRegions` and `planStates`, for ``explicitChild(of:in:)``.
+    private let planRegions: Slots<Int32>
+    private let planStates: Slots<Int32>
+    private let eventCount: Int
+
     // Drainer-confined state (see the type's invariant). Only the drainer touches these,
     // one step at a time, so Swift's run-time exclusivity checks (a call into the runtime on
     // every read and write of a class's stored `var`, costing more than a whole step of a
@@ -131,6 +153,22 @@ final class StatechartEngine: @unchecked Sendable {
         reportsEventStarts: Bool = false
     ) {
         self.topology = topology
+        hot = Slots(copying: topology.hot)
+        childRegions = Slots(copying: topology.childRegions)
+        handlerList = Slots(copying: topology.handlerList)
+        handlers = Slots(copying: topology.handlers)
+        directTargets = Slots(copying: topology.directTargets)
+        switches = Slots(copying: topology.switches)
+        scopeRegions = Slots(copying: topology.scopeRegions)
+        entryStart = Slots(copying: topology.entryStart)
+        entryRegions = Slots(copying: topology.entryRegions)
+        entryStates = Slots(copying: topology.entryStates)
+        hasStaticEntry = Slots(copying: topology.hasStaticEntry)
+        regionInitial = Slots(copying: topology.regionInitial)
+        handlerStart = Slots(copying: topology.handlerStart)
+        planRegions = Slots(copying: topology.planRegions)
+        planStates = Slots(copying: topology.planStates)
+        eventCount = topology.eventCount
         self.tracesSteps = tracesSteps
         self.reportsEventStarts = tracesSteps && reportsEventStarts
         self.reportsEverySteps = reportsEverySteps
@@ -166,6 +204,21 @@ final class StatechartEngine: @unchecked Sendable {
         generations.release()
         pendingTimers.release()
         timerDeadlines.release()
+        hot.release()
+        childRegions.release()
+        handlerList.release()
+        handlers.release()
+        directTargets.release()
+        switches.release()
+        scopeRegions.release()
+        entryStart.release()
+        entryRegions.release()
+        entryStates.release()
+        hasStaticEntry.release()
+        regionInitial.release()
+        handlerStart.release()
+        planRegions.release()
+        planStates.release()
     }
 
     // MARK: Submitting
@@ -381,8 +434,8 @@ final class StatechartEngine: @unchecked Sendable {
         joinArrivals = joinProgress.map { $0.filter { $0 }.count }
         started = true
         for (region, state) in configuration.enumerated() where state >= 0 {
-            if topology.hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
-            if region == 0, topology.hot[Int(state)].isFinal { finished = true }
+            if hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
+            if region == 0, hot[Int(state)].isFinal { finished = true }
         }
         dirtyExtras = .all
         publish()
@@ -777,7 +830,7 @@ final class StatechartEngine: @unchecked Sendable {
 
     /// Whether `state` is active and has not been re-entered since `generation`.
     private func isCurrent(_ state: Int32, generation: UInt64) -> Bool {
-        current[Int(topology.hot[Int(state)].parent)] == state && generations[Int(state)] == generation
+        current[Int(hot[Int(state)].parent)] == state && generations[Int(state)] == generation
     }
 
     /// Takes eventless transitions until none is enabled, then processes the internal
@@ -821,7 +874,7 @@ final class StatechartEngine: @unchecked Sendable {
 
     /// Whether a state with eventless transitions is active (else none can be enabled).
     private func hasActiveEventlessSource() -> Bool {
-        for state in topology.eventlessSources where current[Int(topology.hot[Int(state)].parent)] == state {
+        for state in topology.eventlessSources where current[Int(hot[Int(state)].parent)] == state {
             return true
         }
         return false
@@ -855,20 +908,20 @@ final class StatechartEngine: @unchecked Sendable {
     private func dispatch(region: Int32, event: Int32) throws(StatechartError) -> Bool {
         let active = current[Int(region)]
         guard active >= 0 else { return false }
-        let state = topology.hot[Int(active)]
+        let state = hot[Int(active)]
         switch state.kind {
         case .simple:
             break
         case .composite:
-            if try dispatch(region: topology.childRegions[Int(state.regionStart)], event: event) { return true }
+            if try dispatch(region: childRegions[Int(state.regionStart)], event: event) { return true }
         case .parallel:
             var handled = false
             for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-                if try dispatch(region: topology.childRegions[slot], event: event) { handled = true }
+                if try dispatch(region: childRegions[slot], event: event) { handled = true }
             }
             if handled { return true }
         }
-        let range = topology.handlerRange(state: active, event: event)
+        let range = handlerRange(state: active, event: event)
         guard !range.isEmpty else { return false }
         if let log {
             log.write(
@@ -876,26 +929,26 @@ final class StatechartEngine: @unchecked Sendable {
             )
         }
         for slot in range {
-            if try fire(Int(topology.handlerList[slot])) { return true }
+            if try fire(Int(handlerList[slot])) { return true }
         }
         return false
     }
 
     private func fire(_ index: Int) throws(StatechartError) -> Bool {
-        let handler = topology.handlers[index]
+        let handler = handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return false }
         if settles { lastFired = index }
         switch handler.effect {
         case .internalAction:
-            logTransition(index, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
+            logTransition(index, scope: topology.regions[Int(hot[Int(handler.source)].parent)].name)
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
             if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case .transition(let change), .fork(let change):
-            let target = topology.directTargets[index]
+            let target = directTargets[index]
             if target >= 0, log == nil {
                 // A plain move between siblings (see `Topology.directTarget(of:)`): what
                 // `perform` would do, without walking the scope.
-                let region = Int(topology.hot[Int(handler.source)].parent)
+                let region = Int(hot[Int(handler.source)].parent)
                 notify(.exited, state: handler.source)
                 current[region] = -1
                 if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
@@ -958,13 +1011,13 @@ final class StatechartEngine: @unchecked Sendable {
     private func collect(region: Int32, event: Int32) throws(StatechartError) {
         let active = current[Int(region)]
         guard active >= 0 else { return }
-        let state = topology.hot[Int(active)]
+        let state = hot[Int(active)]
         if state.kind == .simple {
             try pick(from: active, event: event)
             return
         }
         for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-            try collect(region: topology.childRegions[slot], event: event)
+            try collect(region: childRegions[slot], event: event)
         }
     }
 
@@ -972,14 +1025,14 @@ final class StatechartEngine: @unchecked Sendable {
     private func pick(from atomic: Int32, event: Int32) throws(StatechartError) {
         var state = atomic
         while true {
-            let range = topology.handlerRange(state: state, event: event)
+            let range = handlerRange(state: state, event: event)
             if !range.isEmpty, let log {
                 log.write(
                     "[\(topology.states[Int(state)].name)] will handle event '\(topology.eventNames[Int(event)])' data: \(describe(stepPayload))"
                 )
             }
             for slot in range {
-                let index = Int(topology.handlerList[slot])
+                let index = Int(handlerList[slot])
                 // Picked already for another atomic state: the same guards pass again.
                 if picks.contains(where: { $0.handler == index }) { return }
                 if let pick = try enabledPick(index) {
@@ -987,14 +1040,14 @@ final class StatechartEngine: @unchecked Sendable {
                     return
                 }
             }
-            let owner = topology.regions[Int(topology.hot[Int(state)].parent)].parent
+            let owner = topology.regions[Int(hot[Int(state)].parent)].parent
             guard owner >= 0 else { return }
             state = owner
         }
     }
 
     private func enabledPick(_ index: Int) throws(StatechartError) -> Pick? {
-        let handler = topology.handlers[index]
+        let handler = handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return nil }
         switch handler.effect {
         case .internalAction:
@@ -1031,8 +1084,8 @@ final class StatechartEngine: @unchecked Sendable {
             var replaced: [Int] = []
             for (position, earlier) in kept.enumerated() where scopesOverlap(candidate.change, earlier.change) {
                 if isState(
-                    topology.handlers[candidate.handler].source,
-                    below: topology.handlers[earlier.handler].source
+                    handlers[candidate.handler].source,
+                    below: handlers[earlier.handler].source
                 ) {
                     replaced.append(position)
                 } else {
@@ -1050,12 +1103,12 @@ final class StatechartEngine: @unchecked Sendable {
     /// Whether two switches exit states of one region (one scope at or inside the other).
     private func scopesOverlap(_ first: Int32, _ second: Int32) -> Bool {
         guard first >= 0, second >= 0 else { return false }
-        let a = topology.switches[Int(first)]
-        let b = topology.switches[Int(second)]
+        let a = switches[Int(first)]
+        let b = switches[Int(second)]
         for i in Int(a.scopeStart)..<Int(a.scopeStart + a.scopeCount) {
-            let left = topology.scopeRegions[i]
+            let left = scopeRegions[i]
             for j in Int(b.scopeStart)..<Int(b.scopeStart + b.scopeCount) {
-                let right = topology.scopeRegions[j]
+                let right = scopeRegions[j]
                 if left == right || isRegion(left, inside: right) || isRegion(right, inside: left) { return true }
             }
         }
@@ -1066,7 +1119,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func isState(_ state: Int32, below ancestor: Int32) -> Bool {
         var current = state
         while true {
-            let owner = topology.regions[Int(topology.hot[Int(current)].parent)].parent
+            let owner = topology.regions[Int(hot[Int(current)].parent)].parent
             guard owner >= 0 else { return false }
             if owner == ancestor { return true }
             current = owner
@@ -1078,9 +1131,9 @@ final class StatechartEngine: @unchecked Sendable {
     private func microstep() {
         pickScopes.removeAll(keepingCapacity: true)
         for pick in picks where pick.change >= 0 {
-            let entry = topology.switches[Int(pick.change)]
+            let entry = switches[Int(pick.change)]
             for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
-                pickScopes.append((topology.scopeRegions[slot], pick.change))
+                pickScopes.append((scopeRegions[slot], pick.change))
             }
         }
         // Regions are numbered in document order (pre-order), and scopes of kept picks
@@ -1092,11 +1145,11 @@ final class StatechartEngine: @unchecked Sendable {
         }
         for pick in picks {
             if settles { lastFired = pick.handler }
-            let handler = topology.handlers[pick.handler]
+            let handler = handlers[pick.handler]
             if pick.change >= 0 {
                 logTransition(pick.handler, scope: topology.switchScopeNames[Int(pick.change)])
             } else if pick.change == -1 {
-                logTransition(pick.handler, scope: topology.regions[Int(topology.hot[Int(handler.source)].parent)].name)
+                logTransition(pick.handler, scope: topology.regions[Int(hot[Int(handler.source)].parent)].name)
                 if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
             }
             if handler.hasAction, pick.change != -2, !isJoin(handler) {
@@ -1139,14 +1192,14 @@ final class StatechartEngine: @unchecked Sendable {
         while true {
             let owner = topology.regions[Int(current)].parent
             guard owner >= 0 else { return false }
-            current = topology.hot[Int(owner)].parent
+            current = hot[Int(owner)].parent
             if current == outer { return true }
         }
     }
 
     /// Whether every source of `join` is active (`JoinSemantics.simultaneous`).
     private func allSourcesActive(_ join: Int) -> Bool {
-        topology.joins[join].sources.allSatisfy { current[Int(topology.hot[Int($0)].parent)] == $0 }
+        topology.joins[join].sources.allSatisfy { current[Int(hot[Int($0)].parent)] == $0 }
     }
 
     /// Records a join source; true when every source has arrived (the progress resets).
@@ -1170,10 +1223,10 @@ final class StatechartEngine: @unchecked Sendable {
     /// Exits the scope's active states deeply, runs the handler's action (then, for a
     /// junction, the chosen path's), and enters down to the target(s).
     private func perform(_ change: Int32, handler: Int?, junctionPath: (Int, Int)? = nil, history: Int? = nil) {
-        let entry = topology.switches[Int(change)]
+        let entry = switches[Int(change)]
         let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
         for slot in scope {
-            let active = current[Int(topology.scopeRegions[slot])]
+            let active = current[Int(scopeRegions[slot])]
             if active >= 0 { exitState(active) }
         }
         if let handler { hooks.runAction(of: handler, payload: stepPayload, event: stepEvent) }
@@ -1181,11 +1234,11 @@ final class StatechartEngine: @unchecked Sendable {
             hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
         }
         // The owner's exit has just recorded its history; the entry below follows it.
-        if history == nil, entry.historyCount == 0, log == nil, topology.hasStaticEntry[Int(change)] {
+        if history == nil, entry.historyCount == 0, log == nil, hasStaticEntry[Int(change)] {
             // Nothing about the entries depends on the run: take them from the table.
-            for slot in Int(topology.entryStart[Int(change)])..<Int(topology.entryStart[Int(change) + 1]) {
-                let state = topology.entryStates[slot]
-                current[Int(topology.entryRegions[slot])] = state
+            for slot in Int(entryStart[Int(change)])..<Int(entryStart[Int(change) + 1]) {
+                let state = entryStates[slot]
+                current[Int(entryRegions[slot])] = state
                 enterOnly(state)
             }
             return
@@ -1193,7 +1246,7 @@ final class StatechartEngine: @unchecked Sendable {
         if let history { restoreRecord(of: history) }
         if topology.hasHistories { applyHistories(of: change) }
         for slot in scope {
-            enterRegion(topology.scopeRegions[slot], plan: change)
+            enterRegion(scopeRegions[slot], plan: change)
         }
         if let history { clearRestoreTargets(of: history) }
         if topology.hasHistories { clearHistories(of: change) }
@@ -1215,7 +1268,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// history's record or, when it has none, its default transition (whose content runs
     /// once the owner is entered).
     private func applyHistories(of change: Int32) {
-        let entry = topology.switches[Int(change)]
+        let entry = switches[Int(change)]
         guard entry.historyCount > 0 else { return }
         for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
             let history = Int(topology.switchHistories[slot])
@@ -1230,7 +1283,7 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     private func clearHistories(of change: Int32) {
-        let entry = topology.switches[Int(change)]
+        let entry = switches[Int(change)]
         guard entry.historyCount > 0 else { return }
         for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
             let history = Int(topology.switchHistories[slot])
@@ -1258,8 +1311,8 @@ final class StatechartEngine: @unchecked Sendable {
     /// Enters `region`: the state switch `plan` names for it, else its initial state.
     /// `plan` is -1 for a plain default entry.
     private func enterRegion(_ region: Int32, plan: Int32) {
-        let explicit = plan >= 0 ? topology.explicitChild(of: region, in: plan) : nil
-        var target = explicit ?? topology.regionInitial[Int(region)]
+        let explicit = plan >= 0 ? explicitChild(of: region, in: plan) : nil
+        var target = explicit ?? regionInitial[Int(region)]
         if explicit == nil {
             if topology.hasHistories, restoreTargets[Int(region)] >= 0 {
                 target = restoreTargets[Int(region)]
@@ -1280,9 +1333,9 @@ final class StatechartEngine: @unchecked Sendable {
         applyHistories(of: change)
         let owner = topology.regions[Int(region)].parent
         if topology.hasHistoryDefaultActions, owner >= 0 { runHistoryDefaults(owner: owner) }
-        var target = topology.explicitChild(of: region, in: change) ?? topology.regionInitial[Int(region)]
+        var target = explicitChild(of: region, in: change) ?? regionInitial[Int(region)]
         if topology.hasHistories, restoreTargets[Int(region)] >= 0,
-            topology.explicitChild(of: region, in: change) == nil
+            explicitChild(of: region, in: change) == nil
         {
             target = restoreTargets[Int(region)]
         }
@@ -1302,16 +1355,16 @@ final class StatechartEngine: @unchecked Sendable {
             return
         }
         guard topology.doneEvents[Int(owner)] >= 0 || topology.raisesEveryDoneEvent else { return }
-        let state = topology.hot[Int(owner)]
+        let state = hot[Int(owner)]
         for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-            let active = current[Int(topology.childRegions[slot])]
-            guard active >= 0, topology.hot[Int(active)].isFinal else { return }
+            let active = current[Int(childRegions[slot])]
+            guard active >= 0, hot[Int(active)].isFinal else { return }
         }
         raiseDone(owner)
         // SCXML: a parallel state whose children are all in final states completes too.
         guard topology.completesThroughChildren else { return }
         let parallel = topology.regions[Int(state.parent)].parent
-        if parallel >= 0, topology.hot[Int(parallel)].kind == .parallel, isInFinalState(parallel) {
+        if parallel >= 0, hot[Int(parallel)].kind == .parallel, isInFinalState(parallel) {
             raiseDone(parallel)
         }
     }
@@ -1325,17 +1378,17 @@ final class StatechartEngine: @unchecked Sendable {
     /// SCXML's `isInFinalState`: a composite state whose active child is final, or a
     /// parallel state whose regions' states all are in final states.
     private func isInFinalState(_ index: Int32) -> Bool {
-        let state = topology.hot[Int(index)]
+        let state = hot[Int(index)]
         switch state.kind {
         case .simple:
             return false
         case .composite:
-            let active = current[Int(topology.childRegions[Int(state.regionStart)])]
-            return active >= 0 && topology.hot[Int(active)].isFinal
+            let active = current[Int(childRegions[Int(state.regionStart)])]
+            return active >= 0 && hot[Int(active)].isFinal
         case .parallel:
             for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-                let active = current[Int(topology.childRegions[slot])]
-                guard active >= 0, topology.hot[Int(active)].isFinal || isInFinalState(active) else { return false }
+                let active = current[Int(childRegions[slot])]
+                guard active >= 0, hot[Int(active)].isFinal || isInFinalState(active) else { return false }
             }
             return true
         }
@@ -1346,7 +1399,7 @@ final class StatechartEngine: @unchecked Sendable {
     private func activate(_ index: Int32, remaining: [Int32: Duration]? = nil) {
         generations[Int(index)] &+= 1
         let generation = generations[Int(index)]
-        let state = topology.hot[Int(index)]
+        let state = hot[Int(index)]
         for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
             let timer = topology.stateTimers[slot]
             // Restoring: only the timers that were pending when the snapshot was taken.
@@ -1367,7 +1420,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// Records the state's histories and stops its timers and task; called before its
     /// children exit, while the configuration below it is still active.
     private func deactivate(_ index: Int32) {
-        let state = topology.hot[Int(index)]
+        let state = hot[Int(index)]
         for slot in Int(state.historyStart)..<Int(state.historyStart + state.historyCount) {
             let history = Int(topology.stateHistories[slot])
             let regions = topology.historyRegionSlots(history)
@@ -1396,6 +1449,23 @@ final class StatechartEngine: @unchecked Sendable {
         }
     }
 
+    /// The slots in `handlerList` of the handlers `state` has for `event`.
+    @inline(__always)
+    private func handlerRange(state: Int32, event: Int32) -> Range<Int> {
+        let slot = Int(state) * eventCount + Int(event)
+        return Int(handlerStart[slot])..<Int(handlerStart[slot + 1])
+    }
+
+    /// The state switch `change` enters in `region` instead of its initial state, if any.
+    @inline(__always)
+    private func explicitChild(of region: Int32, in change: Int32) -> Int32? {
+        let entry = switches[Int(change)]
+        for slot in Int(entry.planStart)..<Int(entry.planStart + entry.planCount) where planRegions[slot] == region {
+            return planStates[slot]
+        }
+        return nil
+    }
+
     /// Whether an active state defers `event`.
     private func isDeferred(_ event: Int32) -> Bool {
         isDeferred(event, below: 0)
@@ -1405,9 +1475,9 @@ final class StatechartEngine: @unchecked Sendable {
         let active = current[Int(region)]
         guard active >= 0 else { return false }
         if topology.states[Int(active)].deferred.contains(event) { return true }
-        let state = topology.hot[Int(active)]
+        let state = hot[Int(active)]
         for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
-        where isDeferred(event, below: topology.childRegions[slot]) {
+        where isDeferred(event, below: childRegions[slot]) {
             return true
         }
         return false
@@ -1416,16 +1486,16 @@ final class StatechartEngine: @unchecked Sendable {
     private func enterState(_ index: Int32, plan: Int32) {
         log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         enterOnly(index)
-        let state = topology.hot[Int(index)]
+        let state = hot[Int(index)]
         switch state.kind {
         case .simple:
             break
         case .composite:
-            enterRegion(topology.childRegions[Int(state.regionStart)], plan: plan)
+            enterRegion(childRegions[Int(state.regionStart)], plan: plan)
         case .parallel:
             for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-                let inner = topology.childRegions[slot]
-                if plan >= 0, topology.explicitChild(of: inner, in: plan) != nil {
+                let inner = childRegions[slot]
+                if plan >= 0, explicitChild(of: inner, in: plan) != nil {
                     enterRegion(inner, plan: plan)
                 } else {
                     log?.write("[\(topology.regions[Int(inner)].name)] setup data: \(describe(stepPayload))")
@@ -1440,7 +1510,7 @@ final class StatechartEngine: @unchecked Sendable {
     /// region's completion when it is final. Its regions are entered by the caller.
     @inline(__always)
     private func enterOnly(_ index: Int32) {
-        let state = topology.hot[Int(index)]
+        let state = hot[Int(index)]
         notify(.entered, state: index)
         if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
         if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
@@ -1451,13 +1521,13 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     private func exitState(_ index: Int32) {
-        let state = topology.hot[Int(index)]
+        let state = hot[Int(index)]
         if state.hasExtras { deactivate(index) }
         let regions = Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
         if reverseRegionExit {
-            for slot in regions.reversed() { tearDownRegion(topology.childRegions[slot]) }
+            for slot in regions.reversed() { tearDownRegion(childRegions[slot]) }
         } else {
-            for slot in regions { tearDownRegion(topology.childRegions[slot]) }
+            for slot in regions { tearDownRegion(childRegions[slot]) }
         }
         for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
             // Semantics and decisions, "Partial joins reset on exit": leaving the join's region drops it.
@@ -1552,7 +1622,7 @@ final class StatechartEngine: @unchecked Sendable {
     func isActiveInStep(_ state: Int32) -> Bool {
         var current = state
         while true {
-            let region = topology.hot[Int(current)].parent
+            let region = hot[Int(current)].parent
             guard self.current[Int(region)] == current else { return false }
             let owner = topology.regions[Int(region)].parent
             guard owner >= 0 else { return true }
@@ -1629,6 +1699,12 @@ struct Slots<Element> {
     }
 
     var indices: Range<Int> { buffer.indices }
+
+    /// A copy of `values`.
+    init(copying values: [Element]) {
+        buffer = .allocate(capacity: values.count)
+        _ = buffer.initialize(from: values)
+    }
 
     /// Destroys the values and frees the buffer.
     func release() {
