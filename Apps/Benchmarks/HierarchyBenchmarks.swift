@@ -34,6 +34,35 @@ enum HierarchyBenchmarks {
         if report.wants("memory") { try memory(report) }
     }
 
+    // MARK: Profiling
+
+    /// The statechart scenarios `Benchmarks profile NAME EVENTS` runs: only the chart's
+    /// events (a whole number of cycles, at least `EVENTS`), untimed and without a
+    /// baseline, so that an instruction counter sees the step and little else. The
+    /// instructions per event are the difference between two runs, divided by the
+    /// difference in events:
+    ///
+    /// ```sh
+    /// valgrind --tool=cachegrind --cache-sim=no .build/release/Benchmarks profile nested-fixture 20000
+    /// valgrind --tool=cachegrind --cache-sim=no .build/release/Benchmarks profile nested-fixture 40000
+    /// ```
+    static let profiles: [(name: String, run: @Sendable (Int) throws -> Void)] = [
+        ("flat-ring", { try profile(ring(), ["next"], events: $0, start: true) }),
+        ("nested-fixture", { try profile(nestedChart(), nestedCycle, events: $0) }),
+        ("fork-join-cycle", { try profile(nestedChart(), forkJoinEvents, events: $0) }),
+        ("history-timer-done-cycle", { try profile(featureChart(), featureEvents, events: $0, start: true) }),
+    ]
+
+    /// Handles `cycle` on `chart` (started first when `start`) until at least `events`
+    /// events are handled.
+    static func profile(_ chart: Chart, _ cycle: [String], events: Int, start: Bool = false) throws {
+        if start { chart.start() }
+        let resolved = try cycle.map { try chart.resolve($0) }
+        for _ in 0..<(events + cycle.count - 1) / cycle.count {
+            for event in resolved { try chart.handle(event) }
+        }
+    }
+
     // MARK: Flat ring
 
     /// The flat ring written by hand: a state number and a switch on the event.

@@ -6,7 +6,13 @@ import Foundation
 /// Each figure is the median of N timed repetitions (default 9) with its spread, measured
 /// against a baseline that does the same work by hand in the same process, and checked
 /// against its target (MET or MISSED). `--json` also writes every figure to PATH.
-let usage = "usage: Benchmarks [core|table|hierarchy|all] [--repetitions N] [--filter TEXT] [--json PATH]"
+///
+/// `Benchmarks profile SCENARIO EVENTS` only runs a statechart scenario's events, untimed,
+/// for an instruction counter (see `HierarchyBenchmarks.profile`).
+let usage = """
+    usage: Benchmarks [core|table|hierarchy|all] [--repetitions N] [--filter TEXT] [--json PATH]
+           Benchmarks profile \(HierarchyBenchmarks.profiles.map(\.name).joined(separator: "|")) EVENTS
+    """
 
 let suites: [(name: String, run: (SuiteReport) async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
@@ -17,6 +23,19 @@ let suites: [(name: String, run: (SuiteReport) async throws -> Void)] = [
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("Benchmarks: \(message)\n\(usage)\n".utf8))
     exit(2)
+}
+
+if CommandLine.arguments.dropFirst().first == "profile" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 2 else { fail("profile takes a scenario and a number of events") }
+    guard let profile = HierarchyBenchmarks.profiles.first(where: { $0.name == arguments[0] }) else {
+        fail("unknown scenario '\(arguments[0])'")
+    }
+    guard let events = Int(arguments[1]), (1...100_000_000).contains(events) else {
+        fail("the number of events is a whole number from 1 to 100000000, not '\(arguments[1])'")
+    }
+    try profile.run(events)
+    exit(0)
 }
 
 var options = BenchmarkOptions()

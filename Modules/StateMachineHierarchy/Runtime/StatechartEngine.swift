@@ -783,7 +783,9 @@ final class StatechartEngine: @unchecked Sendable {
     /// ordinary step does not even look up the queue item's type.
     @inline(never)
     private func deferEvent(_ index: Int32, name: String?) {
-        deferredItems.append(QueueItem(request: .event(index: index, name: name), payload: stepPayload, completion: nil))
+        deferredItems.append(
+            QueueItem(request: .event(index: index, name: name), payload: stepPayload, completion: nil)
+        )
     }
 
     @inline(never)
