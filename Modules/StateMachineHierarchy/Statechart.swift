@@ -211,13 +211,24 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     }
 
     /// Sends an event resolved with ``resolve(_:)``, with `payload`; see ``send(_:)``.
-    @inlinable
+    @inlinable @inline(__always)
     @discardableResult
     public func send(_ event: ResolvedEvent, payload: Payload? = nil) async throws -> StatechartStepOutcome {
+        // Always inlined: an idle chart's step then runs in the caller's own async frame,
+        // with no call frame of its own to allocate and leave.
+        if event.chart == ObjectIdentifier(engine), let outcome = try runIfIdle(event, payload: payload) {
+            return outcome
+        }
+        return try await sendSlowly(event, payload: payload)
+    }
+
+    /// The rest of ``send(_:payload:)-(Statechart<StateID,EventID,Payload>.ResolvedEvent,_)``:
+    /// another chart's event is sent by name; this chart's, while it is busy, is queued.
+    @usableFromInline
+    func sendSlowly(_ event: ResolvedEvent, payload: Payload?) async throws -> StatechartStepOutcome {
         guard event.chart == ObjectIdentifier(engine) else {
             return try await send(Event(event.name, payload: payload))
         }
-        if let outcome = try runIfIdle(event, payload: payload) { return outcome }
         return try await sendQueued(event: event.index, name: event.unlisted, payload: payload)
     }
 
