@@ -7,16 +7,8 @@ extension StateGraph {
     ///
     /// Cost: one breadth-first search, O(nodes + edges).
     public func shortestPaths() -> [Path] {
-        let parents = breadthFirstParents(from: initial.index)
-        return nodes.map { node in
-            var edgeIndices: [Int] = []
-            var current = node.index
-            while let edge = parents[current] {
-                edgeIndices.append(edge)
-                current = edges[edge].source
-            }
-            return path(from: initial.index, edgeIndices.reversed())
-        }
+        let parents = breadthFirst(from: initial.index, outgoing: outgoingEdges()).parents
+        return nodes.map { path(from: initial.index, walk(to: $0.index, parents: parents)) }
     }
 
     /// A set of paths from the initial node that together take every edge at least once
@@ -86,9 +78,14 @@ extension StateGraph {
         return outgoing
     }
 
-    /// For each node, the edge a breadth-first search from `start` first reached it by.
-    private func breadthFirstParents(from start: Int) -> [Int?] {
-        let outgoing = outgoingEdges()
+    /// A breadth-first search from `start`, in edge order, that ends early at the first node
+    /// `stop` accepts (`start` included): for each node reached, the edge that first reached
+    /// it (nil for `start` and the nodes not reached), and the node it stopped at.
+    private func breadthFirst(
+        from start: Int,
+        outgoing: [[Int]],
+        stoppingAt stop: (Int) -> Bool = { _ in false }
+    ) -> (parents: [Int?], stoppedAt: Int?) {
         var parents = [Int?](repeating: nil, count: nodes.count)
         var seen = [Bool](repeating: false, count: nodes.count)
         seen[start] = true
@@ -97,42 +94,35 @@ extension StateGraph {
         while head < queue.count {
             let node = queue[head]
             head += 1
+            if stop(node) { return (parents, node) }
             for edge in outgoing[node] where !seen[edges[edge].target] {
                 seen[edges[edge].target] = true
                 parents[edges[edge].target] = edge
                 queue.append(edges[edge].target)
             }
         }
-        return parents
+        return (parents, nil)
+    }
+
+    /// The edges from the search's start to `node`, along the search's `parents`.
+    private func walk(to node: Int, parents: [Int?]) -> [Int] {
+        var edgeIndices: [Int] = []
+        var current = node
+        while let edge = parents[current] {
+            edgeIndices.append(edge)
+            current = edges[edge].source
+        }
+        return edgeIndices.reversed()
     }
 
     /// The shortest walk from `start` to a node with an edge not taken yet, and that edge
     /// (the node's first such edge); nil when no such edge is reachable.
     private func nearestUntaken(from start: Int, taken: [Bool], outgoing: [[Int]]) -> ([Int], Int)? {
-        var parents = [Int?](repeating: nil, count: nodes.count)
-        var seen = [Bool](repeating: false, count: nodes.count)
-        seen[start] = true
-        var queue = [start]
-        var head = 0
-        while head < queue.count {
-            let node = queue[head]
-            head += 1
-            if let edge = outgoing[node].first(where: { !taken[$0] }) {
-                var prefix: [Int] = []
-                var current = node
-                while let parent = parents[current] {
-                    prefix.append(parent)
-                    current = edges[parent].source
-                }
-                return (prefix.reversed(), edge)
-            }
-            for edge in outgoing[node] where !seen[edges[edge].target] {
-                seen[edges[edge].target] = true
-                parents[edges[edge].target] = edge
-                queue.append(edges[edge].target)
-            }
+        let search = breadthFirst(from: start, outgoing: outgoing) { node in
+            outgoing[node].contains { !taken[$0] }
         }
-        return nil
+        guard let node = search.stoppedAt, let edge = outgoing[node].first(where: { !taken[$0] }) else { return nil }
+        return (walk(to: node, parents: search.parents), edge)
     }
 
     /// The path from `start` along the edges `edgeIndices`.

@@ -443,16 +443,6 @@ struct Topology: Sendable {
         return isPlain(source) && isPlain(destination) ? target : -1
     }
 
-    /// The state switch `change` enters in `region` instead of its initial state, if any.
-    @inline(__always)
-    func explicitChild(of region: Int32, in change: Int32) -> Int32? {
-        let entry = switches[Int(change)]
-        for slot in Int(entry.planStart)..<Int(entry.planStart + entry.planCount) where planRegions[slot] == region {
-            return planStates[slot]
-        }
-        return nil
-    }
-
     /// The slots in `historyRegions` of the regions `history` remembers.
     @inline(__always)
     func historyRegionSlots(_ history: Int) -> Range<Int> {

@@ -31,8 +31,9 @@ final class StatechartEngine: @unchecked Sendable {
     let subscriptions: SubscriptionCount
     let options: StatechartOptions
     let clock: any StatechartClock
-    /// `clock`, when it can tell a timer's deadline as it schedules it (the built-in clocks).
-    private let deadlineClock: (any DeadlineReportingClock)?
+    /// `clock`, when it is the manual clock, which tells a timer's deadline as it schedules
+    /// it (one lock instead of two).
+    private let manualClock: ManualStatechartClock?
     private let reverseRegionExit: Bool
     private let resolvesConflicts: Bool
     private let raisesInternally: Bool
@@ -174,7 +175,7 @@ final class StatechartEngine: @unchecked Sendable {
         self.reportsEverySteps = reportsEverySteps
         self.options = options
         self.clock = clock
-        deadlineClock = clock as? any DeadlineReportingClock
+        manualClock = clock as? ManualStatechartClock
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
         resolvesConflicts = options.conflictResolution == .documentOrder
         raisesInternally = options.raisedEventOrder == .internalQueue
@@ -1408,7 +1409,7 @@ final class StatechartEngine: @unchecked Sendable {
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
             let armed = ArmedTimer(engine: self, timer: timer, generation: generation, selfFed: delay <= .zero)
             let (handle, deadline) =
-                deadlineClock?.scheduleReportingDeadline(after: delay) { [armed] in armed.fire() }
+                manualClock?.scheduleReportingDeadline(after: delay) { [armed] in armed.fire() }
                 ?? (clock.schedule(after: delay) { [armed] in armed.fire() }, clock.now + delay)
             pendingTimers[Int(timer)] = handle
             timerDeadlines[Int(timer)] = deadline
@@ -1682,11 +1683,11 @@ final class StatechartEngine: @unchecked Sendable {
     }
 }
 
-/// A fixed number of the drainer's values, one per region, state or timer (the
-/// configuration, say: per region, its active state). A buffer rather than an array,
-/// because the step reads and writes them all the time, and an array in a class's property
-/// costs a retain, a release and a uniqueness check per write. Owned by its engine, which
-/// releases it; drainer-confined like the engine's state.
+/// A fixed number of values the step reads all the time: the drainer's (one per region,
+/// state or timer; the configuration, say) and the engine's copies of the topology's hottest
+/// tables. A buffer rather than an array, because an array in a class's property costs a
+/// retain, a release and a uniqueness check per write, and a bounds check per read. Owned
+/// by its engine, which releases it; the drainer's are drainer-confined like its state.
 struct Slots<Element> {
     let buffer: UnsafeMutableBufferPointer<Element>
 

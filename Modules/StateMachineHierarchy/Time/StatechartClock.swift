@@ -19,16 +19,6 @@ public protocol StatechartClock: Sendable {
     func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer
 }
 
-/// A clock that tells the deadline of a timer as it schedules it, so that arming a timer
-/// reads the clock once (the built-in clocks; the engine asks any other for `now`).
-protocol DeadlineReportingClock: StatechartClock {
-    /// ``StatechartClock/schedule(after:_:)``, and the deadline on this clock it set.
-    func scheduleReportingDeadline(
-        after delay: Duration,
-        _ fire: @escaping @Sendable () -> Void
-    ) -> (timer: StatechartTimer, deadline: Duration)
-}
-
 extension StatechartClock where Self == ContinuousStatechartClock {
     /// Real time: each timer is a task sleeping on `ContinuousClock`.
     public static var continuous: ContinuousStatechartClock { ContinuousStatechartClock() }
@@ -76,15 +66,6 @@ public struct ContinuousStatechartClock: StatechartClock {
     }
 }
 
-extension ContinuousStatechartClock: DeadlineReportingClock {
-    func scheduleReportingDeadline(
-        after delay: Duration,
-        _ fire: @escaping @Sendable () -> Void
-    ) -> (timer: StatechartTimer, deadline: Duration) {
-        (schedule(after: delay, fire), now + delay)
-    }
-}
-
 /// A clock that moves only when ``advance(by:)`` is called: the clock for tests.
 ///
 /// `advance(by:)` fires every timer that falls due, in deadline order (timers with the
@@ -93,7 +74,7 @@ extension ContinuousStatechartClock: DeadlineReportingClock {
 /// callback fire in the same call when they fall due before its end. When a machine is
 /// idle its callback runs the triggered step right there, so when `advance` returns the
 /// delayed transitions have been taken.
-public final class ManualStatechartClock: DeadlineReportingClock {
+public final class ManualStatechartClock: StatechartClock {
     private struct Pending {
         var deadline: Duration
         var sequence: UInt64
@@ -136,6 +117,8 @@ public final class ManualStatechartClock: DeadlineReportingClock {
         scheduleReportingDeadline(after: delay, fire).timer
     }
 
+    /// ``schedule(after:_:)``, and the deadline it set, under one lock: what the statechart
+    /// engine arms its timers with on this clock (on another, it also reads `now`).
     func scheduleReportingDeadline(
         after delay: Duration,
         _ fire: @escaping @Sendable () -> Void
