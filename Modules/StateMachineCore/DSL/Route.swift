@@ -1,16 +1,66 @@
 /// One entry of the Mealy table.
 @usableFromInline
 struct Route<SuperState, SuperEvent>: Sendable {
-    /// Runs the route's guard, then its body; nil when the guard refuses. It runs on its
-    /// caller's executor (the machine's drainer), so calling it costs no executor switch.
+    /// Runs the route's guard, then its body; nil when the guard refuses.
+    ///
+    /// A route declared with synchronous closures keeps them synchronous, so the runtime can
+    /// process its events without suspending (no async frame, no executor hop); the
+    /// asynchronous form runs on its caller's executor (the machine's drainer).
     @usableFromInline
-    typealias Resolver =
+    typealias SynchronousResolver =
+        @Sendable (any State<SuperState>, any Event<SuperEvent>) -> MealyTransition<SuperState, SuperEvent>?
+    @usableFromInline
+    typealias AsynchronousResolver =
         nonisolated(nonsending) @Sendable (any State<SuperState>, any Event<SuperEvent>) async -> MealyTransition<
             SuperState, SuperEvent
         >?
 
+    @usableFromInline
+    enum Resolver: Sendable {
+        case synchronous(SynchronousResolver)
+        case asynchronous(AsynchronousResolver)
+
+        /// Runs the route, suspending only when it is asynchronous.
+        @inlinable
+        nonisolated(nonsending) func callAsFunction(
+            _ state: any State<SuperState>,
+            _ event: any Event<SuperEvent>
+        ) async -> MealyTransition<SuperState, SuperEvent>? {
+            switch self {
+            case .synchronous(let resolve): return resolve(state, event)
+            case .asynchronous(let resolve): return await resolve(state, event)
+            }
+        }
+    }
+
     let diagnostic: RouteDiagnostic
     @usableFromInline let resolve: Resolver
+
+    /// `state` as `S`, the type a route's closures receive: either the erased state itself,
+    /// or its dynamic type. The Mealy table calls a route only for values of the exact types
+    /// it was declared for, so a checked cast (`as!`, a walk of the runtime's cast
+    /// machinery per call) would only repeat what the table's key already proved; this
+    /// copies the value out of its existential box instead.
+    @inlinable
+    static func state<S>(_ state: any State<SuperState>, as type: S.Type) -> S {
+        // The grouped forms receive the erased state itself: a checked cast, which cannot fail.
+        if S.self == (any State<SuperState>).self { return state as! S }
+        func project<Value: State<SuperState>>(_ value: Value) -> S {
+            precondition(Value.self == S.self, "a route was called for a state of another type")
+            return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: S.self) }
+        }
+        return project(state)
+    }
+
+    /// `event` as `E`, its dynamic type, as ``state(_:as:)`` does for states.
+    @inlinable
+    static func event<E: Event>(_ event: any Event<SuperEvent>, as type: E.Type) -> E {
+        func project<Value: Event<SuperEvent>>(_ value: Value) -> E {
+            precondition(Value.self == E.self, "a route was called for an event of another type")
+            return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: E.self) }
+        }
+        return project(event)
+    }
 }
 
 /// Where a resolved route was declared: the state and event type names (as
@@ -63,12 +113,38 @@ extension StateMachine {
         state: any State<SuperState>,
         event: any Event<SuperEvent>
     ) async -> (route: Route<SuperState, SuperEvent>, transition: MealyTransition<SuperState, SuperEvent>)? {
-        guard let routes = mealyTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))] else {
+        guard let list = routeTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))] else {
             return nil
         }
-        for route in routes {
+        for route in list.routes {
             if let transition = await route.resolve(state, event) { return (route, transition) }
         }
         return nil
+    }
+
+    /// What resolving `state` and `event` synchronously gave.
+    @usableFromInline
+    enum SynchronousResolution {
+        /// The routes ran: the transition of the first that passed, or nil.
+        case resolved(MealyTransition<SuperState, SuperEvent>?)
+        /// A route of the pair is asynchronous; nothing ran.
+        case needsSuspension
+    }
+
+    /// Resolves the route for `state` and `event` without suspending when every route of the
+    /// pair is synchronous; otherwise runs nothing.
+    @inlinable
+    func resolveWithoutSuspending(
+        state: any State<SuperState>,
+        event: any Event<SuperEvent>
+    ) -> SynchronousResolution {
+        guard let list = routeTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))] else {
+            return .resolved(nil)
+        }
+        guard !list.synchronous.isEmpty else { return .needsSuspension }
+        for resolve in list.synchronous {
+            if let transition = resolve(state, event) { return .resolved(transition) }
+        }
+        return .resolved(nil)
     }
 }

@@ -13,11 +13,18 @@ extension StateMachine {
         mealyTransition: @escaping @Sendable (S, E) async -> MealyTransition<SuperState, SuperEvent>
     ) -> Self where S.SuperState == SuperState, E.SuperEvent == SuperEvent {
         var copy = self
-        copy.register(states: [TypeKey(state)], events: [TypeKey(event)]) { state, event in
-            let (state, event) = (state as! S, event as! E)
-            if let `guard`, await !`guard`(state, event) { return nil }
-            return await mealyTransition(state, event)
-        }
+        copy.register(
+            states: [TypeKey(state)],
+            events: [TypeKey(event)],
+            resolve: .asynchronous { state, event in
+                let (state, event) = (
+                    Route<SuperState, SuperEvent>.state(state, as: S.self),
+                    Route<SuperState, SuperEvent>.event(event, as: E.self)
+                )
+                if let `guard`, await !`guard`(state, event) { return nil }
+                return await mealyTransition(state, event)
+            }
+        )
         return copy
     }
 
@@ -30,11 +37,18 @@ extension StateMachine {
         mealyTransition: @escaping @Sendable (S, E) -> MealyTransition<SuperState, SuperEvent>
     ) -> Self where S.SuperState == SuperState, E.SuperEvent == SuperEvent {
         var copy = self
-        copy.register(states: [TypeKey(state)], events: [TypeKey(event)]) { state, event in
-            let (state, event) = (state as! S, event as! E)
-            if let `guard`, !`guard`(state, event) { return nil }
-            return mealyTransition(state, event)
-        }
+        copy.register(
+            states: [TypeKey(state)],
+            events: [TypeKey(event)],
+            resolve: .synchronous { state, event in
+                let (state, event) = (
+                    Route<SuperState, SuperEvent>.state(state, as: S.self),
+                    Route<SuperState, SuperEvent>.event(event, as: E.self)
+                )
+                if let `guard`, !`guard`(state, event) { return nil }
+                return mealyTransition(state, event)
+            }
+        )
         return copy
     }
 
@@ -46,11 +60,15 @@ extension StateMachine {
         mealyTransition: @escaping @Sendable (AnyState, E) async -> MealyTransition<SuperState, SuperEvent>
     ) -> Self where E.SuperEvent == SuperEvent {
         var copy = self
-        copy.register(states: states.keys, events: [TypeKey(event)]) { state, event in
-            let event = event as! E
-            if let `guard`, await !`guard`(state, event) { return nil }
-            return await mealyTransition(state, event)
-        }
+        copy.register(
+            states: states.keys,
+            events: [TypeKey(event)],
+            resolve: .asynchronous { state, event in
+                let event = Route<SuperState, SuperEvent>.event(event, as: E.self)
+                if let `guard`, await !`guard`(state, event) { return nil }
+                return await mealyTransition(state, event)
+            }
+        )
         return copy
     }
 
@@ -62,11 +80,15 @@ extension StateMachine {
         mealyTransition: @escaping @Sendable (S, AnyEvent) async -> MealyTransition<SuperState, SuperEvent>
     ) -> Self where S.SuperState == SuperState {
         var copy = self
-        copy.register(states: [TypeKey(state)], events: events.keys) { state, event in
-            let state = state as! S
-            if let `guard`, await !`guard`(state, event) { return nil }
-            return await mealyTransition(state, event)
-        }
+        copy.register(
+            states: [TypeKey(state)],
+            events: events.keys,
+            resolve: .asynchronous { state, event in
+                let state = Route<SuperState, SuperEvent>.state(state, as: S.self)
+                if let `guard`, await !`guard`(state, event) { return nil }
+                return await mealyTransition(state, event)
+            }
+        )
         return copy
     }
 
@@ -78,10 +100,14 @@ extension StateMachine {
         mealyTransition: @escaping MealyTransitionFunction
     ) -> Self {
         var copy = self
-        copy.register(states: states.keys, events: events.keys) { state, event in
-            if let `guard`, await !`guard`(state, event) { return nil }
-            return await mealyTransition(state, event)
-        }
+        copy.register(
+            states: states.keys,
+            events: events.keys,
+            resolve: .asynchronous { state, event in
+                if let `guard`, await !`guard`(state, event) { return nil }
+                return await mealyTransition(state, event)
+            }
+        )
         return copy
     }
 }

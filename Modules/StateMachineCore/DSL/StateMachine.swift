@@ -32,7 +32,7 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
     /// The identifier type given with ``init(id:initial:)``; children of a composite need one.
     let identifier: MachineIdentifier?
     /// The routes, keyed by (state type, event type), in declaration order per key.
-    @usableFromInline var mealyTable: [TypesIdentifier: [Route<SuperState, SuperEvent>]] = [:]
+    @usableFromInline var routeTable = RouteTable<SuperState, SuperEvent>()
     /// How many (state, event) routes were registered; the next route's declaration order.
     var routeCount = 0
     /// The composites owned by each state type.
@@ -75,7 +75,7 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
     }
 
     /// The number of distinct (state type, event type) pairs that have at least one route.
-    public var routedPairCount: Int { mealyTable.count }
+    public var routedPairCount: Int { routeTable.count }
 
     mutating func register(_ whens: [When<SuperState, SuperEvent>]) {
         for when in whens {
@@ -97,7 +97,7 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
     mutating func register(
         states: [TypeKey],
         events: [TypeKey],
-        resolve: @escaping Route<SuperState, SuperEvent>.Resolver
+        resolve: Route<SuperState, SuperEvent>.Resolver
     ) {
         for state in states {
             for event in events {
@@ -107,8 +107,10 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
                     declarationOrder: routeCount
                 )
                 routeCount += 1
-                mealyTable[TypesIdentifier(lhsIdentifier: state.id, rhsIdentifier: event.id), default: []]
-                    .append(Route(diagnostic: diagnostic, resolve: resolve))
+                routeTable.append(
+                    Route(diagnostic: diagnostic, resolve: resolve),
+                    for: TypesIdentifier(lhsIdentifier: state.id, rhsIdentifier: event.id)
+                )
             }
         }
     }

@@ -18,7 +18,7 @@ public struct When<SuperState, SuperEvent>: Sendable {
         @usableFromInline let resolve: Route<SuperState, SuperEvent>.Resolver
 
         @inlinable
-        init(events: [TypeKey], resolve: @escaping Route<SuperState, SuperEvent>.Resolver) {
+        init(events: [TypeKey], resolve: Route<SuperState, SuperEvent>.Resolver) {
             self.events = events
             self.resolve = resolve
         }

@@ -28,6 +28,7 @@ public typealias LogFunction = @Sendable (String, any State, any Event, any Stat
 /// ```
 public func setLogger(function: @escaping LogFunction) {
     Logging.logger.withLock { $0 = function }
+    Logging.isInstalled.store(true, ordering: .relaxed)
 }
 
 extension StateMachine where SuperState == Never, SuperEvent == Never {
@@ -43,6 +44,8 @@ extension StateMachine where SuperState == Never, SuperEvent == Never {
 enum Logging {
     /// The logger in force; nil means "log nothing".
     @usableFromInline static let logger = Lock<LogFunction?>(Logging.isEnabledByDefault ? Logging.standardError : nil)
+    /// Whether `logger` is set, readable without its lock: a machine checks it per transition.
+    @usableFromInline static let isInstalled = Atomic(logger.withLock { $0 != nil })
 
     /// Whether the default logger is on: it is, except in test processes. The environment
     /// variable `STATE_MACHINE_LOG` (`1` or `0`) overrides the guess.

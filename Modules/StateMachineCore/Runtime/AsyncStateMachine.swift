@@ -41,8 +41,12 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
     public var id: UUID { core.id }
     /// The definition this machine runs.
     public var stateMachine: StateMachine<SuperState, SuperEvent> { core.definition }
-    /// The last committed state (the initial state before any transition). It may be ahead
-    /// of what the observer has consumed.
+    /// The last committed state the machine has published (the initial state before any
+    /// transition). It may be ahead of what the observer has consumed. It is up to date
+    /// whenever states are handed to the observer (after each pass over the queued events,
+    /// and every 256 transitions within one), when a `sendAndWait` returns, and when an
+    /// output starts; in between, during a long burst, it may lag the drainer by up to 256
+    /// transitions.
     public var lastKnownState: AnyState { core.shared.withLock { $0.lastKnownState } }
 
     @usableFromInline let core: MachineCore<SuperState, SuperEvent>
@@ -139,6 +143,15 @@ public final class AsyncStateMachine<SuperState, SuperEvent>: AsyncSequence, Sen
         /// consumed, or when the observing task is cancelled.
         @inlinable
         public nonisolated(nonsending) mutating func next() async -> AnyState? {
+            guard let lease else { return nil }
+            return await lease.next()
+        }
+
+        /// The next state, on the caller's actor: what `for await` calls. Without it the
+        /// loop would reach ``next()`` through the protocol's default, which hops to the
+        /// global executor and back for every state.
+        @inlinable
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> AnyState? {
             guard let lease else { return nil }
             return await lease.next()
         }

@@ -13,22 +13,45 @@ extension MachineCore {
         case suspend
     }
 
-    /// Hands the states committed in this pass to the observer: one lock, one wake-up.
+    /// Hands the states committed so far to the observer: one lock, at most one wake-up.
+    /// `lastKnownState` catches up at the same time.
+    ///
+    /// At the end of a pass a suspended observer is always woken. Within a long pass
+    /// (`midPass`, every 256 transitions) it is woken at most once per millisecond: waking
+    /// a thread costs tens of microseconds, so a burst hands its states over in few large
+    /// batches, and a suspended observer still hears from a long pass every millisecond.
     @inlinable
-    func publishPendingStates() {
-        guard let first = pendingStates.first else { return }
-        let observer = shared.withLock { shared -> UnsafeContinuation<AnyState?, Never>? in
+    func publishPendingStates(midPass: Bool = false) {
+        guard !pendingStates.isEmpty || (!midPass && isObserverBehind) else { return }
+        let current = currentState
+        let now: ContinuousClock.Instant? = midPass ? .now : nil
+        let mayWake = now.map { $0 >= lastMidPassWake.advanced(by: .milliseconds(1)) } ?? true
+        let wake = shared.withLock { shared -> (UnsafeContinuation<AnyState?, Never>, AnyState)? in
+            shared.lastKnownState = current
             guard !shared.isObservationFinished else { return nil }
-            if let observer = shared.observer {
-                shared.observer = nil
-                shared.states.append(contentsOf: pendingStates.dropFirst())
-                return observer
-            }
             shared.states.append(contentsOf: pendingStates)
-            return nil
+            // States published without waking the observer may already wait in the buffer:
+            // the observer resumes with the oldest.
+            guard mayWake, let observer = shared.observer, let lease = shared.leaseHolder,
+                case .state(let state?) = Self.poll(&shared, lease: lease)
+            else { return nil }
+            shared.observer = nil
+            return (observer, state)
         }
         pendingStates.removeAll(keepingCapacity: true)
-        observer?.resume(returning: first)
+        isObserverBehind = wake == nil && !mayWake
+        if let (observer, state) = wake {
+            if let now { lastMidPassWake = now }
+            observer.resume(returning: state)
+        }
+    }
+
+    /// Brings `lastKnownState` up to date before the drainer lets another task see the
+    /// machine's progress (a completion opens) between two publications.
+    @inlinable
+    func publishLastKnownState() {
+        let current = currentState
+        shared.withLock { $0.lastKnownState = current }
     }
 
     /// Ends observation: buffered states stay readable, then `next` returns nil.

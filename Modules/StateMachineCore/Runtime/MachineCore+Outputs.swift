@@ -1,4 +1,5 @@
 import StateMachineSupport
+import Synchronization
 
 /// Outputs run in their own tasks; each is tracked until its task really exits, including
 /// a side effect that ignores cancellation.
@@ -12,7 +13,12 @@ extension MachineCore {
     @inlinable
     func startOutput(_ output: Output<SuperState, SuperEvent>, completion: Latch?) {
         let output = output.body
+        let current = currentState
+        let isCancellable = output.cancellationPolicy != nil
+        if isCancellable { cancellableOutputCount.add(1, ordering: .relaxed) }
         shared.withLock { shared in
+            // The output may read the machine's state: it sees the state it was started in.
+            shared.lastKnownState = current
             let id = shared.nextOutputID
             shared.nextOutputID += 1
             // The task is created under the lock so that it cannot remove its record before
@@ -21,6 +27,7 @@ extension MachineCore {
             let task = Task(priority: output.priority) {
                 await Self.supervise(output) { event in self.enqueue(event) }
                 self.shared.withLock { _ = $0.outputs.removeValue(forKey: id) }
+                if isCancellable { self.cancellableOutputCount.subtract(1, ordering: .relaxed) }
                 // The caller resumes once the events this output fed have been processed.
                 if let completion { self.signalWhenProcessed(completion) }
             }

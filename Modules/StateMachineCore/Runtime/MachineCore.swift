@@ -19,7 +19,8 @@ import Foundation
 @usableFromInline
 final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable and Sendable, or protected by
-    // the `shared` lock, except `currentState`, `spareQueue` and `pendingStates`, which only
+    // the `shared` lock, except the drainer-owned properties (`currentState`, `spareQueue`,
+    // `pendingStates`, `lastMidPassWake`, `isObserverBehind`), which only
     // the drainer touches. At most one drainer exists at a time: it is started by whoever
     // flips `isDraining` from false to true under the `shared` lock, and it flips it back
     // under the same lock before it exits, so successive drainers are ordered by that lock.
@@ -103,6 +104,13 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @usableFromInline let definition: StateMachine<SuperState, SuperEvent>
     @usableFromInline let shared: Lock<Shared>
     @usableFromInline let isLogEnabled = Atomic(true)
+    /// Whether lifecycle handlers were registered: until then a transition takes no lock
+    /// to look for them.
+    @usableFromInline let hasHooks = Atomic(false)
+    /// How many running outputs have a cancellation policy: while there are none, an event
+    /// takes no lock to look for outputs to cancel. Only the drainer increments it (when it
+    /// starts such an output), so the drainer never reads it too low.
+    @usableFromInline let cancellableOutputCount = Atomic(0)
     /// The composites' runtime; nil when the definition declares none.
     @usableFromInline let composites: CompositeCoordinator<SuperState, SuperEvent>?
 
@@ -116,6 +124,11 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// Drainer-owned: states committed in the current pass, not yet handed to the observer.
     /// A pass publishes its states together: one hand-over, one wake-up of the observer.
     @usableFromInline @exclusivity(unchecked) var pendingStates: [AnyState] = []
+    /// Drainer-owned: when a publication within a pass last woke the observer.
+    @usableFromInline @exclusivity(unchecked) var lastMidPassWake = ContinuousClock.Instant.now
+    /// Drainer-owned: a publication within the pass left states in the buffer without
+    /// waking the observer; the end of the pass must publish even if nothing else is pending.
+    @usableFromInline @exclusivity(unchecked) var isObserverBehind = false
 
     @usableFromInline
     init(id: UUID, definition: StateMachine<SuperState, SuperEvent>) {
@@ -236,6 +249,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             add(&hooks)
             shared.hooks = hooks
         }
+        hasHooks.store(true, ordering: .relaxed)
     }
 
     @inlinable
@@ -267,8 +281,23 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
                 continue
             }
             mayYield = true
-            for command in batch {
-                await process(command)
+            for index in batch.indices {
+                // Moved out, not copied: the batch keeps a payload-free command in its place.
+                var command = Command.start
+                swap(&command, &batch[index])
+                switch consume command {
+                case .event(let event, let completion, let until):
+                    switch processWithoutSuspending(event, completion: completion, until: until) {
+                    case .nothing:
+                        break
+                    case .commit(let mealyTransition):
+                        await commit(mealyTransition, from: currentState, event, completion: completion, until: until)
+                    case .everything:
+                        await process(event, completion: completion, until: until)
+                    }
+                case let other:
+                    await process(other)
+                }
             }
             publishPendingStates()
             batch.removeAll(keepingCapacity: true)
@@ -300,43 +329,122 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     nonisolated(nonsending) func process(_ event: AnyEvent, completion: Latch?, until: SendCompletion) async {
         let current = currentState
         let mealyTransition = await definition.firstPassingRoute(state: current, event: event)?.transition
+        await commit(mealyTransition, from: current, event, completion: completion, until: until)
+    }
+
+    /// Processes an event without suspending when nothing it involves can suspend: its
+    /// routes are synchronous, its target is a value, no running output has a cancellation
+    /// policy, the machine has no composites and logs nothing. Otherwise it does as much as
+    /// it can without suspending and returns what is left for ``commit(_:from:_:completion:until:)``
+    /// (or, when a route is asynchronous, nothing at all: the event then goes through
+    /// ``process(_:completion:until:)``). The same steps, in the same order, as the
+    /// asynchronous path: this is the burst's hot loop.
+    @inlinable
+    func processWithoutSuspending(_ event: AnyEvent, completion: Latch?, until: SendCompletion) -> Remainder {
+        guard composites == nil else { return .everything }
+        let current = currentState
+        guard case .resolved(let mealyTransition) = definition.resolveWithoutSuspending(state: current, event: event)
+        else { return .everything }
+        var newState: AnyState?
+        switch mealyTransition?.transition?.target {
+        case .value(let state): newState = state
+        case .factory: return .commit(mealyTransition)
+        case nil: newState = nil
+        }
+        if cancellableOutputCount.load(ordering: .relaxed) > 0 { return .commit(mealyTransition) }
+        if let newState {
+            if isLogging { return .commit(mealyTransition) }
+            adopt(newState)
+            deliverTransition(from: current, event, to: newState)
+        }
+        finish(mealyTransition?.output, completion: completion, until: until)
+        return .nothing
+    }
+
+    /// What ``processWithoutSuspending(_:completion:until:)`` left to do.
+    @usableFromInline
+    enum Remainder {
+        case nothing
+        /// The route resolved to this transition; committing it needs to suspend.
+        case commit(MealyTransition<SuperState, SuperEvent>?)
+        /// Nothing ran.
+        case everything
+    }
+
+    /// Performs a resolved transition: the new state, the outputs it cancels, the
+    /// composites, the log, the lifecycle hooks, then its own output.
+    @inlinable
+    nonisolated(nonsending) func commit(
+        _ mealyTransition: MealyTransition<SuperState, SuperEvent>?,
+        from current: AnyState,
+        _ event: AnyEvent,
+        completion: Latch?,
+        until: SendCompletion
+    ) async {
         var newState: AnyState?
         switch mealyTransition?.transition?.target {
         case .value(let state): newState = state
         case .factory(let factory): newState = await factory()
         case nil: newState = nil
         }
-        // One lock for everything this step needs from other tasks' side.
-        let (cancellable, hooks) = shared.withLock { shared in
-            if let newState { shared.lastKnownState = newState }
-            return (Self.outputsWithCancellationPolicy(in: shared), shared.hooks)
-        }
-        if !cancellable.isEmpty {
+        if cancellableOutputCount.load(ordering: .relaxed) > 0 {
+            let cancellable = shared.withLock { Self.outputsWithCancellationPolicy(in: $0) }
             await cancel(cancellable, matching: current, event, newState)
         }
         if let composites { await composites.routeParentEvent(current, event) }
         if let newState {
-            currentState = newState
-            pendingStates.append(newState)
-            if pendingStates.count >= 256 { publishPendingStates() }
+            adopt(newState)
             if let composites {
                 await composites.parentDidCommit(newState, isLogEnabled: isLogEnabled.load(ordering: .relaxed))
             }
-            if isLogEnabled.load(ordering: .relaxed) {
+            if isLogging {
                 await log(current, event, newState)
             }
-            if let hooks, !hooks.transition.isEmpty {
-                let id = self.id
-                hooks.delivery.enqueue {
-                    await runConcurrently(hooks.transition) { await $0(id, current, event, newState) }
-                }
+            deliverTransition(from: current, event, to: newState)
+        }
+        finish(mealyTransition?.output, completion: completion, until: until)
+    }
+
+    /// Whether this machine logs its transitions: its log is on and a logger is installed.
+    @inlinable
+    var isLogging: Bool {
+        isLogEnabled.load(ordering: .relaxed) && Logging.isInstalled.load(ordering: .relaxed)
+    }
+
+    /// Makes `newState` the current state; it joins the states the pass publishes.
+    @inlinable
+    func adopt(_ newState: AnyState) {
+        currentState = newState
+        pendingStates.append(newState)
+        if pendingStates.count >= 256 { publishPendingStates(midPass: true) }
+    }
+
+    /// Hands a transition to the lifecycle hooks, if any.
+    @inlinable
+    func deliverTransition(from current: AnyState, _ event: AnyEvent, to newState: AnyState) {
+        if hasHooks.load(ordering: .relaxed), let hooks = shared.withLock({ $0.hooks }), !hooks.transition.isEmpty {
+            let id = self.id
+            hooks.delivery.enqueue {
+                await runConcurrently(hooks.transition) { await $0(id, current, event, newState) }
             }
         }
-        guard let output = mealyTransition?.output else {
-            completion?.open()
+    }
+
+    /// Ends an event's processing: starts its output, and opens its completion when the
+    /// caller waits for no more (or when the output finishes).
+    @inlinable
+    func finish(_ output: Output<SuperState, SuperEvent>?, completion: Latch?, until: SendCompletion) {
+        guard let output else {
+            if let completion {
+                publishLastKnownState()
+                completion.open()
+            }
             return
         }
-        if until == .transitionCommitted { completion?.open() }
+        if let completion, until == .transitionCommitted {
+            publishLastKnownState()
+            completion.open()
+        }
         startOutput(output, completion: until == .outputFinished ? completion : nil)
     }
 
