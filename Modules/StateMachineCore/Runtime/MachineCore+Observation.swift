@@ -25,7 +25,7 @@ extension MachineCore {
         guard !pendingStates.isEmpty || (!midPass && isObserverBehind) else { return }
         let current = currentState
         let now: ContinuousClock.Instant? = midPass ? .now : nil
-        let mayWake = now.map { $0 >= lastMidPassWake.advanced(by: .milliseconds(1)) } ?? true
+        let mayWake = now.map { $0 >= lastMidPassWake.advanced(by: midPassWakeInterval) } ?? true
         let wake = shared.withLock { shared -> (UnsafeContinuation<AnyState?, Never>, AnyState)? in
             shared.lastKnownState = current
             guard !shared.isObservationFinished else { return nil }

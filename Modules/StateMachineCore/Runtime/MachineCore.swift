@@ -20,7 +20,7 @@ import Foundation
 final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable and Sendable, or protected by
     // the `shared` lock, except the drainer-owned properties (`currentState`, `spareQueue`,
-    // `pendingStates`, `lastMidPassWake`, `isObserverBehind`), which only
+    // `pendingStates`, `midPassWakeInterval`, `lastMidPassWake`, `isObserverBehind`), which only
     // the drainer touches. At most one drainer exists at a time: it is started by whoever
     // flips `isDraining` from false to true under the `shared` lock, and it flips it back
     // under the same lock before it exits, so successive drainers are ordered by that lock.
@@ -124,6 +124,10 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// Drainer-owned: states committed in the current pass, not yet handed to the observer.
     /// A pass publishes its states together: one hand-over, one wake-up of the observer.
     @usableFromInline @exclusivity(unchecked) var pendingStates: [AnyState] = []
+    /// How long a publication within a pass waits after the previous one that woke the
+    /// observer before it wakes the observer again. Drainer-owned; tests change it before the
+    /// machine's first command.
+    @usableFromInline @exclusivity(unchecked) var midPassWakeInterval = Duration.milliseconds(1)
     /// Drainer-owned: when a publication within a pass last woke the observer.
     @usableFromInline @exclusivity(unchecked) var lastMidPassWake = ContinuousClock.Instant.now
     /// Drainer-owned: a publication within the pass left states in the buffer without
