@@ -361,7 +361,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             adopt(newState)
             deliverTransition(from: current, event, to: newState)
         }
-        finish(mealyTransition?.output, completion: completion, until: until)
+        endEvent(starting: mealyTransition?.output, completion: completion, until: until)
         return .nothing
     }
 
@@ -406,7 +406,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             }
             deliverTransition(from: current, event, to: newState)
         }
-        finish(mealyTransition?.output, completion: completion, until: until)
+        endEvent(starting: mealyTransition?.output, completion: completion, until: until)
     }
 
     /// Whether this machine logs its transitions: its log is on and a logger is installed.
@@ -437,7 +437,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// Ends an event's processing: starts its output, and opens its completion when the
     /// caller waits for no more (or when the output finishes).
     @inlinable
-    func finish(_ output: Output<SuperState, SuperEvent>?, completion: Latch?, until: SendCompletion) {
+    func endEvent(starting output: Output<SuperState, SuperEvent>?, completion: Latch?, until: SendCompletion) {
         guard let output else {
             if let completion {
                 publishLastKnownState()
