@@ -69,6 +69,15 @@ struct Increment: Event {
 
 // MARK: Helpers
 
+/// A counter that counts every `Increment`, its log off.
+func countingMachine() -> AsyncStateMachine<CounterState, CounterEvent> {
+    AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
+        When(state: Count.self) {
+            On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
+        }
+    }.disableLog()
+}
+
 /// Consumes `count` states from `machine`.
 func take<SuperState, SuperEvent>(
     _ count: Int,

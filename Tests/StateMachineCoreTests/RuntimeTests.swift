@@ -18,11 +18,7 @@ struct RuntimeTests {
 
     @Test("events sent before observation are all observed, in order, after the initial state")
     func sendBeforeObservation() async {
-        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
-            When(state: Count.self) {
-                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
-            }
-        }.disableLog()
+        let machine = countingMachine()
         for sequence in 0..<100 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
         await machine.sendAndWait(event: Increment(sender: 0, sequence: 100), until: .transitionCommitted)
         let states = await within { await take(102, from: machine) } ?? []
@@ -32,13 +28,8 @@ struct RuntimeTests {
     @Test("FIFO under 1,000 concurrent senders: nothing lost, each sender's order kept, observer and hooks agree")
     func fifoUnderConcurrentSenders() async {
         let transitions = Recorder<Increment>()
-        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
-            When(state: Count.self) {
-                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
-            }
-        }
-        .disableLog()
-        .onTransition { _, _, event, _ in transitions.append(event as! Increment) }
+        let machine = countingMachine()
+            .onTransition { _, _, event, _ in transitions.append(event as! Increment) }
         let senders = 1_000
         let perSender = 5
         await withTaskGroup(of: Void.self) { group in
@@ -144,11 +135,7 @@ struct RuntimeTests {
     @Test("a second live iterator finishes at once and the misuse is reported; a later iterator carries on")
     func secondIterator() async {
         let reports = diagnostics
-        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
-            When(state: Count.self) {
-                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
-            }
-        }.disableLog()
+        let machine = countingMachine()
         var first = machine.makeAsyncIterator()
         #expect(await first.next() is Count)
         var second = machine.makeAsyncIterator()
@@ -167,11 +154,7 @@ struct RuntimeTests {
 
     @Test("states an iterator took but did not hand out go to the next iterator, in order")
     func unconsumedStatesCarryOver() async {
-        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
-            When(state: Count.self) {
-                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
-            }
-        }.disableLog()
+        let machine = countingMachine()
         for sequence in 0..<5 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
         await machine.sendAndWait(event: Increment(sender: 0, sequence: 5), until: .transitionCommitted)
         do {

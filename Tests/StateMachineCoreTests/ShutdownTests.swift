@@ -6,17 +6,9 @@ import Testing
 
 @Suite("Runtime: finish, finishAndWait, deinit", .timeLimit(.minutes(1)))
 struct ShutdownTests {
-    func counter() -> AsyncStateMachine<CounterState, CounterEvent> {
-        AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
-            When(state: Count.self) {
-                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
-            }
-        }.disableLog()
-    }
-
     @Test("finish drains the events already accepted and drops the later ones")
     func finishDrainsThenDrops() async {
-        let machine = counter()
+        let machine = countingMachine()
         for sequence in 0..<50 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
         machine.finish()
         for sequence in 50..<60 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
@@ -84,7 +76,7 @@ struct ShutdownTests {
     func onDeinitOnce() async {
         let calls = Recorder<String>()
         let deinitialized = Signal()
-        var machine: AsyncStateMachine<CounterState, CounterEvent>? = counter()
+        var machine: AsyncStateMachine<CounterState, CounterEvent>? = countingMachine()
             .onInitialState { _, _ in calls.append("initial") }
             .onTransition { _, _, _, _ in calls.append("transition") }
             .onDeinit { _ in
@@ -100,7 +92,7 @@ struct ShutdownTests {
     @Test("a released machine that was never started still reports its initial state to hooks")
     func deinitStartsForHooks() async {
         let initial = Signal()
-        var machine: AsyncStateMachine<CounterState, CounterEvent>? = counter()
+        var machine: AsyncStateMachine<CounterState, CounterEvent>? = countingMachine()
             .onInitialState { _, state in if (state as? Count)?.value == 0 { initial.raise() } }
         _ = machine
         machine = nil
@@ -112,7 +104,7 @@ struct ShutdownTests {
         weak var weakMachine: AsyncStateMachine<CounterState, CounterEvent>?
         let deinitialized = Signal()
         do {
-            let machine = counter().onDeinit { _ in deinitialized.raise() }
+            let machine = countingMachine().onDeinit { _ in deinitialized.raise() }
             weakMachine = machine
             await machine.sendAndWait(event: Increment(sender: 0, sequence: 0))
         }

@@ -131,11 +131,7 @@ struct SynchronousRouteTests {
     @Test("hooks registered while the machine runs see exactly the later transitions")
     func hooksRegisteredLater() async {
         let seen = Recorder<Int>()
-        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
-            When(state: Count.self) {
-                On(event: Increment.self) { state, _ in Transition(state: Count(value: state.value + 1)) }
-            }
-        }.disableLog()
+        let machine = countingMachine()
         for sequence in 0..<10 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
         await machine.sendAndWait(event: Increment(sender: 0, sequence: 10), until: .transitionCommitted)
         #expect((machine.lastKnownState as? Count)?.value == 11)

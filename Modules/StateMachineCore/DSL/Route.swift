@@ -1,20 +1,21 @@
 /// One entry of the Mealy table.
 @usableFromInline
 struct Route<SuperState, SuperEvent>: Sendable {
-    /// Runs the route's guard, then its body; nil when the guard refuses.
-    ///
-    /// A route declared with synchronous closures keeps them synchronous, so the runtime can
-    /// process its events without suspending (no async frame, no executor hop); the
-    /// asynchronous form runs on its caller's executor (the machine's drainer).
+    /// A route whose guard and body do not suspend.
     @usableFromInline
     typealias SynchronousResolver =
         @Sendable (any State<SuperState>, any Event<SuperEvent>) -> MealyTransition<SuperState, SuperEvent>?
+    /// A route that may suspend; it runs on its caller's executor (the machine's drainer).
     @usableFromInline
     typealias AsynchronousResolver =
         nonisolated(nonsending) @Sendable (any State<SuperState>, any Event<SuperEvent>) async -> MealyTransition<
             SuperState, SuperEvent
         >?
 
+    /// Runs the route's guard, then its body; nil when the guard refuses.
+    ///
+    /// A route declared with synchronous closures keeps them synchronous, so the runtime can
+    /// process its events without suspending (no async frame, no executor hop).
     @usableFromInline
     enum Resolver: Sendable {
         case synchronous(SynchronousResolver)
