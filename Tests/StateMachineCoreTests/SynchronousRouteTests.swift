@@ -142,6 +142,54 @@ struct SynchronousRouteTests {
     }
 
     @Test(
+        "sendAndWait returns with lastKnownState up to date, while the pass that processed the output's event goes on"
+    )
+    func lastKnownStateWhenOutputFinished() async {
+        let outputStarted = Signal()
+        let outputGate = Signal()
+        let drainGate = Signal()
+        let checkGate = Signal()
+        // Sender 0 starts an output that feeds sender 2; senders 1 and 3 hold the drainer.
+        let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
+            When(state: Count.self) {
+                On(event: Increment.self) { state, event in
+                    if event.sender == 1 { await drainGate.wait() }
+                    if event.sender == 3 { await checkGate.wait() }
+                    guard event.sender == 0 else {
+                        return MealyTransition(transition: Transition(state: Count(value: state.value + 1)))
+                    }
+                    return MealyTransition(
+                        transition: Transition(state: Count(value: state.value + 1)),
+                        output: Output(sideEffect: { () async -> (any Event<CounterEvent>)? in
+                            outputStarted.raise()
+                            await outputGate.wait()
+                            return Increment(sender: 2, sequence: 0)
+                        })
+                    )
+                }
+            }
+        }.disableLog()
+        let waiter = Task {
+            await machine.sendAndWait(event: Increment(sender: 0, sequence: 0))
+            let seen = (machine.lastKnownState as? Count)?.value
+            checkGate.raise()
+            return seen
+        }
+        await within { await outputStarted.wait() }
+        machine.send(event: Increment(sender: 1, sequence: 0))
+        outputGate.raise()
+        // The output's event and the signal that ends the wait are queued behind the held pass;
+        // a slow event follows them into the next pass.
+        await within { while machine.core.shared.withLock({ $0.queue.count }) < 2 { await Task.yield() } }
+        machine.send(event: Increment(sender: 3, sequence: 0))
+        drainGate.raise()
+        let seen = await within { await waiter.value }
+        #expect(seen == 3)
+        await machine.finishAndWait()
+        #expect((machine.lastKnownState as? Count)?.value == 4)
+    }
+
+    @Test(
         "a long pass hands every state to a suspended observer, in order, whether or not publications within it wake it",
         arguments: [255, 256, 257, 512, 513, 5_000],
         [Duration.zero, .seconds(3_600)]

@@ -323,6 +323,8 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
                 hooks.delivery.enqueue { await runConcurrently(hooks.initialState) { await $0(id, initial) } }
             }
         case .signal(let latch):
+            // The waiter may read `lastKnownState` as soon as it resumes.
+            publishLastKnownState()
             latch.open()
         case .finish:
             await shutDown()
