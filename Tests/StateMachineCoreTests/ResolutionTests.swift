@@ -42,6 +42,41 @@ struct ResolutionTests {
         #expect(resolved.diagnostic.eventTypeName.hasSuffix("DidRequestLoading"))
     }
 
+    @Test("every pair of a table that grew finds its own routes, and unrouted pairs find none")
+    func tableLookupAfterGrowth() async throws {
+        let states: [any State<FeatureState>] = [
+            DataIsIdle(), DataIsLoading(id: ""), DataIsLoaded(data: ""),
+            DataIsInFailure(id: "", error: LoadingFailed()),
+        ]
+        let events: [any Event<FeatureEvent>] = [
+            DidRequestLoading(id: ""), DidRequestReloading(), DidSucceedToLoad(data: ""),
+            DidFailToLoad(error: LoadingFailed()),
+        ]
+        // 4 x 3 routed pairs (more than the first 8 buckets hold at half load); DidTick unrouted.
+        let machine = StateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
+            When(states: DataIsIdle.self, DataIsLoading.self, DataIsLoaded.self, DataIsInFailure.self) {
+                On(events: DidRequestLoading.self, DidRequestReloading.self, DidSucceedToLoad.self) { _, _ in
+                    Transition(state: DataIsIdle())
+                }
+            }
+            When(states: DataIsIdle.self, DataIsLoading.self, DataIsLoaded.self, DataIsInFailure.self) {
+                On(events: DidFailToLoad.self) { _, _ in Transition(state: DataIsIdle()) }
+            }
+        }
+        #expect(machine.routedPairCount == 16)
+        for (stateIndex, state) in states.enumerated() {
+            for (eventIndex, event) in events.enumerated() {
+                let resolved = try #require(await machine.resolveTransition(state: state, event: event))
+                // State-major within each When: the first When declares 4 x 3 routes.
+                let expected = eventIndex < 3 ? stateIndex * 3 + eventIndex : 12 + stateIndex
+                #expect(resolved.diagnostic.declarationOrder == expected)
+                #expect(resolved.diagnostic.stateTypeName == String(reflecting: type(of: state)))
+                #expect(resolved.diagnostic.eventTypeName == String(reflecting: type(of: event)))
+            }
+            #expect(await machine.resolveTransition(state: state, event: DidTick()) == nil)
+        }
+    }
+
     @Test("an event with no route resolves to nothing")
     func noRoute() async {
         let machine = loadingMachine()

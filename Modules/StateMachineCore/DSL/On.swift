@@ -19,9 +19,9 @@
 public struct On<S, SuperState, SuperEvent>: Sendable {
     /// Any event of the machine.
     public typealias AnyEvent = any Event<SuperEvent>
-    /// Takes the erased state and event; the casts to `S` and to the event type cannot fail
-    /// because the table only calls a route for the exact types it was declared for (and
-    /// when `S` is `any State<SuperState>` the cast is the identity).
+    /// Takes the erased state and event and hands them to the closures as `S` and the event
+    /// type (see `Route.state(_:as:)`), which cannot fail: the table only calls a route for
+    /// the exact types it was declared for.
     @usableFromInline typealias Resolver = Route<SuperState, SuperEvent>.Resolver
 
     @usableFromInline let events: [TypeKey]
