@@ -114,13 +114,20 @@ extension StateMachine {
         state: any State<SuperState>,
         event: any Event<SuperEvent>
     ) async -> (route: Route<SuperState, SuperEvent>, transition: MealyTransition<SuperState, SuperEvent>)? {
-        guard let list = routeTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))] else {
-            return nil
-        }
+        guard let list = routes(for: state, event) else { return nil }
         for route in list.routes {
             if let transition = await route.resolve(state, event) { return (route, transition) }
         }
         return nil
+    }
+
+    /// The routes of the exact (state type, event type) pair of `state` and `event`.
+    @inlinable
+    func routes(
+        for state: any State<SuperState>,
+        _ event: any Event<SuperEvent>
+    ) -> RouteList<SuperState, SuperEvent>? {
+        routeTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))]
     }
 
     /// What resolving `state` and `event` synchronously gave.
@@ -139,9 +146,7 @@ extension StateMachine {
         state: any State<SuperState>,
         event: any Event<SuperEvent>
     ) -> SynchronousResolution {
-        guard let list = routeTable[TypesIdentifier(lhsType: type(of: state), rhsType: type(of: event))] else {
-            return .resolved(nil)
-        }
+        guard let list = routes(for: state, event) else { return .resolved(nil) }
         guard !list.synchronous.isEmpty else { return .needsSuspension }
         for resolve in list.synchronous {
             if let transition = resolve(state, event) { return .resolved(transition) }

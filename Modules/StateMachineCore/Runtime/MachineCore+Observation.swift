@@ -47,7 +47,7 @@ extension MachineCore {
     }
 
     /// Brings `lastKnownState` up to date before the drainer lets another task see the
-    /// machine's progress (a completion opens) between two publications.
+    /// machine's progress between two publications (see ``open(_:)``).
     @inlinable
     func publishLastKnownState() {
         let current = currentState

@@ -299,8 +299,12 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
                     case .everything:
                         await process(event, completion: completion, until: until)
                     }
-                case let other:
-                    await process(other)
+                case .start:
+                    emitInitialState()
+                case .signal(let latch):
+                    open(latch)
+                case .finish:
+                    await shutDown()
                 }
             }
             publishPendingStates()
@@ -309,26 +313,25 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         }
     }
 
-    @inlinable
-    nonisolated(nonsending) func process(_ command: Command) async {
-        switch command {
-        case .event(let event, let completion, let until):
-            await process(event, completion: completion, until: until)
-        case .start:
-            let initial = currentState
-            pendingStates.append(initial)
-            composites?.activate(for: initial, isLogEnabled: isLogEnabled.load(ordering: .relaxed))
-            if let hooks = shared.withLock({ $0.hooks }), !hooks.initialState.isEmpty {
-                let id = self.id
-                hooks.delivery.enqueue { await runConcurrently(hooks.initialState) { await $0(id, initial) } }
-            }
-        case .signal(let latch):
-            // The waiter may read `lastKnownState` as soon as it resumes.
-            publishLastKnownState()
-            latch.open()
-        case .finish:
-            await shutDown()
+    /// Buffers the initial state for the observer, starts the composites it owns and hands
+    /// it to the lifecycle hooks.
+    @usableFromInline
+    func emitInitialState() {
+        let initial = currentState
+        pendingStates.append(initial)
+        composites?.activate(for: initial, isLogEnabled: isLogEnabled.load(ordering: .relaxed))
+        if let hooks = shared.withLock({ $0.hooks }), !hooks.initialState.isEmpty {
+            let id = self.id
+            hooks.delivery.enqueue { await runConcurrently(hooks.initialState) { await $0(id, initial) } }
         }
+    }
+
+    /// Resumes whoever waits on `latch` (a `sendAndWait`); the waiter may read
+    /// `lastKnownState` as soon as it resumes, so that is brought up to date first.
+    @inlinable
+    func open(_ latch: Latch) {
+        publishLastKnownState()
+        latch.open()
     }
 
     @inlinable
@@ -441,16 +444,10 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @inlinable
     func endEvent(starting output: Output<SuperState, SuperEvent>?, completion: Latch?, until: SendCompletion) {
         guard let output else {
-            if let completion {
-                publishLastKnownState()
-                completion.open()
-            }
+            if let completion { open(completion) }
             return
         }
-        if let completion, until == .transitionCommitted {
-            publishLastKnownState()
-            completion.open()
-        }
+        if let completion, until == .transitionCommitted { open(completion) }
         startOutput(output, completion: until == .outputFinished ? completion : nil)
     }
 
