@@ -113,8 +113,6 @@ struct Pump: ~Copyable {
     var sends = PublishedSends()
     var debugSink: StatechartDebugSink?
 
-    var pendingCount: Int { items.count - head }
-
     mutating func append(_ item: QueueItem) {
         items.append(item)
     }
