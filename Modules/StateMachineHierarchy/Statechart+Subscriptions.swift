@@ -26,6 +26,6 @@ extension Statechart {
         let state = try stateIndex(atPath: path)
         let observers = hooks.observers
         let token = observers.add(state: state, kind: kind, deliver: callback)
-        return StatechartSubscription { observers.remove(state: state, token: token) }
+        return StatechartSubscription(registry: observers, state: state, token: token)
     }
 }

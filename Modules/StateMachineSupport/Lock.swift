@@ -18,6 +18,14 @@ import Darwin
 /// keeps the mutex and the value in one allocation.
 ///
 /// The value may be noncopyable (the statechart engine's event queue is).
+///
+/// The value must not be a closure, an optional closure or a tuple holding one (checked by an
+/// assertion in debug builds): keep a closure in a final class and lock the reference. A
+/// closure in generic storage is kept at the most general abstraction, and `withLock` hands it
+/// to its body `inout` at the concrete one: each round trip converts it there and back,
+/// wrapping it in two more reabstraction thunks, so a closure read with `withLock { $0 }` once
+/// per event becomes one layer deeper per event and every call of it slower than the last
+/// (the logger of every machine did this; see `Lock.holdsClosure`).
 @usableFromInline
 package struct Lock<Value: ~Copyable>: @unchecked Sendable {
     // @unchecked Sendable: the value is only read or written by `withLock`, between
@@ -31,7 +39,31 @@ package struct Lock<Value: ~Copyable>: @unchecked Sendable {
     /// A lock protecting `value`.
     @inlinable
     package init(_ value: consuming Value) {
+        assert(!Self.holdsClosure, "Lock<\(Value.self)>: keep the closure in a final class and lock the reference")
         buffer = LockBuffer<Value>.create(value)
+    }
+
+    /// Whether `Value` is a function type, an optional one or a tuple with one among its
+    /// elements: the values whose every `withLock` round trip re-wraps the closure.
+    ///
+    /// Read from the type's metadata, whose layout is Swift's stable ABI (TypeMetadata.rst):
+    /// the first word is the kind; an `Optional`'s wrapped type follows its kind and nominal
+    /// type descriptor; a tuple's elements, each a type and an offset, follow its kind, count
+    /// and labels.
+    @usableFromInline package static var holdsClosure: Bool {
+        holdsClosure(UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(Value.self))))
+    }
+
+    private static func holdsClosure(_ metadata: UnsafeRawPointer?) -> Bool {
+        guard let metadata else { return false }
+        let words = metadata.assumingMemoryBound(to: UInt.self)
+        switch words[0] {
+        case 0x302: return true  // a function
+        case 0x202: return holdsClosure(UnsafeRawPointer(bitPattern: words[2]))  // Optional<Wrapped>
+        case 0x301:  // a tuple
+            return (0..<Int(words[1])).contains { holdsClosure(UnsafeRawPointer(bitPattern: words[3 + 2 * $0])) }
+        default: return false
+        }
     }
 
     /// Runs `body` with exclusive access to the value. `body` must not take the same lock.

@@ -141,6 +141,22 @@ extension Array where Element == any State<FeatureState> {
 /// swapping it per test would race with the tests running alongside).
 let diagnostics: Recorder<String> = {
     let recorder = Recorder<String>()
-    Diagnostics.handler.withLock { $0 = { recorder.append($0) } }
+    Diagnostics.handler.withLock {
+        $0 = Diagnostics.Handler { message in
+            recorder.append(message)
+            diagnosticStackAddresses.append((message, stackAddress()))
+        }
+    }
     return recorder
 }()
+
+/// For every diagnostic in ``diagnostics``, where on its thread's stack the handler ran: a
+/// probe of how deep the call through the kept handler goes.
+let diagnosticStackAddresses = Recorder<(message: String, address: Int)>()
+
+/// The address of a local in a frame of its own, one call below the caller.
+@inline(never)
+func stackAddress() -> Int {
+    var marker = 0
+    return withUnsafeMutablePointer(to: &marker) { Int(bitPattern: $0) }
+}

@@ -198,8 +198,8 @@ struct SynchronousRouteTests {
         let release = Signal()
         let blocked = Signal()
         let sawInitial = Signal()
-        // Whether the observer is suspended, waiting for states (set once the machine exists).
-        let observerIsWaiting = Lock<(@Sendable () -> Bool)?>(nil)
+        // The machine's core, whose observer the burst waits for (set once the machine exists).
+        let observedCore = Lock<MachineCore<CounterState, CounterEvent>?>(nil)
         let machine = AsyncStateMachine<CounterState, CounterEvent>(initial: Count(value: 0)) {
             When(state: Count.self) {
                 // Holds the drainer (one pass) until the burst is queued behind it.
@@ -212,15 +212,15 @@ struct SynchronousRouteTests {
                 // previous pass, is suspended again, so that the publications of this pass
                 // find it suspended.
                 On(event: DidTickCounter.self) { state, event in
-                    if event.isFirst, let isWaiting = observerIsWaiting.withLock({ $0 }) {
-                        while !isWaiting() { await Task.yield() }
+                    if event.isFirst, let core = observedCore.withLock({ $0 }) {
+                        while core.shared.withLock({ $0.observer == nil }) { await Task.yield() }
                     }
                     return MealyTransition(transition: Transition(state: Count(value: state.value + 1)))
                 }
             }
         }.disableLog()
         let core = machine.core
-        observerIsWaiting.withLock { $0 = { core.shared.withLock { $0.observer != nil } } }
+        observedCore.withLock { $0 = core }
         // .zero: every publication within the pass wakes the observer; an hour: none does,
         // and only the end of the pass may hand the last states over.
         core.midPassWakeInterval = wakeInterval

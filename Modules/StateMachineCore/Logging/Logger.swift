@@ -27,7 +27,7 @@ public typealias LogFunction = @Sendable (String, any State, any Event, any Stat
 /// }
 /// ```
 public func setLogger(function: @escaping LogFunction) {
-    Logging.logger.withLock { $0 = function }
+    Logging.logger.withLock { $0 = InstalledLogger(function) }
     Logging.isInstalled.store(true, ordering: .relaxed)
 }
 
@@ -42,8 +42,10 @@ extension StateMachine where SuperState == Never, SuperEvent == Never {
 /// The global logger and the default one.
 @usableFromInline
 enum Logging {
-    /// The logger in force; nil means "log nothing".
-    @usableFromInline static let logger = Lock<LogFunction?>(Logging.isEnabledByDefault ? Logging.standardError : nil)
+    /// The logger in force; nil means "log nothing". Machines read it once per transition.
+    @usableFromInline static let logger = Lock<InstalledLogger?>(
+        Logging.isEnabledByDefault ? InstalledLogger(Logging.standardError) : nil
+    )
     /// Whether `logger` is set, readable without its lock: a machine checks it per transition.
     @usableFromInline static let isInstalled = Atomic(logger.withLock { $0 != nil })
 
@@ -79,16 +81,40 @@ enum Logging {
     }
 }
 
+/// A logger as the package keeps it: by reference, so that reading it copies a reference.
+/// (Kept directly in the lock, the closure was wrapped in two more reabstraction thunks by
+/// every read, and each transition logged slower than the last: see `Lock`.)
+@usableFromInline
+final class InstalledLogger: Sendable {
+    /// The function `setLogger` installed.
+    @usableFromInline let log: LogFunction
+
+    init(_ log: @escaping LogFunction) {
+        self.log = log
+    }
+}
+
 /// Reports misuse of the library that must not crash the process (for example a second
 /// live iterator). The handler is replaceable for tests.
 @usableFromInline
 enum Diagnostics {
-    static let handler = Lock<@Sendable (String) -> Void>({ message in
-        Logging.writeToStandardError("[SwiftStateMachine] warning: \(message)\n")
-    })
+    /// What a report is handed to, kept by reference for the reason `InstalledLogger` is.
+    final class Handler: Sendable {
+        let report: @Sendable (String) -> Void
+
+        init(_ report: @escaping @Sendable (String) -> Void) {
+            self.report = report
+        }
+    }
+
+    static let handler = Lock(
+        Handler { message in
+            Logging.writeToStandardError("[SwiftStateMachine] warning: \(message)\n")
+        }
+    )
 
     @usableFromInline static func report(_ message: String) {
         let handler = self.handler.withLock { $0 }
-        handler(message)
+        handler.report(message)
     }
 }

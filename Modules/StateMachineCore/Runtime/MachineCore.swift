@@ -472,7 +472,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @usableFromInline
     func log(_ current: AnyState, _ event: AnyEvent, _ new: AnyState) async {
         guard let logger = Logging.logger.withLock({ $0 }) else { return }
-        await logger(String(describing: SuperState.self), current, event, new)
+        await logger.log(String(describing: SuperState.self), current, event, new)
     }
 }
 

@@ -28,7 +28,7 @@ extension Statechart {
     }
 
     /// The subscribers of every state, shared between the drainer and subscribing threads.
-    final class ObserverRegistry: Sendable {
+    final class ObserverRegistry: ObserverRemoving {
         private struct Entry: Sendable {
             let token: Int
             let kind: Notification.Kind
@@ -78,23 +78,35 @@ extension Statechart {
     }
 }
 
+/// What a subscription cancels itself with: the registry of its chart (generic over the
+/// chart's types, which the subscription is not).
+protocol ObserverRemoving: AnyObject, Sendable {
+    /// Removes the subscription `token` of the state `state`, if it is still registered.
+    func remove(state: Int32, token: Int)
+}
+
 /// A registration made with `Statechart.observe(_:at:_:)`; cancel it to stop the callbacks.
 ///
 /// The subscription is also cancelled when this object is deallocated.
 public final class StatechartSubscription: Sendable {
-    private let cancellation: Lock<(@Sendable () -> Void)?>
+    /// The registry holding the callback, until the subscription is cancelled.
+    private let registry: Lock<(any ObserverRemoving)?>
+    private let state: Int32
+    private let token: Int
 
-    init(cancel: @escaping @Sendable () -> Void) {
-        cancellation = Lock(cancel)
+    init(registry: any ObserverRemoving, state: Int32, token: Int) {
+        self.registry = Lock(registry)
+        self.state = state
+        self.token = token
     }
 
     /// Stops the callbacks. Calling it again does nothing.
     public func cancel() {
-        let body = cancellation.withLock { body -> (@Sendable () -> Void)? in
-            defer { body = nil }
-            return body
+        let registry = self.registry.withLock { registry in
+            defer { registry = nil }
+            return registry
         }
-        body?()
+        registry?.remove(state: state, token: token)
     }
 
     deinit {
