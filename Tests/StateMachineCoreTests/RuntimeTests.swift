@@ -233,4 +233,18 @@ struct RuntimeTests {
         #expect(names == ["DataIsIdle", "DataIsLoading", "DataIsLoaded"])
         #expect(await iterator.next() == nil)
     }
+
+    /// A composite's child is such a machine: nothing can iterate it, and it used to keep
+    /// every state it committed until its parent left the owning state.
+    @Test("a machine whose observation has ended keeps no states, while lastKnownState follows")
+    func noBufferAfterObservationEnded() async {
+        let machine = countingMachine()
+        machine.core.start()
+        machine.core.finishObservation()
+        for sequence in 0..<1_000 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
+        await machine.sendAndWait(event: Increment(sender: 0, sequence: 1_000))
+        #expect(machine.core.shared.withLock { $0.states.count } == 0)
+        #expect((machine.lastKnownState as? Count)?.value == 1_001)
+        await machine.finishAndWait()
+    }
 }

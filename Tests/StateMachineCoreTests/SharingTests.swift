@@ -67,6 +67,8 @@ struct SharingTests {
         arguments: [
             (ReplayCount.unbounded, [1, 2, 3]),
             (ReplayCount.max(count: 1), [3]),
+            (ReplayCount.max(count: 2), [2, 3]),
+            (ReplayCount.max(count: UInt.max), [1, 2, 3]),
             (ReplayCount.max(count: 0), []),
         ]
     )
@@ -78,6 +80,31 @@ struct SharingTests {
         var received: [Int] = []
         while let value = await late.next(isolation: #isolation) { received.append(value) }
         #expect(received == expected)
+    }
+
+    /// Regression test (issue 28's search for costs that grow with history): handing an
+    /// element out copied the dictionary of clients (its keys were being iterated), so the
+    /// buffer of a client that stays behind was copied whole for every element, and the
+    /// elements it had read were never dropped. Measured on a 2-core machine, debug build,
+    /// this test alone: 1.7 s now; on the commit before, not done when stopped at 60 s.
+    @Test("a client that stays behind costs the same per element however far behind it is (300,000 elements)")
+    func laggingClientStaysLinear() async {
+        let count = 300_000
+        let shared = CountingSequence(elements: Array(0..<count), nextCalls: Counter()).share(replayCount: .max(count: 4))
+        let received = await within(seconds: 45, "\(count) elements to a client that stays behind") {
+            var ahead = shared.makeAsyncIterator()
+            var behind = shared.makeAsyncIterator()
+            // The first client drives the base to its end while the second buffers everything...
+            var aheadCount = 0
+            while await ahead.next(isolation: #isolation) != nil { aheadCount += 1 }
+            // ...then the second reads it all, its reading interleaved with fresh demand.
+            var values: [Int] = []
+            values.reserveCapacity(count)
+            while let value = await behind.next(isolation: #isolation) { values.append(value) }
+            return (aheadCount, values)
+        }
+        #expect(received?.0 == count)
+        #expect(received?.1 == Array(0..<count))
     }
 
     @Test("cancelling one client ends that client only")

@@ -79,6 +79,42 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
         var head = 0
         var waiter: UnsafeContinuation<Element?, Never>?
         var isDone = false
+
+        /// Takes the oldest buffered element. The elements read are dropped once they are
+        /// all read, or are at least 1,024 and half the buffer: a client that stays behind
+        /// costs amortised O(1) per element, however far behind it is.
+        mutating func takeBuffered() -> Element? {
+            guard head < buffer.count else { return nil }
+            let element = buffer[head]
+            head += 1
+            if head == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024 && head * 2 >= buffer.count {
+                buffer.removeFirst(head)
+                head = 0
+            }
+            return element
+        }
+
+        /// Hands `element` to the waiting iterator, returned to be resumed outside the lock,
+        /// or buffers it.
+        mutating func deliver(_ element: Element) -> UnsafeContinuation<Element?, Never>? {
+            guard let waiter else {
+                buffer.append(element)
+                return nil
+            }
+            self.waiter = nil
+            return waiter
+        }
+
+        /// Ends the client: returns its waiting iterator, to be resumed with nil.
+        mutating func end() -> UnsafeContinuation<Element?, Never>? {
+            guard let waiter else { return nil }
+            self.waiter = nil
+            isDone = true
+            return waiter
+        }
     }
 
     private struct Storage {
@@ -87,6 +123,16 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
         var nextClientID = 0
         var isDriverStarted = false
         var isBaseFinished = false
+
+        /// Calls `body` on every client, in place. (Iterating `clients.keys` while writing
+        /// `clients[id]` would copy the dictionary, and then a client's buffer, per element.)
+        mutating func forEachClient(_ body: (inout Client) -> Void) {
+            var index = clients.startIndex
+            while index != clients.endIndex {
+                body(&clients.values[index])
+                clients.formIndex(after: &index)
+            }
+        }
     }
 
     private let base: Base
@@ -98,11 +144,19 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
         self.replayCount = replayCount
     }
 
+    /// How many of the kept elements a new client receives.
+    private var replayLimit: Int {
+        switch replayCount {
+        case .unbounded: Int.max
+        case .max(let count): Int(clamping: count)
+        }
+    }
+
     func register() -> Int {
         storage.withLock { storage in
             let id = storage.nextClientID
             storage.nextClientID += 1
-            storage.clients[id] = Client(buffer: storage.replay, isDone: false)
+            storage.clients[id] = Client(buffer: Array(storage.replay.suffix(replayLimit)), isDone: false)
             return id
         }
     }
@@ -120,22 +174,16 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
                 let (result, startDriver) = storage.withLock { storage -> (Element??, Bool) in
-                    guard var client = storage.clients[id], !client.isDone else { return (.some(nil), false) }
-                    defer { storage.clients[id] = client }
-                    if client.head < client.buffer.count {
-                        let element = client.buffer[client.head]
-                        client.head += 1
-                        if client.head == client.buffer.count {
-                            client.buffer.removeAll(keepingCapacity: true)
-                            client.head = 0
-                        }
-                        return (.some(element), false)
-                    }
-                    if storage.isBaseFinished {
-                        client.isDone = true
+                    // The client is changed in place: a copy would share its buffer.
+                    guard let index = storage.clients.index(forKey: id), !storage.clients.values[index].isDone else {
                         return (.some(nil), false)
                     }
-                    client.waiter = continuation
+                    if let element = storage.clients.values[index].takeBuffered() { return (.some(element), false) }
+                    if storage.isBaseFinished {
+                        storage.clients.values[index].isDone = true
+                        return (.some(nil), false)
+                    }
+                    storage.clients.values[index].waiter = continuation
                     let startDriver = !storage.isDriverStarted
                     storage.isDriverStarted = true
                     return (nil, startDriver)
@@ -159,12 +207,8 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
         let waiters = storage.withLock { storage -> [UnsafeContinuation<Element?, Never>] in
             storage.isBaseFinished = true
             var waiters: [UnsafeContinuation<Element?, Never>] = []
-            for id in storage.clients.keys {
-                if let waiter = storage.clients[id]?.waiter {
-                    waiters.append(waiter)
-                    storage.clients[id]?.waiter = nil
-                    storage.clients[id]?.isDone = true
-                }
+            storage.forEachClient { client in
+                if let waiter = client.end() { waiters.append(waiter) }
             }
             return waiters
         }
@@ -177,21 +221,18 @@ final class ShareRuntime<Base: AsyncSequence & Sendable>: Sendable where Base.El
             case .unbounded:
                 storage.replay.append(element)
             case .max(let count):
-                if count > 0 {
+                // Up to twice the count is kept, so that trimming is amortised O(1).
+                let limit = Int(clamping: count)
+                if limit > 0 {
                     storage.replay.append(element)
-                    if storage.replay.count > Int(count) {
-                        storage.replay.removeFirst(storage.replay.count - Int(count))
+                    if storage.replay.count - limit >= limit {
+                        storage.replay.removeFirst(storage.replay.count - limit)
                     }
                 }
             }
             var waiters: [UnsafeContinuation<Element?, Never>] = []
-            for id in storage.clients.keys {
-                if let waiter = storage.clients[id]?.waiter {
-                    storage.clients[id]?.waiter = nil
-                    waiters.append(waiter)
-                } else {
-                    storage.clients[id]?.buffer.append(element)
-                }
+            storage.forEachClient { client in
+                if let waiter = client.deliver(element) { waiters.append(waiter) }
             }
             return waiters
         }

@@ -200,6 +200,12 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     deinit {
+        // A released chart stops what it started: its timers and delayed sends leave the
+        // clock (a shared manual clock kept them until they fell due, the continuous clock a
+        // sleeping task each), and its states' tasks are cancelled.
+        for index in pendingTimers.indices { pendingTimers[index]?.cancel() }
+        for send in pendingSends { send.timer.cancel() }
+        for task in tasks { task?.cancel() }
         current.release()
         restoreTargets.release()
         generations.release()

@@ -45,6 +45,23 @@ struct SCXMLSendTests {
         #expect(clock.pendingTimerCount == 0)
     }
 
+    @Test("A released session's delayed sends leave the clock")
+    func releasedSessionCancelsSends() throws {
+        let clock = ManualStatechartClock()
+        do {
+            let session = try machine(
+                """
+                <state id="a">
+                  <onentry><send event="timeout" delay="60s"/><send event="later" delay="90s"/></onentry>
+                </state>
+                """,
+                clock: clock
+            )
+            withExtendedLifetime(session) { #expect(clock.pendingTimerCount == 2) }
+        }
+        #expect(clock.pendingTimerCount == 0)
+    }
+
     @Test("Delayed sends fire in deadline order, whatever their declaration order; ties in send order")
     func deadlineOrder() throws {
         let clock = ManualStatechartClock()

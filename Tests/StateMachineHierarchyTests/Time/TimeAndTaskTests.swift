@@ -165,6 +165,39 @@ struct TimeAndTaskTests {
         #expect(notification??.payload == "second")
     }
 
+    /// Issue 28's search for costs that grow with history: a released chart left its timers on
+    /// the clock until they fell due, so a shared manual clock (scanned per `advance`) grew
+    /// with every chart released mid-delay, and its tasks ran on.
+    @Test("a released chart takes its timers off the clock and cancels its states' tasks")
+    func releasedChartStopsWhatItStarted() async throws {
+        let clock = ManualStatechartClock()
+        let taskCancelled = Gate()
+        for _ in 0..<3 {
+            let chart = try Self.trafficLight(clock, Recorder())
+            chart.start()
+        }
+        #expect(clock.pendingTimerCount == 0)
+        do {
+            let chart = try Chart(name: "worker", clock: clock) {
+                Chart.State("working")
+                    .after(.seconds(60), to: "done")
+                    .task { _ in
+                        await withTaskCancellationHandler {
+                            await taskCancelled.wait()
+                        } onCancel: {
+                            Task { await taskCancelled.open() }
+                        }
+                        return nil
+                    }
+                Chart.State("done")
+            }
+            chart.start()
+            #expect(clock.pendingTimerCount == 1)
+        }
+        #expect(clock.pendingTimerCount == 0)
+        _ = await within("the released chart's task is cancelled") { await taskCancelled.wait() }
+    }
+
     @Test("deferred events are kept and replayed in order once no active state defers them")
     func deferred() throws {
         let log = Recorder()
