@@ -24,6 +24,26 @@ struct SharingTests {
         func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: elements[...], nextCalls: nextCalls) }
     }
 
+    /// 0..<count, yielding its thread every 1,000 elements: a long run that leaves the tests
+    /// running alongside their share of the cooperative threads.
+    struct YieldingSequence: AsyncSequence, Sendable {
+        typealias Element = Int
+        let count: Int
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var next = 0
+            let count: Int
+            mutating func next() async -> Int? {
+                guard next < count else { return nil }
+                defer { next += 1 }
+                if next % 1_000 == 999 { await Task.yield() }
+                return next
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(count: count) }
+    }
+
     final class Counter: Sendable {
         let value = Atomic(0)
         func increment() { value.add(1, ordering: .relaxed) }
@@ -90,7 +110,7 @@ struct SharingTests {
     @Test("a client that stays behind costs the same per element however far behind it is (300,000 elements)")
     func laggingClientStaysLinear() async {
         let count = 300_000
-        let shared = CountingSequence(elements: Array(0..<count), nextCalls: Counter()).share(replayCount: .max(count: 4))
+        let shared = YieldingSequence(count: count).share(replayCount: .max(count: 4))
         let received = await within(seconds: 45, "\(count) elements to a client that stays behind") {
             var ahead = shared.makeAsyncIterator()
             var behind = shared.makeAsyncIterator()
@@ -100,7 +120,10 @@ struct SharingTests {
             // ...then the second reads it all, its reading interleaved with fresh demand.
             var values: [Int] = []
             values.reserveCapacity(count)
-            while let value = await behind.next(isolation: #isolation) { values.append(value) }
+            while let value = await behind.next(isolation: #isolation) {
+                values.append(value)
+                if value % 1_000 == 999 { await Task.yield() }
+            }
             return (aheadCount, values)
         }
         #expect(received?.0 == count)
