@@ -135,6 +135,11 @@ final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var internalQueue: [InternalEvent] = []
     /// Deferred events, in arrival order.
     @exclusivity(unchecked) private var deferredItems: [QueueItem] = []
+    /// The configuration (`current`, region by region) in which every event of
+    /// `deferredItems` is deferred, or empty when none is known: whether an event is
+    /// deferred depends on the active states alone, so until they change no kept event can
+    /// run, and a step does not look at them (see ``replayDeferred()``). Drainer only.
+    @exclusivity(unchecked) private var deferringConfiguration: [Int32] = []
     /// The handlers fired by eventless transitions and internal events in this step, to name
     /// the cycle when they never settle.
     @exclusivity(unchecked) private var microstepTrace: [Int] = []
@@ -586,8 +591,12 @@ final class StatechartEngine: @unchecked Sendable {
     }
 
     /// Runs, in arrival order, the deferred events that no active state defers any more.
-    /// Each may change the configuration, so the scan starts over after each one.
+    /// Each may change the configuration, and then the scan starts over; the events before
+    /// it stay deferred while the configuration stays as it was. A step that leaves the
+    /// configuration as the last scan found it looks at no kept event, so a step costs the
+    /// same however many events are kept.
     private func replayDeferred() {
+        guard !isDeferringConfiguration() else { return }
         var index = 0
         while index < deferredItems.count {
             guard case .event(let event, _) = deferredItems[index].request, !isDeferred(event) else {
@@ -596,9 +605,24 @@ final class StatechartEngine: @unchecked Sendable {
             }
             let item = deferredItems.remove(at: index)
             let sink = pump.withLock { $0.debugSink }
+            recordDeferringConfiguration()
             _ = run(item, sink: sink)
-            index = 0
+            if !isDeferringConfiguration() { index = 0 }
         }
+        recordDeferringConfiguration()
+    }
+
+    /// Whether the configuration is `deferringConfiguration`.
+    private func isDeferringConfiguration() -> Bool {
+        guard deferringConfiguration.count == topology.regions.count else { return false }
+        for region in current.indices where current[region] != deferringConfiguration[region] { return false }
+        return true
+    }
+
+    /// Records the configuration as the one in which every kept event is deferred.
+    private func recordDeferringConfiguration() {
+        deferringConfiguration.removeAll(keepingCapacity: true)
+        for region in current.indices { deferringConfiguration.append(current[region]) }
     }
 
     /// Publishes the configuration, and what a snapshot reads besides it when that changed,
@@ -790,6 +814,8 @@ final class StatechartEngine: @unchecked Sendable {
     /// ordinary step does not even look up the queue item's type.
     @inline(never)
     private func deferEvent(_ index: Int32, name: String?) {
+        // Deferred in another configuration than the recorded one: the next replay scans.
+        if !isDeferringConfiguration() { deferringConfiguration.removeAll(keepingCapacity: true) }
         deferredItems.append(
             QueueItem(request: .event(index: index, name: name), payload: stepPayload, completion: nil)
         )
