@@ -19,6 +19,7 @@ final class PlayerScreen: Screen {
     /// The events the active configuration has handlers for.
     private(set) var accepted: Set<String> = []
     private(set) var configuration: [String] = []
+    /// The last three steps, which the screen shows.
     private(set) var log: [String] = []
     private var buildError: String?
 
@@ -71,6 +72,7 @@ final class PlayerScreen: Screen {
         do {
             let outcome = try player.handle(command.name)
             log.append("\(command.name): \(outcome)")
+            if log.count > 3 { log.removeFirst(log.count - 3) }
             update()
             return outcome == .handled ? .done : .message("'\(command.name)' does nothing in this configuration.")
         } catch {

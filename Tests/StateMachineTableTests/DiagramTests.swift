@@ -138,6 +138,24 @@ struct DiagramTests: TurnstileTable {
     }
 }
 
+extension DiagramTests {
+    /// Issue 28's search for costs that grow with history: events carrying ever new values
+    /// made the log, and the set of lines it had seen, grow without end.
+    @Test("The log of unhandled events stops at its limit of distinct lines, and says so")
+    func unhandledLogIsBounded() {
+        var log = UnhandledLog(limit: 3)
+        for value in 0..<10 { log.record(state: "locked", event: "coin(\(value))", predicates: []) }
+        #expect(
+            log.lines == [
+                "FSM: no transition for event coin(0) in state locked; ignored",
+                "FSM: no transition for event coin(1) in state locked; ignored",
+                "FSM: no transition for event coin(2) in state locked; ignored",
+                "FSM: 3 distinct unhandled events logged; later ones are not",
+            ]
+        )
+    }
+}
+
 /// A table whose first state's description needs escaping in both formats.
 struct OddlyNamedTable: SyntaxBuilder {
     enum State: String, Hashable, CustomStringConvertible {
