@@ -164,7 +164,10 @@ let package = Package(
         .executable(
             "Benchmarks",
             path: "Apps/Benchmarks",
-            dependencies: ["CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
+            dependencies: [
+                "CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
+                "StateMachineBroadcast", "StateMachineDump", "StateMachineSupport",
+            ]
         ),
 
         // MARK: Tests

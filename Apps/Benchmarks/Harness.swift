@@ -1,11 +1,14 @@
 import CAllocationCounter
 import Foundation
 
-/// What the command line asked for: `Benchmarks [core|table|hierarchy|all]
-/// [--repetitions N] [--filter TEXT] [--json PATH]`.
+/// What the command line asked for: `Benchmarks [core|table|hierarchy|soak|all]
+/// [--repetitions N] [--filter TEXT] [--json PATH] [--soak-transitions N]`.
 struct BenchmarkOptions: Sendable {
     /// Timed repetitions per scenario, after one warm-up run; figures are their median.
+    /// Soak runs take at most ``SoakBenchmarks/maximumRepetitions`` of them.
     var repetitions = 9
+    /// Transitions per machine in a soak run (a whole number of thousands).
+    var soakTransitions = 1_000_000
     /// Only the scenarios whose name contains this text run (all when nil).
     var filter: String?
     /// Where to write the figures as JSON.

@@ -1,16 +1,23 @@
 import Foundation
 
-/// `swift run -c release Benchmarks [core|table|hierarchy|all] [--repetitions N]
-/// [--filter TEXT] [--json PATH]`
+/// `swift run -c release Benchmarks [core|table|hierarchy|soak|all] [--repetitions N]
+/// [--filter TEXT] [--json PATH] [--soak-transitions N]`
 ///
 /// Each figure is the median of N timed repetitions (default 9) with its spread, measured
 /// against a baseline that does the same work by hand in the same process, and checked
 /// against its target (MET or MISSED). `--json` also writes every figure to PATH.
 ///
+/// `soak` runs every long-running path for 1,000,000 transitions in one machine
+/// (`--soak-transitions N`, a whole number of thousands) and checks that the last tenth
+/// costs no more than 1.2x the first and that memory grows by less than 1 MiB between the
+/// end of the first tenth and the end (see `SoakBenchmarks`); it takes at most 3 of the N
+/// repetitions. `all` runs it last.
+///
 /// `Benchmarks profile SCENARIO EVENTS` only runs a statechart scenario's events, untimed,
 /// for an instruction counter (see `HierarchyBenchmarks.profile`).
 let usage = """
-    usage: Benchmarks [core|table|hierarchy|all] [--repetitions N] [--filter TEXT] [--json PATH]
+    usage: Benchmarks [core|table|hierarchy|soak|all] [--repetitions N] [--filter TEXT] [--json PATH]
+                      [--soak-transitions N]
            Benchmarks profile \(HierarchyBenchmarks.profiles.map(\.name).joined(separator: "|")) EVENTS
     """
 
@@ -18,6 +25,8 @@ let suites: [(name: String, run: (SuiteReport) async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
     ("table", TableBenchmarks.run),
     ("hierarchy", HierarchyBenchmarks.run),
+    // Last: its logger scenarios replace the process's logger for good.
+    ("soak", SoakBenchmarks.run),
 ]
 
 func fail(_ message: String) -> Never {
@@ -46,7 +55,7 @@ while let argument = arguments.popFirst() {
     case "-h", "--help":
         print(usage)
         exit(0)
-    case "--repetitions", "--filter", "--json":
+    case "--repetitions", "--filter", "--json", "--soak-transitions":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
         switch argument {
         case "--repetitions":
@@ -54,6 +63,12 @@ while let argument = arguments.popFirst() {
                 fail("--repetitions takes a whole number from 1 to 1000, not '\(value)'")
             }
             options.repetitions = count
+        case "--soak-transitions":
+            let limit = 100_000_000
+            guard let count = Int(value), (1...limit).contains(count), count % SoakPlan.granularity == 0 else {
+                fail("--soak-transitions takes a whole number of thousands from 1000 to \(limit), not '\(value)'")
+            }
+            options.soakTransitions = count
         case "--filter": options.filter = value
         default: options.jsonPath = value
         }
