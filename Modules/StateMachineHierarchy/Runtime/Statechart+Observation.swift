@@ -69,11 +69,11 @@ extension Statechart {
         }
 
         func post(_ notification: Notification, at state: Int32) {
-            let targets = storage.withLock { storage in
-                (storage.byState[state] ?? []).filter { $0.kind == notification.kind }.map(\.deliver)
-            }
-            // Delivered outside the lock, so a subscriber may subscribe or cancel in its callback.
-            for deliver in targets { deliver(notification) }
+            // A copy of the state's entries (a reference), delivered outside the lock, so a
+            // subscriber may subscribe or cancel in its callback. (No key path here: in this
+            // generic type `\.deliver` was instantiated at run time per notification.)
+            let entries = storage.withLock { $0.byState[state] } ?? []
+            for entry in entries where entry.kind == notification.kind { entry.deliver(notification) }
         }
     }
 }
