@@ -12,21 +12,6 @@ extension Statechart {
         var forks: [ForkSpec] = []
         var joins: [JoinSpec] = []
         var junctions: [JunctionSpec] = []
-        /// How the compiler maps the tree: TBStateMachine's, or SCXML's, where a region of
-        /// a parallel state wraps one child state (see ``Dialect``).
-        var dialect = Dialect.tbStateMachine
-
-        /// The source language a definition follows where the two map the same tree differently.
-        enum Dialect: Sendable {
-            /// Regions are UML regions; a transition's scope is the least common region.
-            case tbStateMachine
-            /// Read from SCXML: each region of a parallel state holds one state (SCXML's child
-            /// of `<parallel>`), a transition's scope is its least common *compound* ancestor's
-            /// region (never a parallel state's region), and a parallel state completes when
-            /// each child is in a final state at any depth.
-            case scxml
-        }
-
         /// A definition named `name` whose root region holds `states` (and any pseudo
         /// states declared among them). The first state is the initial one unless
         /// `initial` names another.

@@ -61,6 +61,33 @@ public struct StatechartOptions: Sendable, Equatable {
         case prefix
     }
 
+    /// Which states a transition exits and enters around its source and targets.
+    public enum TransitionDomain: Sendable, Equatable {
+        /// TBStateMachine's: the transition stays inside the least common region of its
+        /// source and targets, which may be a region of a parallel state (`x --> x` in one
+        /// region exits and enters `x` alone); a transition to a history pseudo state counts
+        /// as one to the history's owner, so from inside the owner it exits and re-enters
+        /// the owner. The default.
+        case leastCommonRegion
+        /// SCXML's (W3C, `getTransitionDomain`): the transition stays inside its least
+        /// common *compound* ancestor, so a region of a parallel state widens to the
+        /// parallel state (`x --> x` exits and enters the parallel state and every region);
+        /// a history target counts as the state it leads to, so from inside the history's
+        /// owner the owner stays.
+        case leastCommonCompoundAncestor
+    }
+
+    /// When a parallel state completes and raises its done event.
+    public enum ParallelCompletion: Sendable, Equatable {
+        /// When the state active in each of its regions is a final state, as a composite
+        /// state completes (TBStateMachine's rule for regions). The default.
+        case finalStateInEveryRegion
+        /// SCXML's (W3C, `isInFinalState`): when the state active in each region is a final
+        /// state or is itself in a final state, at any depth (a compound state whose
+        /// active child is final; a parallel state all of whose regions are).
+        case everyRegionInFinalState
+    }
+
     /// How the regions of a parallel state are exited, by transitions and by `stop`.
     /// Regions are always entered in index order.
     public var regionExitOrder: RegionExitOrder
@@ -76,6 +103,12 @@ public struct StatechartOptions: Sendable, Equatable {
 
     /// How event names select handlers.
     public var eventMatching: EventMatching
+
+    /// Which states a transition exits and enters.
+    public var transitionDomain: TransitionDomain
+
+    /// When a parallel state completes.
+    public var parallelCompletion: ParallelCompletion
 
     /// The most microsteps (eventless transitions and done events) one step may take
     /// before it fails with ``StatechartError/eventlessLoop(limit:cycle:)``. At least 1.
@@ -96,7 +129,9 @@ public struct StatechartOptions: Sendable, Equatable {
         raisedEventOrder: RaisedEventOrder = .afterQueuedEvents,
         joinSemantics: JoinSemantics = .rememberArrivals,
         eventMatching: EventMatching = .exact,
-        maxMicrosteps: Int = 1000
+        maxMicrosteps: Int = 1000,
+        transitionDomain: TransitionDomain = .leastCommonRegion,
+        parallelCompletion: ParallelCompletion = .finalStateInEveryRegion
     ) {
         self.regionExitOrder = regionExitOrder
         self.conflictResolution = conflictResolution
@@ -104,18 +139,24 @@ public struct StatechartOptions: Sendable, Equatable {
         self.joinSemantics = joinSemantics
         self.eventMatching = eventMatching
         self.maxMicrosteps = max(1, maxMicrosteps)
+        self.transitionDomain = transitionDomain
+        self.parallelCompletion = parallelCompletion
     }
 
     /// SCXML's semantics: regions exited in reverse document order, SCXML's transition
-    /// selection, raised events on an internal queue, simultaneous joins and prefix
-    /// event matching. Charts loaded from SCXML documents run with these by default.
+    /// selection, raised events on an internal queue, simultaneous joins, prefix event
+    /// matching, SCXML's transition domains and parallel completion. Charts loaded from
+    /// SCXML documents run with these by default; a chart written in Swift or JSON with
+    /// these steps as the same chart read from SCXML.
     public static var scxml: StatechartOptions {
         StatechartOptions(
             regionExitOrder: .reverseDocumentOrder,
             conflictResolution: .documentOrder,
             raisedEventOrder: .internalQueue,
             joinSemantics: .simultaneous,
-            eventMatching: .prefix
+            eventMatching: .prefix,
+            transitionDomain: .leastCommonCompoundAncestor,
+            parallelCompletion: .everyRegionInFinalState
         )
     }
 }

@@ -6,6 +6,11 @@ extension Statechart {
     struct Compiler {
         let definition: Definition
         let prefixMatching: Bool
+        /// `TransitionDomain.leastCommonCompoundAncestor`: see ``domain(_:)``; a history target
+        /// counts as the state it leads to.
+        let compoundDomains: Bool
+        /// `ParallelCompletion.everyRegionInFinalState`.
+        let completesThroughChildren: Bool
         var states: [CompiledStateDraft] = []
         var regions: [RegionNode] = []
         var stateIndex: [StateID: Int32] = [:]
@@ -33,6 +38,8 @@ extension Statechart {
         init(_ definition: Definition, options: StatechartOptions = StatechartOptions()) {
             self.definition = definition
             prefixMatching = options.eventMatching == .prefix
+            compoundDomains = options.transitionDomain == .leastCommonCompoundAncestor
+            completesThroughChildren = options.parallelCompletion == .everyRegionInFinalState
         }
 
         mutating func compile() throws -> Model {
@@ -249,7 +256,7 @@ extension Statechart {
                     let effect: Effect
                     let name: String
                     switch handler.target {
-                    case .state(let id) where !handler.extraTargets.isEmpty || definition.dialect == .scxml:
+                    case .state(let id) where !handler.extraTargets.isEmpty || compoundDomains:
                         let targets = try ([handler.target] + handler.extraTargets).map {
                             try resolveTarget($0, historyInfo: historyInfo, referencedBy: described)
                         }
@@ -275,7 +282,7 @@ extension Statechart {
                             )
                         }
                         name = "\(sourceName) --> \(targets.map { describe($0, histories) }.joined(separator: ","))"
-                    case .history(let historyName) where definition.dialect == .scxml:
+                    case .history(let historyName) where compoundDomains:
                         let target = try resolveTarget(
                             handler.target,
                             historyInfo: historyInfo,
@@ -481,7 +488,7 @@ extension Statechart {
                 regionDefaults: regionDefaults,
                 hasInitialActions: initialActions.contains { $0 != nil },
                 raisesEveryDoneEvent: prefixMatching,
-                completesThroughChildren: definition.dialect == .scxml
+                completesThroughChildren: completesThroughChildren
             )
             return Model(
                 topology: topology,
@@ -725,11 +732,11 @@ extension Statechart {
             return 0  // Every state lies under the root region.
         }
 
-        /// In the SCXML dialect a transition's scope is the region of its least common
-        /// *compound* ancestor: a parallel state's region (SCXML's child of `<parallel>`)
-        /// widens to the region holding the parallel state.
+        /// With `TransitionDomain.leastCommonCompoundAncestor` a transition's scope is the
+        /// region of its least common *compound* ancestor: a parallel state's region (SCXML's
+        /// child of `<parallel>`) widens to the region holding the parallel state.
         private func domain(_ region: Int32) -> Int32 {
-            guard definition.dialect == .scxml else { return region }
+            guard compoundDomains else { return region }
             var current = region
             while true {
                 let owner = regions[Int(current)].parent

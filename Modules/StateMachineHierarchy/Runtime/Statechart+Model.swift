@@ -196,8 +196,8 @@ struct Topology: Sendable {
     /// With prefix matching (SCXML), every composite and parallel state raises its done
     /// event when it completes, even when no handler matches it (it still shows in traces).
     let raisesEveryDoneEvent: Bool
-    /// The SCXML dialect: a parallel state completes when each region's state is in a
-    /// final state at any depth, not only when it is one.
+    /// `ParallelCompletion.everyRegionInFinalState`: a parallel state completes when each
+    /// region's state is in a final state at any depth, not only when it is one.
     let completesThroughChildren: Bool
     // Which of the newer features the chart uses, so that steps of charts without them
     // skip their state entirely (see `StatechartEngine.settles`).

@@ -1012,7 +1012,7 @@ final class StatechartEngine: @unchecked Sendable {
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil, junctionPath: (junction, chosen))
         case .history(let history, let remembered, let fallback):
-            let hasRecord = !historyRecords[Int(history)].isEmpty
+            let hasRecord = hasRecord(history, afterExitsOf: remembered)
             let change = hasRecord ? remembered : fallback
             logTransition(index, scope: topology.switchScopeNames[Int(change)])
             perform(change, handler: handler.hasAction ? index : nil, history: hasRecord ? Int(history) : nil)
@@ -1099,13 +1099,36 @@ final class StatechartEngine: @unchecked Sendable {
             let chosen = try junctionPath(junction)
             return Pick(handler: index, change: firstPath + Int32(chosen), junctionPath: (junction, chosen))
         case .history(let history, let remembered, let fallback):
-            let hasRecord = !historyRecords[Int(history)].isEmpty
+            let hasRecord = hasRecord(history, afterExitsOf: remembered)
             return Pick(
                 handler: index,
                 change: hasRecord ? remembered : fallback,
                 history: hasRecord ? Int(history) : nil
             )
         }
+    }
+
+    /// Whether `history` will have a record when its state is entered by `change` (its
+    /// switch to the history's owner): it has one now, or the switch exits the owner, whose
+    /// exit makes one. W3C reads a history's value after the transition's exits, so a
+    /// transition from the owner to its own history returns to what was active in it.
+    private func hasRecord(_ history: Int32, afterExitsOf change: Int32) -> Bool {
+        guard historyRecords[Int(history)].isEmpty else { return true }
+        let owner = topology.histories[Int(history)].owner
+        guard isActiveInStep(owner) else { return false }
+        let entry = switches[Int(change)]
+        for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
+            let region = scopeRegions[slot]
+            var state = owner
+            while true {
+                let parent = hot[Int(state)].parent
+                if parent == region { return true }
+                let above = topology.regions[Int(parent)].parent
+                guard above >= 0 else { break }
+                state = above
+            }
+        }
+        return false
     }
 
     /// SCXML's `removeConflictingTransitions`: of two picks whose exit scopes overlap, one
@@ -1174,9 +1197,12 @@ final class StatechartEngine: @unchecked Sendable {
         // Regions are numbered in document order (pre-order), and scopes of kept picks
         // are disjoint subtrees: exiting the later subtree first is reverse document order.
         pickScopes.sort { $0.region < $1.region }
+        // An exited state leaves the configuration before the transitions' content runs
+        // (W3C: exit, then content, then entry), so `In()` no longer sees it.
         for scope in pickScopes.reversed() {
             let active = current[Int(scope.region)]
             if active >= 0 { exitState(active) }
+            current[Int(scope.region)] = -1
         }
         for pick in picks {
             if settles { lastFired = pick.handler }
@@ -1263,6 +1289,8 @@ final class StatechartEngine: @unchecked Sendable {
         for slot in scope {
             let active = current[Int(scopeRegions[slot])]
             if active >= 0 { exitState(active) }
+            // Left before the action runs, as in a microstep (see `microstep`).
+            current[Int(scopeRegions[slot])] = -1
         }
         if let handler { hooks.runAction(of: handler, payload: stepPayload, event: stepEvent) }
         if let (junction, path) = junctionPath {

@@ -1,7 +1,9 @@
 // An SCXML document compiles to the same `Definition` (and so the same model and engine)
 // as typed and JSON charts: states, regions, histories, initial transitions and handlers,
-// with the document's executable content as the definition's blocks. The SCXML dialect
-// maps each child of a `<parallel>` to a region holding that one state.
+// with the document's executable content as the definition's blocks. Each child of a
+// `<parallel>` becomes a region holding that one state; SCXML's rules for such a tree (its
+// transition domains and when a parallel state completes) are `StatechartOptions.scxml`'s,
+// which a chart written in Swift may choose too.
 
 /// The chart an SCXML document runs as: state and event identifiers are the document's
 /// ids and event names; the payload says which invoked session sent an event (SCXML's
@@ -20,12 +22,7 @@ extension SCXMLDocument {
     /// document content needs a block have one, so that a step through plain states calls
     /// no block at all.
     static func definition(of document: SCXMLDocument, tracing: Bool = true) -> SCXMLChart.Definition {
-        var definition = SCXMLChart.Definition(
-            name: document.name ?? "scxml",
-            root: document.region(of: 0, tracing: tracing)
-        )
-        definition.dialect = .scxml
-        return definition
+        SCXMLChart.Definition(name: document.name ?? "scxml", root: document.region(of: 0, tracing: tracing))
     }
 
     private func region(of parent: Int, tracing: Bool) -> SCXMLChart.RegionSpec {
