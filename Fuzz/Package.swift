@@ -31,6 +31,7 @@ let package = Package(
         fuzzTarget("FuzzSCXML", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzJSONChart", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzSnapshot", ["StateMachineHierarchy"]),
+        fuzzTarget("FuzzChartSemantics", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzDeepLink", ["NavigationFeatures"]),
         // The apps' parsers live in an app target, not a product: their files are linked in.
         fuzzTarget("FuzzCommands", []),

@@ -28,6 +28,7 @@ struct FuzzRegressionTests {
         ("scxml", SCXMLHarness.run),
         ("jsonchart", JSONChartHarness.run),
         ("snapshot", SnapshotHarness.run),
+        ("semantics", ChartSemanticsHarness.run),
         ("deeplink", DeepLinkHarness.run),
         ("commands", CommandHarness.run),
     ]

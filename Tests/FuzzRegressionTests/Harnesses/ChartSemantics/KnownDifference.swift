@@ -1,0 +1,74 @@
+import Foundation
+
+/// The chart shapes of the five semantic differences issue 29 lists, for skipping them
+/// *while developing* (environment variable `CHART_SEMANTICS_SKIP`, comma-separated names
+/// or `all`). Nothing is skipped unless that variable is set: the committed harness, the
+/// regression tests and CI check every input.
+///
+/// Each shape is a static over-approximation: an input whose chart has it is not run at all.
+enum KnownDifference: String, CaseIterable, Sendable {
+    /// 1: `In()` sees a state the microstep already left. Shape: any `In()`.
+    case staleIn = "stale-in"
+    /// 2: a typed transition whose scope is a region of a parallel state is not widened to
+    /// the parallel state's own parent region. Shape: such a transition.
+    case regionWidening = "region-widening"
+    /// 3: a typed transition from inside a state to that state's own history leaves the
+    /// state. Shape: a history target whose owner contains the source.
+    case ownHistory = "own-history"
+    /// 4: a typed history transition ignores the record its own exit makes. Shape: a
+    /// history target whose owner can be active together with the source.
+    case historyRecord = "history-record"
+    /// 5: a typed `.scxml` chart raises no `done.state.<id>` for a parallel state. Shape: a
+    /// final state inside a parallel state.
+    case parallelDone = "parallel-done"
+
+    /// The differences named by `setting` (`all` for every one); empty when it is nil.
+    static func skipped(_ setting: String?) -> Set<KnownDifference> {
+        guard let setting else { return [] }
+        let names = setting.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if names.contains("all") { return Set(allCases) }
+        return Set(names.compactMap(KnownDifference.init(rawValue:)))
+    }
+}
+
+extension SemanticsChart {
+    /// The shapes of known differences this chart has.
+    var knownDifferences: Set<KnownDifference> {
+        var found = Set<KnownDifference>()
+        let content = states.flatMap { $0.onEntry + $0.onExit } + transitions.flatMap(\.actions)
+        if transitions.contains(where: { $0.condition?.readsConfiguration ?? false })
+            || content.contains(where: \.readsConfiguration)
+        {
+            found.insert(.staleIn)
+        }
+        for transition in transitions {
+            guard let target = transition.target, !isLocal(transition) else { continue }
+            let source = transition.source
+            let goal: Int
+            switch target {
+            case .state(let state):
+                goal = state
+            case .history(let number):
+                goal = histories[number].owner
+                if isDescendant(source, of: goal) { found.insert(.ownHistory) }
+                let common = commonAncestor(source, goal)
+                if common == source || common == goal || common.map({ states[$0].kind == .parallel }) == true {
+                    found.insert(.historyRecord)
+                }
+            }
+            if let owner = scopeOwner(source, goal), states[owner].kind == .parallel { found.insert(.regionWidening) }
+        }
+        if states.indices.contains(where: { states[$0].kind == .final && chain($0).dropFirst().contains { states[$0].kind == .parallel } }) {
+            found.insert(.parallelDone)
+        }
+        return found
+    }
+
+    /// The state owning the least common region of an external transition from `source`
+    /// to `target` (nil for the root region), before SCXML's widening.
+    private func scopeOwner(_ source: Int, _ target: Int) -> Int? {
+        guard let common = commonAncestor(source, target) else { return nil }
+        if common == source || common == target { return states[common].parent }
+        return states[common].kind == .parallel ? states[common].parent : common
+    }
+}
