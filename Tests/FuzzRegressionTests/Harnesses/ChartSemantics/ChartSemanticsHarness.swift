@@ -71,7 +71,9 @@ enum ChartSemanticsHarness {
         if environment["CHART_SEMANTICS_REDUCE"] != nil {
             // A developer's aid when replaying a crash: the smallest chart and script (by
             // deleting parts) that still fail the same check, printed after the original.
-            report.report += "\n\n=== reduced to\n" + (findings(in: chart.reduced(failing: finding.check, skipping: skipped)) ?? finding).report
+            report.report +=
+                "\n\n=== reduced to\n"
+                + (findings(in: chart.reduced(failing: finding.check, skipping: skipped)) ?? finding).report
         }
         FileHandle.standardError.write(Data(report.report.utf8))
         fatalError("chart semantics: \(finding.message)")
@@ -135,17 +137,43 @@ extension ChartSemanticsHarness {
             if let snapshot = scxml.snapshot {
                 let restored = try runSCXML(document, restoring: roundTrip(snapshot, form: "SCXML"))
                 try checkLegal(restored, form: "SCXML restored")
-                try compare(scxml, restored, from: chart.snapshotAfter + 1, check: "(c) the restored SCXML machine's future differs", fullTrace: true, labels: ("SCXML", "SCXML restored"))
+                try compare(
+                    scxml,
+                    restored,
+                    from: chart.snapshotAfter + 1,
+                    check: "(c) the restored SCXML machine's future differs",
+                    fullTrace: true,
+                    labels: ("SCXML", "SCXML restored")
+                )
             }
             if let snapshot = typed.snapshot {
                 let restored = try runTyped(restoring: roundTrip(snapshot, form: "typed"))
                 try checkLegal(restored, form: "typed restored")
-                try compare(typed, restored, from: chart.snapshotAfter + 1, check: "(c) the restored typed chart's future differs", fullTrace: true, labels: ("typed", "typed restored"))
+                try compare(
+                    typed,
+                    restored,
+                    from: chart.snapshotAfter + 1,
+                    check: "(c) the restored typed chart's future differs",
+                    fullTrace: true,
+                    labels: ("typed", "typed restored")
+                )
             }
 
             // (d) the same input runs the same way again.
-            try compare(scxml, runSCXML(document), check: "(d) the SCXML document runs differently the second time", fullTrace: true, labels: ("SCXML", "SCXML again"))
-            try compare(typed, runTyped(), check: "(d) the typed chart runs differently the second time", fullTrace: true, labels: ("typed", "typed again"))
+            try compare(
+                scxml,
+                runSCXML(document),
+                check: "(d) the SCXML document runs differently the second time",
+                fullTrace: true,
+                labels: ("SCXML", "SCXML again")
+            )
+            try compare(
+                typed,
+                runTyped(),
+                check: "(d) the typed chart runs differently the second time",
+                fullTrace: true,
+                labels: ("typed", "typed again")
+            )
         }
 
         // MARK: Running
@@ -175,7 +203,10 @@ extension ChartSemanticsHarness {
                         onMacrostep: onMacrostep
                     )
                 } catch {
-                    throw fail("(c) an SCXML machine refuses its own snapshot", detail: "\(error)\n\(describe(snapshot))")
+                    throw fail(
+                        "(c) an SCXML machine refuses its own snapshot",
+                        detail: "\(error)\n\(describe(snapshot))"
+                    )
                 }
             } else {
                 machine = SCXMLInterpreter(document: document, options: options, clock: clock, onMacrostep: onMacrostep)
@@ -297,7 +328,12 @@ extension ChartSemanticsHarness {
             for number in run.records.keys.sorted() where number != run.failedAt {
                 let configuration = run.records[number]!.configuration
                 if let problem = chart.illegality(of: configuration) {
-                    throw fail("(a) the \(form) configuration is illegal", at: number, detail: problem, runs: [(form, run)])
+                    throw fail(
+                        "(a) the \(form) configuration is illegal",
+                        at: number,
+                        detail: problem,
+                        runs: [(form, run)]
+                    )
                 }
             }
         }
@@ -321,14 +357,23 @@ extension ChartSemanticsHarness {
                 let other = right.records[number]
                 guard let one, let other else {
                     if one == nil && other == nil { return }
-                    throw fail("\(check): only one of them ran the step", at: number, runs: [(labels.0, left), (labels.1, right)])
+                    throw fail(
+                        "\(check): only one of them ran the step",
+                        at: number,
+                        runs: [(labels.0, left), (labels.1, right)]
+                    )
                 }
                 // A typed chart reports a failed macrostep only to the caller of `handle`:
                 // one in `start` or in a timer's step is visible on the SCXML side alone.
-                let reportsFailures = number > 0 && { if case .event = chart.script[number - 1] { true } else { false } }()
+                let reportsFailures =
+                    number > 0 && { if case .event = chart.script[number - 1] { true } else { false } }()
                 if one.failure != nil || other.failure != nil {
                     if (one.failure == nil) != (other.failure == nil), reportsFailures {
-                        throw fail("\(check): only one of them fails", at: number, runs: [(labels.0, left), (labels.1, right)])
+                        throw fail(
+                            "\(check): only one of them fails",
+                            at: number,
+                            runs: [(labels.0, left), (labels.1, right)]
+                        )
                     }
                     return
                 }
@@ -357,9 +402,13 @@ extension ChartSemanticsHarness {
 
         /// The finding for `check`, failed at step `number` (nil when not at a step): its
         /// report holds the chart in both forms, the script up to that step and the runs.
-        func fail(_ check: String, at number: Int? = nil, detail: String? = nil, runs: [(String, Run)] = []) -> Finding {
+        func fail(_ check: String, at number: Int? = nil, detail: String? = nil, runs: [(String, Run)] = []) -> Finding
+        {
             let message = check + (number.map { " at \(stepName($0))" } ?? "") + (detail.map { ": \($0)" } ?? "")
-            var report = ["", "=== chart semantics: \(message)", "", "--- SCXML document", xml, "", "--- typed chart (Swift)", chart.typedOutline, ""]
+            var report = [
+                "", "=== chart semantics: \(message)", "", "--- SCXML document", xml, "", "--- typed chart (Swift)",
+                chart.typedOutline, "",
+            ]
             let shown = number ?? chart.script.count
             report.append("--- script (snapshot after step \(chart.snapshotAfter))")
             report.append("  0: start")
@@ -369,13 +418,17 @@ extension ChartSemanticsHarness {
                 case .advance(let seconds): report.append("  \(offset + 1): advance \(seconds)s")
                 }
             }
-            if shown < chart.script.count { report.append("  (\(chart.script.count - shown) more steps, not run for this finding)") }
+            if shown < chart.script.count {
+                report.append("  (\(chart.script.count - shown) more steps, not run for this finding)")
+            }
             for (label, run) in runs {
                 report.append("")
                 report.append("--- \(label) run")
                 for number in run.records.keys.sorted() where number <= shown {
                     let record = run.records[number]!
-                    report.append("  \(number): [\(record.configuration.joined(separator: " "))]  \(record.trace.joined(separator: " "))")
+                    report.append(
+                        "  \(number): [\(record.configuration.joined(separator: " "))]  \(record.trace.joined(separator: " "))"
+                    )
                     if let failure = record.failure { report.append("     failed: \(failure)") }
                 }
             }
@@ -407,7 +460,8 @@ extension SemanticsChart {
             case .compound where children.count != 1:
                 return "the compound state '\(states[state].id)' has \(children.count) active children"
             case .parallel where children.count != states[state].children.count:
-                return "the parallel state '\(states[state].id)' has \(children.count) of \(states[state].children.count) children active"
+                return
+                    "the parallel state '\(states[state].id)' has \(children.count) of \(states[state].children.count) children active"
             default:
                 continue
             }

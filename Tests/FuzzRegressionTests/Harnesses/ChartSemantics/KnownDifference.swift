@@ -42,7 +42,8 @@ extension SemanticsChart {
     /// The shapes of known differences this chart has.
     var knownDifferences: Set<KnownDifference> {
         var found = Set<KnownDifference>()
-        let content = documentOrder.flatMap { states[$0].onEntry + states[$0].onExit } + liveTransitions.flatMap(\.actions)
+        let content =
+            documentOrder.flatMap { states[$0].onEntry + states[$0].onExit } + liveTransitions.flatMap(\.actions)
         if content.contains(where: \.readsConfiguration) { found.insert(.staleIn) }
         for transition in liveTransitions {
             guard let target = transition.target, !isLocal(transition) else { continue }
@@ -63,11 +64,16 @@ extension SemanticsChart {
         }
         for case .done(let state, true) in liveTransitions.map(\.trigger) {
             let matching = ["*", "done", "done.state", "done.state.\(states[state].id)"]
-            if liveTransitions.contains(where: { eventName(of: $0.trigger).map(matching.contains) == true && $0.trigger != .done(of: state, viaOnDone: true) }) {
+            if liveTransitions.contains(where: {
+                eventName(of: $0.trigger).map(matching.contains) == true
+                    && $0.trigger != .done(of: state, viaOnDone: true)
+            }) {
                 found.insert(.onDoneHidesDescriptors)
             }
         }
-        if documentOrder.contains(where: { states[$0].kind == .final && chain($0).dropFirst().contains { states[$0].kind == .parallel } }) {
+        if documentOrder.contains(where: {
+            states[$0].kind == .final && chain($0).dropFirst().contains { states[$0].kind == .parallel }
+        }) {
             found.insert(.parallelDone)
         }
         return found

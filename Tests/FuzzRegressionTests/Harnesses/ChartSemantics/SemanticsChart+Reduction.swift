@@ -41,7 +41,8 @@ extension SemanticsChart {
                 result.append(candidate)
             }
         }
-        for state in documentOrder where states[state].parent.map({ states[$0].children.count > 1 }) ?? (rootChildren.count > 1) {
+        for state in documentOrder
+        where states[state].parent.map({ states[$0].children.count > 1 }) ?? (rootChildren.count > 1) {
             guard states[state].children.isEmpty, !isReferenced(state) else { continue }
             var candidate = self
             if let parent = states[state].parent {
@@ -52,7 +53,8 @@ extension SemanticsChart {
             result.append(candidate)
         }
         for state in documentOrder {
-            for (position, history) in states[state].histories.enumerated() where !liveTransitions.contains(where: { $0.target == .history(history) }) {
+            for (position, history) in states[state].histories.enumerated()
+            where !liveTransitions.contains(where: { $0.target == .history(history) }) {
                 var candidate = self
                 candidate.states[state].histories.remove(at: position)
                 result.append(candidate)
@@ -144,7 +146,9 @@ extension SemanticsChart {
             }
         }
         for transition in liveTransitions {
-            if transition.target == .state(state) || names(transition.condition) || names(transition.actions) { return true }
+            if transition.target == .state(state) || names(transition.condition) || names(transition.actions) {
+                return true
+            }
             if case .done(let of, _) = transition.trigger, of == state { return true }
         }
         return documentOrder.contains { names(states[$0].onEntry) || names(states[$0].onExit) }

@@ -103,7 +103,11 @@ extension SemanticsChart {
         }
         for number in state.histories {
             let history = histories[number]
-            typed = typed.history(history.id, history.deep ? .deep : .shallow, default: states[history.defaultTarget].id)
+            typed = typed.history(
+                history.id,
+                history.deep ? .deep : .shallow,
+                default: states[history.defaultTarget].id
+            )
         }
         for number in state.transitions {
             typed = adding(transitions[number], to: typed, ids: ids, probe: probe)
