@@ -59,12 +59,44 @@ enum ChartSemanticsHarness {
         var failedAt: Int?
     }
 
+    /// Decodes `data` into a chart and a script and checks them (see the type's
+    /// documentation); traps, after printing both forms and their runs, when a check fails.
     static func run(_ data: Data) {
         let chart = SemanticsChart(decoding: data)
-        let skipped = KnownDifference.skipped(ProcessInfo.processInfo.environment["CHART_SEMANTICS_SKIP"])
+        let environment = ProcessInfo.processInfo.environment
+        let skipped = KnownDifference.skipped(environment["CHART_SEMANTICS_SKIP"])
         if !skipped.isEmpty, chart.knownDifferences.contains(where: skipped.contains) { return }
-        let checker = Checker(chart: chart)
-        checker.check()
+        guard let finding = findings(in: chart) else { return }
+        var report = finding
+        if environment["CHART_SEMANTICS_REDUCE"] != nil {
+            // A developer's aid when replaying a crash: the smallest chart and script (by
+            // deleting parts) that still fail the same check, printed after the original.
+            report.report +=
+                "\n\n=== reduced to\n"
+                + (findings(in: chart.reduced(failing: finding.check, skipping: skipped)) ?? finding).report
+        }
+        FileHandle.standardError.write(Data(report.report.utf8))
+        fatalError("chart semantics: \(finding.message)")
+    }
+
+    /// The first check `chart` fails, or nil.
+    static func findings(in chart: SemanticsChart) -> Finding? {
+        do {
+            try Checker(chart: chart).check()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A failed check: what failed, and the report that shows it.
+    struct Finding: Error {
+        /// Which check failed, without step numbers (what a reduction must keep failing).
+        var check: String
+        /// The check and where it failed.
+        var message: String
+        /// The chart in both forms, the script and the runs.
+        var report: String
     }
 }
 
@@ -74,45 +106,74 @@ extension ChartSemanticsHarness {
         let chart: SemanticsChart
         let xml: String
 
+        /// A checker of `chart`, whose SCXML text it renders once.
         init(chart: SemanticsChart) {
             self.chart = chart
             xml = chart.scxml
         }
 
-        func check() {
+        /// Loads and compiles both forms, runs each (twice, and once more from a snapshot),
+        /// and checks (a) to (d).
+        func check() throws(Finding) {
             let document: SCXMLDocument
             do {
                 document = try SCXMLDocument(xml: xml)
             } catch {
-                fail("the SCXML reader rejects the generated document: \(error)")
+                throw fail("the SCXML reader rejects the generated document", detail: "\(error)")
             }
             do {
                 _ = try SemanticsTypedChart(chart.typedDefinition(probe: SemanticsProbe()), options: options)
             } catch {
-                fail("the typed chart does not compile: \(error)")
+                throw fail("the typed chart does not compile", detail: "\(error)")
             }
-            let scxml = runSCXML(document)
-            let typed = runTyped()
+            let scxml = try runSCXML(document)
+            let typed = try runTyped()
             for (name, run) in [("SCXML", scxml), ("typed", typed)] {
-                checkLegal(run, form: name)
+                try checkLegal(run, form: name)
             }
-            compare(scxml, typed, check: "(b) the SCXML document and the typed chart step differently")
+            try compare(scxml, typed, check: "(b) the SCXML document and the typed chart step differently")
 
             // (c) a snapshot through JSON and a restore gives the same future.
             if let snapshot = scxml.snapshot {
-                let restored = runSCXML(document, restoring: roundTrip(snapshot, form: "SCXML"))
-                checkLegal(restored, form: "SCXML restored")
-                compare(scxml, restored, from: chart.snapshotAfter + 1, check: "(c) the restored SCXML machine's future differs", fullTrace: true, labels: ("SCXML", "SCXML restored"))
+                let restored = try runSCXML(document, restoring: roundTrip(snapshot, form: "SCXML"))
+                try checkLegal(restored, form: "SCXML restored")
+                try compare(
+                    scxml,
+                    restored,
+                    from: chart.snapshotAfter + 1,
+                    check: "(c) the restored SCXML machine's future differs",
+                    fullTrace: true,
+                    labels: ("SCXML", "SCXML restored")
+                )
             }
             if let snapshot = typed.snapshot {
-                let restored = runTyped(restoring: roundTrip(snapshot, form: "typed"))
-                checkLegal(restored, form: "typed restored")
-                compare(typed, restored, from: chart.snapshotAfter + 1, check: "(c) the restored typed chart's future differs", fullTrace: true, labels: ("typed", "typed restored"))
+                let restored = try runTyped(restoring: roundTrip(snapshot, form: "typed"))
+                try checkLegal(restored, form: "typed restored")
+                try compare(
+                    typed,
+                    restored,
+                    from: chart.snapshotAfter + 1,
+                    check: "(c) the restored typed chart's future differs",
+                    fullTrace: true,
+                    labels: ("typed", "typed restored")
+                )
             }
 
             // (d) the same input runs the same way again.
-            compare(scxml, runSCXML(document), check: "(d) the SCXML document runs differently the second time", fullTrace: true, labels: ("SCXML", "SCXML again"))
-            compare(typed, runTyped(), check: "(d) the typed chart runs differently the second time", fullTrace: true, labels: ("typed", "typed again"))
+            try compare(
+                scxml,
+                runSCXML(document),
+                check: "(d) the SCXML document runs differently the second time",
+                fullTrace: true,
+                labels: ("SCXML", "SCXML again")
+            )
+            try compare(
+                typed,
+                runTyped(),
+                check: "(d) the typed chart runs differently the second time",
+                fullTrace: true,
+                labels: ("typed", "typed again")
+            )
         }
 
         // MARK: Running
@@ -123,7 +184,9 @@ extension ChartSemanticsHarness {
             return restoring ? Array(all.dropFirst(chart.snapshotAfter)) : all
         }
 
-        func runSCXML(_ document: SCXMLDocument, restoring snapshot: StatechartSnapshot? = nil) -> Run {
+        /// Runs the document through the script on a fresh manual clock (from `snapshot`'s
+        /// step on, when given), recording every macrostep's trace.
+        func runSCXML(_ document: SCXMLDocument, restoring snapshot: StatechartSnapshot? = nil) throws(Finding) -> Run {
             let clock = ManualStatechartClock()
             let macrosteps = SemanticsProbe()
             let options = ChartSemanticsHarness.options
@@ -140,7 +203,10 @@ extension ChartSemanticsHarness {
                         onMacrostep: onMacrostep
                     )
                 } catch {
-                    fail("an SCXML machine refuses its own snapshot: \(error)\n\(describe(snapshot))")
+                    throw fail(
+                        "(c) an SCXML machine refuses its own snapshot",
+                        detail: "\(error)\n\(describe(snapshot))"
+                    )
                 }
             } else {
                 machine = SCXMLInterpreter(document: document, options: options, clock: clock, onMacrostep: onMacrostep)
@@ -177,7 +243,9 @@ extension ChartSemanticsHarness {
             return run
         }
 
-        func runTyped(restoring snapshot: StatechartSnapshot? = nil) -> Run {
+        /// Runs the typed twin through the script on a fresh manual clock (from `snapshot`'s
+        /// step on, when given), its blocks recording into a fresh probe.
+        func runTyped(restoring snapshot: StatechartSnapshot? = nil) throws(Finding) -> Run {
             let clock = ManualStatechartClock()
             let probe = SemanticsProbe()
             let definition = chart.typedDefinition(probe: probe)
@@ -191,7 +259,7 @@ extension ChartSemanticsHarness {
                     machine = try SemanticsTypedChart(definition, options: options, clock: clock)
                 }
             } catch {
-                fail("the typed chart does not compile or refuses its own snapshot: \(error)")
+                throw fail("(c) the typed chart does not compile or refuses its own snapshot", detail: "\(error)")
             }
             if snapshot == nil {
                 machine.start()
@@ -218,6 +286,7 @@ extension ChartSemanticsHarness {
             return run
         }
 
+        /// The description of the error `body` throws, or nil.
         private func capture(_ body: () throws -> Void) -> String? {
             do {
                 try body()
@@ -228,19 +297,24 @@ extension ChartSemanticsHarness {
         }
 
         /// `snapshot` encoded to JSON and decoded again, which must give it back.
-        private func roundTrip(_ snapshot: StatechartSnapshot, form: String) -> StatechartSnapshot {
+        private func roundTrip(_ snapshot: StatechartSnapshot, form: String) throws(Finding) -> StatechartSnapshot {
+            let decoded: StatechartSnapshot
             do {
                 let data = try JSONEncoder().encode(snapshot)
-                let decoded = try JSONDecoder().decode(StatechartSnapshot.self, from: data)
-                guard decoded == snapshot else {
-                    fail("(c) the \(form) snapshot changed through JSON:\n\(describe(snapshot))\nread back:\n\(describe(decoded))")
-                }
-                return decoded
+                decoded = try JSONDecoder().decode(StatechartSnapshot.self, from: data)
             } catch {
-                fail("(c) the \(form) snapshot does not survive JSON: \(error)\n\(describe(snapshot))")
+                throw fail("(c) the \(form) snapshot does not survive JSON", detail: "\(error)\n\(describe(snapshot))")
             }
+            guard decoded == snapshot else {
+                throw fail(
+                    "(c) the \(form) snapshot changed through JSON",
+                    detail: "\(describe(snapshot))\nread back:\n\(describe(decoded))"
+                )
+            }
+            return decoded
         }
 
+        /// `snapshot` as sorted JSON, for a report.
         private func describe(_ snapshot: StatechartSnapshot) -> String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -250,11 +324,16 @@ extension ChartSemanticsHarness {
         // MARK: Checks
 
         /// (a) Every recorded configuration (before a failure) is legal.
-        private func checkLegal(_ run: Run, form: String) {
+        private func checkLegal(_ run: Run, form: String) throws(Finding) {
             for number in run.records.keys.sorted() where number != run.failedAt {
                 let configuration = run.records[number]!.configuration
                 if let problem = chart.illegality(of: configuration) {
-                    fail("(a) the \(form) configuration after \(stepName(number)) is illegal: \(problem)", runs: [(form, run)])
+                    throw fail(
+                        "(a) the \(form) configuration is illegal",
+                        at: number,
+                        detail: problem,
+                        runs: [(form, run)]
+                    )
                 }
             }
         }
@@ -270,7 +349,7 @@ extension ChartSemanticsHarness {
             check: String,
             fullTrace: Bool = false,
             labels: (String, String) = ("SCXML", "typed")
-        ) {
+        ) throws(Finding) {
             let last = chart.script.count
             guard first <= last else { return }
             for number in first...last {
@@ -278,29 +357,39 @@ extension ChartSemanticsHarness {
                 let other = right.records[number]
                 guard let one, let other else {
                     if one == nil && other == nil { return }
-                    fail("\(check): only one of them ran \(stepName(number))", runs: [(labels.0, left), (labels.1, right)])
+                    throw fail(
+                        "\(check): only one of them ran the step",
+                        at: number,
+                        runs: [(labels.0, left), (labels.1, right)]
+                    )
                 }
                 // A typed chart reports a failed macrostep only to the caller of `handle`:
                 // one in `start` or in a timer's step is visible on the SCXML side alone.
-                let reportsFailures = number > 0 && { if case .event = chart.script[number - 1] { true } else { false } }()
+                let reportsFailures =
+                    number > 0 && { if case .event = chart.script[number - 1] { true } else { false } }()
                 if one.failure != nil || other.failure != nil {
                     if (one.failure == nil) != (other.failure == nil), reportsFailures {
-                        fail("\(check): only one of them fails at \(stepName(number))", runs: [(labels.0, left), (labels.1, right)])
+                        throw fail(
+                            "\(check): only one of them fails",
+                            at: number,
+                            runs: [(labels.0, left), (labels.1, right)]
+                        )
                     }
                     return
                 }
                 let sameConfiguration = Set(one.configuration) == Set(other.configuration)
                 let sameTrace = fullTrace ? one.trace == other.trace : one.comparableTrace == other.comparableTrace
                 if !sameConfiguration || !sameTrace {
-                    fail(
-                        "\(check) at \(stepName(number)): "
-                            + (sameConfiguration ? "the traces differ" : "the configurations differ"),
+                    throw fail(
+                        "\(check): " + (sameConfiguration ? "the traces differ" : "the configurations differ"),
+                        at: number,
                         runs: [(labels.0, left), (labels.1, right)]
                     )
                 }
             }
         }
 
+        /// "step 3 (event a)": how a report names step `number`.
         private func stepName(_ number: Int) -> String {
             guard number > 0 else { return "start (step 0)" }
             switch chart.script[number - 1] {
@@ -311,29 +400,40 @@ extension ChartSemanticsHarness {
 
         // MARK: Reporting
 
-        /// Prints the chart (SCXML and typed), the script and the runs, then traps.
-        func fail(_ message: String, runs: [(String, Run)] = []) -> Never {
-            var report = ["", "=== chart semantics: \(message)", "", "--- SCXML document", xml, "", "--- typed chart (Swift)", chart.typedOutline, ""]
+        /// The finding for `check`, failed at step `number` (nil when not at a step): its
+        /// report holds the chart in both forms, the script up to that step and the runs.
+        func fail(_ check: String, at number: Int? = nil, detail: String? = nil, runs: [(String, Run)] = []) -> Finding
+        {
+            let message = check + (number.map { " at \(stepName($0))" } ?? "") + (detail.map { ": \($0)" } ?? "")
+            var report = [
+                "", "=== chart semantics: \(message)", "", "--- SCXML document", xml, "", "--- typed chart (Swift)",
+                chart.typedOutline, "",
+            ]
+            let shown = number ?? chart.script.count
             report.append("--- script (snapshot after step \(chart.snapshotAfter))")
             report.append("  0: start")
-            for (offset, step) in chart.script.enumerated() {
+            for (offset, step) in chart.script.enumerated().prefix(shown) {
                 switch step {
                 case .event(let name): report.append("  \(offset + 1): \(name)")
                 case .advance(let seconds): report.append("  \(offset + 1): advance \(seconds)s")
                 }
             }
+            if shown < chart.script.count {
+                report.append("  (\(chart.script.count - shown) more steps, not run for this finding)")
+            }
             for (label, run) in runs {
                 report.append("")
                 report.append("--- \(label) run")
-                for number in run.records.keys.sorted() {
+                for number in run.records.keys.sorted() where number <= shown {
                     let record = run.records[number]!
-                    report.append("  \(number): [\(record.configuration.joined(separator: " "))]  \(record.trace.joined(separator: " "))")
+                    report.append(
+                        "  \(number): [\(record.configuration.joined(separator: " "))]  \(record.trace.joined(separator: " "))"
+                    )
                     if let failure = record.failure { report.append("     failed: \(failure)") }
                 }
             }
             report.append("")
-            FileHandle.standardError.write(Data(report.joined(separator: "\n").utf8))
-            fatalError("chart semantics: \(message)")
+            return Finding(check: check, message: message, report: report.joined(separator: "\n"))
         }
     }
 }
@@ -360,7 +460,8 @@ extension SemanticsChart {
             case .compound where children.count != 1:
                 return "the compound state '\(states[state].id)' has \(children.count) active children"
             case .parallel where children.count != states[state].children.count:
-                return "the parallel state '\(states[state].id)' has \(children.count) of \(states[state].children.count) children active"
+                return
+                    "the parallel state '\(states[state].id)' has \(children.count) of \(states[state].children.count) children active"
             default:
                 continue
             }

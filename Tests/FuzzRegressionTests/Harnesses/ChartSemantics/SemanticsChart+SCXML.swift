@@ -12,6 +12,7 @@ extension SemanticsChart {
         return lines.joined(separator: "\n")
     }
 
+    /// Appends the element of state `index` (and its children) to `lines`.
     private func appendSCXML(of index: Int, indent: String, to lines: inout [String]) {
         let state = states[index]
         let element =
@@ -57,6 +58,7 @@ extension SemanticsChart {
         }
     }
 
+    /// A `<transition>` element, on one line.
     private func scxml(_ transition: Transition) -> String {
         var text = "<transition"
         if let event = eventName(of: transition.trigger) { text += " event=\"\(event)\"" }
@@ -81,6 +83,7 @@ extension SemanticsChart {
         }
     }
 
+    /// Executable content, on one line.
     private func scxml(_ content: [Content]) -> String {
         content.map { element in
             switch element {
@@ -92,6 +95,7 @@ extension SemanticsChart {
         }.joined()
     }
 
+    /// `text` for an attribute value (`&&` is the only markup a condition holds).
     private func xmlEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;")
     }

@@ -70,6 +70,7 @@ extension SemanticsChart {
         }
     }
 
+    /// The typed state `index`, with its children, blocks, histories and handlers.
     private func typedState(_ index: Int, probe: SemanticsProbe) -> SemanticsTypedChart.State {
         let state = states[index]
         var typed: SemanticsTypedChart.State
@@ -102,7 +103,11 @@ extension SemanticsChart {
         }
         for number in state.histories {
             let history = histories[number]
-            typed = typed.history(history.id, history.deep ? .deep : .shallow, default: states[history.defaultTarget].id)
+            typed = typed.history(
+                history.id,
+                history.deep ? .deep : .shallow,
+                default: states[history.defaultTarget].id
+            )
         }
         for number in state.transitions {
             typed = adding(transitions[number], to: typed, ids: ids, probe: probe)
@@ -110,6 +115,7 @@ extension SemanticsChart {
         return typed
     }
 
+    /// `state` with `transition` added as the typed handler of the same meaning.
     private func adding(
         _ transition: Transition,
         to state: SemanticsTypedChart.State,
@@ -181,6 +187,7 @@ extension SemanticsChart {
         return lines.joined(separator: "\n")
     }
 
+    /// Appends the Swift of state `index` (and its children) to `lines`.
     private func appendOutline(of index: Int, indent: String, to lines: inout [String]) {
         let state = states[index]
         let inner = indent + "    "
@@ -212,6 +219,7 @@ extension SemanticsChart {
         for number in state.transitions { lines.append(inner + outline(transitions[number])) }
     }
 
+    /// A handler modifier (`.on`, `.always`, `.onDone`, `.after`) as Swift.
     private func outline(_ transition: Transition) -> String {
         let target =
             switch transition.target {
@@ -237,6 +245,7 @@ extension SemanticsChart {
         }
     }
 
+    /// A guard's body as Swift.
     private func outline(_ condition: Condition) -> String {
         switch condition {
         case .constant(let value): "\(value)"
@@ -247,6 +256,7 @@ extension SemanticsChart {
         }
     }
 
+    /// An action's body as Swift.
     private func outline(_ content: [Content]) -> String {
         content.map { element in
             switch element {

@@ -244,7 +244,8 @@ struct SemanticsChart: Sendable {
                 }
             // The typed DSL makes every transition to a history external (a pseudo state
             // target), so SCXML's `type="internal"` is generated for state targets only.
-            let isInternal = reader.chance(1, in: 4) && target.map { if case .state = $0 { true } else { false } } == true
+            let isInternal =
+                reader.chance(1, in: 4) && target.map { if case .state = $0 { true } else { false } } == true
             let condition: Condition? = reader.chance(1, in: 2) ? reader.condition(states: states.count, depth: 0) : nil
             let actions = reader.content(labels: &labels, states: states.count, depth: 0)
             if case .after = trigger { states[source].timers.append(transitions.count) }
