@@ -206,6 +206,8 @@ extension Statechart {
             var guards: [Guard?] = []
             var actions: [Action?] = []
             var handlerEvents: [[Int32]] = []
+            /// Per handler, the names of the events it names (nil for eventless, delayed and done handlers).
+            var handlerDescriptors: [[String]?] = []
             for sourceIndex in states.indices {
                 let source = Int32(sourceIndex)
                 let sourceName = states[sourceIndex].name
@@ -375,6 +377,28 @@ extension Statechart {
                     guards.append(handler.guardBlock)
                     actions.append(handler.action)
                     handlerEvents.append(listedUnder ?? [event])
+                    if case .event(let id) = handler.trigger {
+                        handlerDescriptors.append(([id] + handler.extraEvents).map(statechartName))
+                    } else {
+                        handlerDescriptors.append(nil)
+                    }
+                }
+            }
+            // With prefix matching, the done event raised for `onDone` handlers is also the
+            // event named `done.state.<id>`: the handlers whose descriptors match that name
+            // (`done`, `done.state`, `*`, the name itself) are listed under it too, as they are
+            // for the same name in a chart without `onDone` (and in SCXML).
+            if prefixMatching {
+                for done in doneEvents where done >= 0 {
+                    let name = syntheticNames[Int(done) - userEventCount]
+                    for (handler, descriptors) in handlerDescriptors.enumerated() {
+                        guard let descriptors, !handlerEvents[handler].contains(done),
+                            descriptors.contains(where: {
+                                EventClasses.matches(descriptor: EventClasses.normalized($0), event: name)
+                            })
+                        else { continue }
+                        handlerEvents[handler].append(done)
+                    }
                 }
             }
 

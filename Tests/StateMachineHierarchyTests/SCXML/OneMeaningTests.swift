@@ -239,4 +239,29 @@ struct OneMeaningTests {
         try tb.handle("go")
         #expect(tb.activeStates.contains("p"))
     }
+
+    /// Found by the structure-aware fuzzer (`scripts/fuzz semantics`): an `onDone(of:)`
+    /// handler gave the done event an index of its own, under which descriptor handlers were
+    /// not listed.
+    @Test("6. Under .scxml, an onDone(of:) elsewhere does not hide the done, * and done.state.x descriptors")
+    func onDoneKeepsDescriptors() throws {
+        let machine = try session(
+            """
+            <state id="s0" initial="s1"><final id="s1"/><transition event="done" target="s3"/></state>
+            <state id="s2"><transition event="done.state.s0" target="s3"/></state>
+            <state id="s3"/>
+            """
+        )
+        #expect(machine.activeAtomicStates == ["s3"])
+
+        for descriptor in ["done", "done.state", "done.state.s0", "*"] {
+            let typed = try Chart(name: "done", options: .scxml) {
+                Chart.State("s0") { Chart.State(final: "s1") }.on(descriptor, to: "s3")
+                Chart.State("s2").onDone(of: "s0", to: "s3")
+                Chart.State("s3")
+            }
+            typed.start()
+            #expect(typed.activeStates == ["s3"], "descriptor \(descriptor)")
+        }
+    }
 }
