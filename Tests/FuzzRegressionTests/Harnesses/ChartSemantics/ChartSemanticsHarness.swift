@@ -410,6 +410,11 @@ extension ChartSemanticsHarness {
                 chart.typedOutline, "",
             ]
             let shown = number ?? chart.script.count
+            let shapes = KnownDifference.allCases.filter(chart.knownDifferences.contains).map(\.rawValue)
+            report.append(
+                "--- shapes of known differences: \(shapes.isEmpty ? "none" : shapes.joined(separator: ", "))"
+            )
+            report.append("")
             report.append("--- script (snapshot after step \(chart.snapshotAfter))")
             report.append("  0: start")
             for (offset, step) in chart.script.enumerated().prefix(shown) {

@@ -60,7 +60,11 @@ extension SemanticsChart {
                     found.insert(.historyRecord)
                 }
             }
-            if let owner = scopeOwner(source, goal), states[owner].kind == .parallel { found.insert(.regionWidening) }
+            // A history transition goes where the record or the default says: any state inside.
+            let goals = if case .history = target { [goal] + descendants(of: goal) } else { [goal] }
+            if goals.contains(where: { scopeOwner(source, $0).map { states[$0].kind == .parallel } == true }) {
+                found.insert(.regionWidening)
+            }
         }
         for case .done(let state, true) in liveTransitions.map(\.trigger) {
             let matching = ["*", "done", "done.state", "done.state.\(states[state].id)"]
