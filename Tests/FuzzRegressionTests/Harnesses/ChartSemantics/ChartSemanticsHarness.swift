@@ -21,11 +21,9 @@ import StateMachineHierarchy
 /// comparison at that step; both forms must fail at the same event. A failure prints the
 /// SCXML text, the typed chart as Swift, the script and both forms' steps, then traps,
 /// so that libFuzzer keeps the input. Shared by `FuzzChartSemantics` and the regression
-/// tests (the same files, linked).
-///
-/// While the engine fixes of issue 29 are pending, `CHART_SEMANTICS_SKIP` (a comma-separated
-/// list of ``KnownDifference`` names, or `all`) skips the inputs whose chart has the shape of
-/// a known difference. Unset, as committed and in CI, everything is checked.
+/// tests (the same files, linked). Every input is checked: the differences it found (issue
+/// 29's, and `onDone` hiding descriptors) are fixed, and their inputs are kept in
+/// `Fuzz/Regressions/semantics`.
 enum ChartSemanticsHarness {
     /// The options both forms run with: SCXML's, with a smaller loop guard so that a
     /// looping input fails fast.
@@ -64,8 +62,6 @@ enum ChartSemanticsHarness {
     static func run(_ data: Data) {
         let chart = SemanticsChart(decoding: data)
         let environment = ProcessInfo.processInfo.environment
-        let skipped = KnownDifference.skipped(environment["CHART_SEMANTICS_SKIP"])
-        if !skipped.isEmpty, chart.knownDifferences.contains(where: skipped.contains) { return }
         guard let finding = findings(in: chart) else { return }
         var report = finding
         if environment["CHART_SEMANTICS_REDUCE"] != nil {
@@ -73,7 +69,7 @@ enum ChartSemanticsHarness {
             // deleting parts) that still fail the same check, printed after the original.
             report.report +=
                 "\n\n=== reduced to\n"
-                + (findings(in: chart.reduced(failing: finding.check, skipping: skipped)) ?? finding).report
+                + (findings(in: chart.reduced(failing: finding.check)) ?? finding).report
         }
         FileHandle.standardError.write(Data(report.report.utf8))
         fatalError("chart semantics: \(finding.message)")
@@ -410,11 +406,6 @@ extension ChartSemanticsHarness {
                 chart.typedOutline, "",
             ]
             let shown = number ?? chart.script.count
-            let shapes = KnownDifference.allCases.filter(chart.knownDifferences.contains).map(\.rawValue)
-            report.append(
-                "--- shapes of known differences: \(shapes.isEmpty ? "none" : shapes.joined(separator: ", "))"
-            )
-            report.append("")
             report.append("--- script (snapshot after step \(chart.snapshotAfter))")
             report.append("  0: start")
             for (offset, step) in chart.script.enumerated().prefix(shown) {

@@ -1,9 +1,8 @@
 extension SemanticsChart {
     /// A smaller chart and script that still fail `check` (a developer's aid, see
     /// `CHART_SEMANTICS_REDUCE`): parts are deleted one at a time, keeping each deletion
-    /// after which the same check still fails, until no single deletion does. Inputs with a
-    /// shape in `skipped` are not taken.
-    func reduced(failing check: String, skipping skipped: Set<KnownDifference> = []) -> SemanticsChart {
+    /// after which the same check still fails, until no single deletion does.
+    func reduced(failing check: String) -> SemanticsChart {
         var best = self
         var attempts = 0
         var improved = true
@@ -11,7 +10,6 @@ extension SemanticsChart {
             improved = false
             for candidate in best.smallerCandidates {
                 attempts += 1
-                guard skipped.isEmpty || !candidate.knownDifferences.contains(where: skipped.contains) else { continue }
                 if ChartSemanticsHarness.findings(in: candidate)?.check == check {
                     best = candidate
                     improved = true

@@ -1,1 +1,0 @@
-../../../Tests/FuzzRegressionTests/Harnesses/ChartSemantics/KnownDifference.swift
