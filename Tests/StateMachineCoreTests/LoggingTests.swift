@@ -2,13 +2,13 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import StateMachineCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-@testable import StateMachineCore
 
 // The logger is global: every test process machine that logs reaches it. This test's
 // machine has a super state of its own, and only its lines are checked.

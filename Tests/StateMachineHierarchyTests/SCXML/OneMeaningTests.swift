@@ -91,7 +91,11 @@ struct OneMeaningTests {
             )
         }
         chart.start()
-        #expect(try recorded(log) { try chart.handle("t") } == ["exit:y", "exit:x", "exit:p", "enter:p", "enter:x", "enter:y"])
+        #expect(
+            try recorded(log) { try chart.handle("t") } == [
+                "exit:y", "exit:x", "exit:p", "enter:p", "enter:x", "enter:y",
+            ]
+        )
 
         // TBStateMachine's default: the least common region, which is x's own.
         let tbLog = Recorder()

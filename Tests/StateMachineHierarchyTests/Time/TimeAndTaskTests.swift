@@ -240,7 +240,8 @@ struct TimeAndTaskTests {
                 .on("open", to: "idle", kind: .internal) { context in replayed.append(context.payload ?? "") }
         }
         chart.start()
-        let outcome = await within(seconds: 30, "\(steps) steps beside \(kept) kept events") { () -> StatechartStepOutcome? in
+        let outcome = await within(seconds: 30, "\(steps) steps beside \(kept) kept events") {
+            () -> StatechartStepOutcome? in
             do {
                 for index in 0..<kept { _ = try chart.handle("open", payload: "\(index)") }
                 for _ in 0..<steps { _ = try chart.handle("tick") }
