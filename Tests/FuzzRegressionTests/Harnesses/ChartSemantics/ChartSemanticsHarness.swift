@@ -218,24 +218,15 @@ extension ChartSemanticsHarness {
                 }
                 if chart.snapshotAfter == 0 { run.snapshot = machine.snapshot() }
             }
-            for (number, step) in steps(restoring: snapshot != nil) {
-                var failure: String?
-                switch step {
-                case .event(let name): failure = capture { try machine.send(name) }
-                case .advance(let seconds): clock.advance(by: .seconds(seconds))
-                }
-                failure = failure ?? machine.failure.map { "\($0)" }
-                run.records[number] = StepRecord(
-                    configuration: machine.activeStates,
-                    trace: macrosteps.takeTrace(),
-                    failure: failure
-                )
-                if failure != nil {
-                    run.failedAt = number
-                    return run
-                }
-                if number == chart.snapshotAfter { run.snapshot = machine.snapshot() }
-            }
+            play(
+                into: &run,
+                restoring: snapshot != nil,
+                clock: clock,
+                send: { name in capture { try machine.send(name) } },
+                failure: { machine.failure.map { "\($0)" } },
+                record: { (machine.activeStates, macrosteps.takeTrace()) },
+                snapshot: { machine.snapshot() }
+            )
             return run
         }
 
@@ -262,24 +253,47 @@ extension ChartSemanticsHarness {
                 run.records[0] = StepRecord(configuration: machine.activeStates, trace: probe.takeTrace())
                 if chart.snapshotAfter == 0 { run.snapshot = machine.snapshot() }
             }
-            for (number, step) in steps(restoring: snapshot != nil) {
+            play(
+                into: &run,
+                restoring: snapshot != nil,
+                clock: clock,
+                send: { name in capture { _ = try machine.handle(name) } },
+                failure: { nil },
+                record: { (machine.activeStates, probe.takeTrace()) },
+                snapshot: { machine.snapshot() }
+            )
+            return run
+        }
+
+        /// Plays the script (from the snapshot's step on, when `restoring`) into `run`, the
+        /// same way for both forms: `send` handles an event and returns its error, `failure`
+        /// reads a failure the machine kept after any step (SCXML's halted session), `record`
+        /// reads the configuration and the step's trace, `snapshot` takes the snapshot after
+        /// `chart.snapshotAfter`. Stops at the first failed step.
+        private func play(
+            into run: inout Run,
+            restoring: Bool,
+            clock: ManualStatechartClock,
+            send: (String) -> String?,
+            failure failed: () -> String?,
+            record: () -> (configuration: [String], trace: [String]),
+            snapshot: () -> StatechartSnapshot
+        ) {
+            for (number, step) in steps(restoring: restoring) {
                 var failure: String?
                 switch step {
-                case .event(let name): failure = capture { _ = try machine.handle(name) }
+                case .event(let name): failure = send(name)
                 case .advance(let seconds): clock.advance(by: .seconds(seconds))
                 }
-                run.records[number] = StepRecord(
-                    configuration: machine.activeStates,
-                    trace: probe.takeTrace(),
-                    failure: failure
-                )
+                failure = failure ?? failed()
+                let (configuration, trace) = record()
+                run.records[number] = StepRecord(configuration: configuration, trace: trace, failure: failure)
                 if failure != nil {
                     run.failedAt = number
-                    return run
+                    return
                 }
-                if number == chart.snapshotAfter { run.snapshot = machine.snapshot() }
+                if number == chart.snapshotAfter { run.snapshot = snapshot() }
             }
-            return run
         }
 
         /// The description of the error `body` throws, or nil.
