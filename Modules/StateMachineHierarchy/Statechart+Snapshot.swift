@@ -37,11 +37,15 @@ extension Statechart {
             history: history,
             joins: joins,
             timers: timers,
-            sends: extras.sends.sends.map {
-                StatechartSnapshot.PendingSend(event: $0.name, sendID: $0.id, remaining: max($0.deadline - now, .zero))
-            },
-            sendIDSlots: extras.sends.sendIDSlots,
-            generatedSendIDCount: extras.sends.generatedSendIDCount
+            scxml: extras.sends.map { published in
+                StatechartSnapshot.SCXMLSession(
+                    sends: published.sends.map {
+                        .init(event: $0.name, sendID: $0.id, remaining: max($0.deadline - now, .zero))
+                    },
+                    sendIDSlots: published.sendIDSlots,
+                    generatedSendIDCount: published.generatedSendIDCount
+                )
+            }
         )
     }
 
@@ -130,16 +134,22 @@ extension Statechart {
             }
             remaining[timers[timer.transition]] = max(timer.remaining, .zero)
         }
-        guard snapshot.sends.count <= StatechartLimits.maxPendingSends else {
+        let session = snapshot.scxml ?? StatechartSnapshot.SCXMLSession()
+        if engine.sends == nil, session != StatechartSnapshot.SCXMLSession() {
             throw StatechartError.invalidSnapshot(
-                reason:
-                    "it holds \(snapshot.sends.count) pending sends; a chart holds at most \(StatechartLimits.maxPendingSends)"
+                reason: "it holds an SCXML session's sends, and the chart was not read from SCXML"
             )
         }
-        guard snapshot.generatedSendIDCount >= 0 else {
+        guard session.sends.count <= StatechartLimits.maxPendingSends else {
+            throw StatechartError.invalidSnapshot(
+                reason:
+                    "it holds \(session.sends.count) pending sends; a chart holds at most \(StatechartLimits.maxPendingSends)"
+            )
+        }
+        guard session.generatedSendIDCount >= 0 else {
             throw StatechartError.invalidSnapshot(reason: "generatedSendIDCount is negative")
         }
-        let sends = try snapshot.sends.map { send in
+        let sends = try session.sends.map { send in
             guard let request = try? hooks.request(for: Event(try eventID(named: send.event))) else {
                 throw StatechartError.invalidSnapshot(reason: "a pending send has the empty event name")
             }
@@ -151,8 +161,8 @@ extension Statechart {
             joinProgress: joins,
             remaining: remaining,
             sends: sends,
-            sendIDSlots: snapshot.sendIDSlots,
-            generatedSendIDCount: snapshot.generatedSendIDCount
+            sendIDSlots: session.sendIDSlots,
+            generatedSendIDCount: session.generatedSendIDCount
         )
     }
 

@@ -67,6 +67,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             subscriptions: observers.count,
             options: options,
             clock: clock,
+            sendsEvents: definition.isSCXMLSession,
             tracesSteps: stepObserver != nil,
             reportsEverySteps: stepObserver?.wantsEveryStepEnd ?? true,
             reportsEventStarts: stepObserver?.wantsEventStarts ?? false

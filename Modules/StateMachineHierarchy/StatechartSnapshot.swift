@@ -4,8 +4,8 @@
 ///
 /// It holds the active configuration, what every history pseudo state remembers, the
 /// progress of partial joins, how long each pending delayed transition still has to
-/// wait and, for charts read from SCXML, the pending delayed `<send>`s and `idlocation`
-/// slots. States are named by path (`b/b2/b21`), so a snapshot survives a rebuild of the
+/// wait and, for charts read from SCXML, the session's pending delayed `<send>`s and
+/// `idlocation` slots (``scxml``). States are named by path (`b/b2/b21`), so a snapshot survives a rebuild of the
 /// same chart. Queued and deferred events are not part of it: they belong to the senders.
 public struct StatechartSnapshot: Codable, Sendable, Hashable {
     /// A delayed transition still waiting for its timer.
@@ -45,40 +45,59 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
         }
     }
 
-    /// A delayed send (SCXML's `<send delay>`) that had not fired.
-    public struct PendingSend: Codable, Sendable, Hashable {
-        /// The event it will send.
-        public var event: String
-        /// Its send id (from `id`, or generated for `idlocation`), which `<cancel>` uses.
-        public var sendID: String?
-        /// The delay it had left (zero if it was already due).
-        public var remaining: Duration
+    /// What an SCXML session keeps besides its states: the delayed `<send>`s that had not
+    /// fired and the send ids of its `idlocation` slots. Only charts read from SCXML have
+    /// one; it is nil for typed and JSON charts.
+    public struct SCXMLSession: Codable, Sendable, Hashable {
+        /// A delayed send (SCXML's `<send delay>`) that had not fired.
+        public struct PendingSend: Codable, Sendable, Hashable {
+            /// The event it will send.
+            public var event: String
+            /// Its send id (from `id`, or generated for `idlocation`), which `<cancel>` uses.
+            public var sendID: String?
+            /// The delay it had left (zero if it was already due).
+            public var remaining: Duration
 
-        /// A pending send of `event` due in `remaining`.
-        public init(event: String, sendID: String? = nil, remaining: Duration) {
-            self.event = event
-            self.sendID = sendID
-            self.remaining = remaining
+            /// A pending send of `event` due in `remaining`.
+            public init(event: String, sendID: String? = nil, remaining: Duration) {
+                self.event = event
+                self.sendID = sendID
+                self.remaining = remaining
+            }
+
+            private enum CodingKeys: String, CodingKey {
+                case event, sendID, remainingNanoseconds
+            }
+
+            /// Decodes `remainingNanoseconds` as an integer count of nanoseconds.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                event = try container.decode(String.self, forKey: .event)
+                sendID = try container.decodeIfPresent(String.self, forKey: .sendID)
+                remaining = .nanoseconds(try container.decode(Int64.self, forKey: .remainingNanoseconds))
+            }
+
+            /// Encodes `remaining` as `remainingNanoseconds`, an integer (exact, readable).
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(event, forKey: .event)
+                try container.encodeIfPresent(sendID, forKey: .sendID)
+                try container.encode(remaining.snapshotNanoseconds, forKey: .remainingNanoseconds)
+            }
         }
 
-        private enum CodingKeys: String, CodingKey {
-            case event, sendID, remainingNanoseconds
-        }
+        /// The delayed sends waiting for their timers, in the order they were made.
+        public var sends: [PendingSend]
+        /// The `idlocation` slots: the send id last generated into each.
+        public var sendIDSlots: [String: String]
+        /// How many send ids were generated so far (so restored ones stay unique).
+        public var generatedSendIDCount: Int
 
-        /// Decodes `remainingNanoseconds` as an integer count of nanoseconds.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            event = try container.decode(String.self, forKey: .event)
-            sendID = try container.decodeIfPresent(String.self, forKey: .sendID)
-            remaining = .nanoseconds(try container.decode(Int64.self, forKey: .remainingNanoseconds))
-        }
-
-        /// Encodes `remaining` as `remainingNanoseconds`, an integer (exact, readable).
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(event, forKey: .event)
-            try container.encodeIfPresent(sendID, forKey: .sendID)
-            try container.encode(remaining.snapshotNanoseconds, forKey: .remainingNanoseconds)
+        /// A session's sends and slots.
+        public init(sends: [PendingSend] = [], sendIDSlots: [String: String] = [:], generatedSendIDCount: Int = 0) {
+            self.sends = sends
+            self.sendIDSlots = sendIDSlots
+            self.generatedSendIDCount = generatedSendIDCount
         }
     }
 
@@ -94,12 +113,8 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
     public var joins: [String: [String]]
     /// The delayed transitions whose timers are running.
     public var timers: [PendingTimer]
-    /// The delayed sends waiting for their timers, in the order they were made.
-    public var sends: [PendingSend]
-    /// SCXML's `idlocation` slots: the send id last generated into each.
-    public var sendIDSlots: [String: String]
-    /// How many send ids were generated so far (so restored ones stay unique).
-    public var generatedSendIDCount: Int
+    /// An SCXML session's sends and send ids; nil for charts not read from SCXML.
+    public var scxml: SCXMLSession?
 
     /// A snapshot made of its parts; normally obtained from ``Statechart/snapshot()``.
     public init(
@@ -109,13 +124,9 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
         history: [String: [String]] = [:],
         joins: [String: [String]] = [:],
         timers: [PendingTimer] = [],
-        sends: [PendingSend] = [],
-        sendIDSlots: [String: String] = [:],
-        generatedSendIDCount: Int = 0
+        scxml: SCXMLSession? = nil
     ) {
-        self.sends = sends
-        self.sendIDSlots = sendIDSlots
-        self.generatedSendIDCount = generatedSendIDCount
+        self.scxml = scxml
         self.chart = chart
         self.isRunning = isRunning
         self.configuration = configuration
@@ -125,10 +136,10 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case chart, isRunning, configuration, history, joins, timers, sends, sendIDSlots, generatedSendIDCount
+        case chart, isRunning, configuration, history, joins, timers, scxml
     }
 
-    /// Decodes a snapshot; the send fields may be absent (snapshots of charts without sends).
+    /// Decodes a snapshot; `history`, `joins`, `timers` and `scxml` may be absent.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         chart = try container.decode(String.self, forKey: .chart)
@@ -137,8 +148,6 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
         history = try container.decodeIfPresent([String: [String]].self, forKey: .history) ?? [:]
         joins = try container.decodeIfPresent([String: [String]].self, forKey: .joins) ?? [:]
         timers = try container.decodeIfPresent([PendingTimer].self, forKey: .timers) ?? []
-        sends = try container.decodeIfPresent([PendingSend].self, forKey: .sends) ?? []
-        sendIDSlots = try container.decodeIfPresent([String: String].self, forKey: .sendIDSlots) ?? [:]
-        generatedSendIDCount = try container.decodeIfPresent(Int.self, forKey: .generatedSendIDCount) ?? 0
+        scxml = try container.decodeIfPresent(SCXMLSession.self, forKey: .scxml)
     }
 }

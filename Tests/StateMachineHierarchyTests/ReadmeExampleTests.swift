@@ -194,9 +194,9 @@ struct ReadmeExampleTests {
         let data = try encoder.encode(machine.snapshot())
         #expect(
             String(decoding: data, as: UTF8.self)
-                == #"{"chart":"scxml","configuration":["ringing"],"generatedSendIDCount":0,"history":{},"#
-                + #""isRunning":true,"joins":{},"sendIDSlots":{},"#
-                + #""sends":[{"event":"hangup","remainingNanoseconds":12000000000,"sendID":"timeout"}],"timers":[]}"#
+                == #"{"chart":"scxml","configuration":["ringing"],"history":{},"isRunning":true,"joins":{},"#
+                + #""scxml":{"generatedSendIDCount":0,"sendIDSlots":{},"#
+                + #""sends":[{"event":"hangup","remainingNanoseconds":12000000000,"sendID":"timeout"}]},"timers":[]}"#
         )
         clock.advance(by: .seconds(11))
         #expect(machine.activeAtomicStates == ["ringing"])

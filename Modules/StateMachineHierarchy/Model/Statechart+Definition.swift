@@ -12,6 +12,9 @@ extension Statechart {
         var forks: [ForkSpec] = []
         var joins: [JoinSpec] = []
         var junctions: [JunctionSpec] = []
+        /// Read from an SCXML document: its charts keep an SCXML session's sends and send
+        /// ids (`SCXMLSends`), which other charts do without.
+        var isSCXMLSession = false
         /// A definition named `name` whose root region holds `states` (and any pseudo
         /// states declared among them). The first state is the initial one unless
         /// `initial` names another.

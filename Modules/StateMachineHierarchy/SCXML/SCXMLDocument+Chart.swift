@@ -22,7 +22,12 @@ extension SCXMLDocument {
     /// document content needs a block have one, so that a step through plain states calls
     /// no block at all.
     static func definition(of document: SCXMLDocument, tracing: Bool = true) -> SCXMLChart.Definition {
-        SCXMLChart.Definition(name: document.name ?? "scxml", root: document.region(of: 0, tracing: tracing))
+        var definition = SCXMLChart.Definition(
+            name: document.name ?? "scxml",
+            root: document.region(of: 0, tracing: tracing)
+        )
+        definition.isSCXMLSession = true
+        return definition
     }
 
     private func region(of parent: Int, tracing: Bool) -> SCXMLChart.RegionSpec {
@@ -175,13 +180,13 @@ extension SCXMLDocument {
                 guard execute(branch.actions, context) else { return false }
             case .send(let send):
                 var id = send.id
-                if let slot = send.idLocation { id = engine.generateSendID(into: slot) }
+                if let slot = send.idLocation { id = engine.sends?.generateID(into: slot) }
                 switch send.target {
                 case .internal:
                     context.raise(send.event)
                 case .external:
                     guard let request = try? context.hooks.request(for: SCXMLChart.Event(send.event)) else { continue }
-                    guard engine.schedule(request, name: send.event, delay: send.delay, id: id) else {
+                    guard engine.sends?.schedule(request, name: send.event, delay: send.delay, id: id) == true else {
                         context.raise("error.execution")  // StatechartLimits.maxPendingSends are waiting
                         return false
                     }
@@ -203,9 +208,9 @@ extension SCXMLDocument {
                 let id: String? =
                     switch cancel.reference {
                     case .id(let given): given
-                    case .location(let slot): engine.sendID(inSlot: slot)
+                    case .location(let slot): engine.sends?.id(inSlot: slot)
                     }
-                if let id { engine.cancelSends { $0 == id } }
+                if let id { engine.sends?.cancel { $0 == id } }
             }
         }
         return true

@@ -297,7 +297,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
                     session.generatedInvokeIDs += 1
                     return "\(stateID).\(session.generatedInvokeIDs)"
                 }
-                if let slot = invoke.idLocation { chart.engine.storeID(id, inSlot: slot) }
+                if let slot = invoke.idLocation { chart.engine.sends?.store(id, inSlot: slot) }
                 let child = SCXMLInterpreter(
                     document: invoke.document,
                     options: options,

@@ -189,7 +189,7 @@ struct SCXMLInvokeTests {
         let machine = SCXMLInterpreter(document: document, clock: ManualStatechartClock())
         try machine.start()
         #expect(machine.activeAtomicStates == ["t"])
-        #expect(machine.snapshot().sendIDSlots == ["slot": "s.1"])
+        #expect(machine.snapshot().scxml?.sendIDSlots == ["slot": "s.1"])
     }
 
     @Test("Bad invocations are load errors naming the line")

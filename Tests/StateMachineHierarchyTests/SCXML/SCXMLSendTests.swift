@@ -116,7 +116,7 @@ struct SCXMLSendTests {
         #expect(log.entries == ["stop", "late"])
         try chart.send("stopOther")  // "other" already fired: nothing to cancel
         #expect(chart.activeAtomicStates == ["a"])
-        #expect(chart.snapshot().sends.isEmpty)
+        #expect(chart.snapshot().scxml?.sends.isEmpty == true)
     }
 
     @Test("Leaving the state that sent does not cancel a delayed send (only <cancel> does)")
@@ -198,8 +198,8 @@ struct SCXMLSendTests {
             log: log
         )
         let snapshot = chart.snapshot()
-        #expect(snapshot.sendIDSlots == ["slot": "send.2"])
-        #expect(snapshot.sends.map(\.sendID) == ["send.1", "send.2", "literal"])
+        #expect(snapshot.scxml?.sendIDSlots == ["slot": "send.2"])
+        #expect(snapshot.scxml?.sends.map(\.sendID) == ["send.1", "send.2", "literal"])
         try chart.send("cancelSlot")  // the slot holds the second send's id
         try chart.send("cancelLiteral")
         clock.advance(by: .seconds(5))
@@ -311,7 +311,7 @@ struct SCXMLSendTests {
         #expect(!chart.isRunning)
         #expect(clock.pendingTimerCount == 0)
         try chart.send("loop")  // ignored: the machine stopped
-        #expect(chart.snapshot().sends.isEmpty)
+        #expect(chart.snapshot().scxml?.sends.isEmpty == true)
         try chart.start()  // a new session, from scratch
         #expect(chart.failure == nil)
         #expect(chart.activeStates == ["a"])

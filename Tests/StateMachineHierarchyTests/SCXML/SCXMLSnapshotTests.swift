@@ -83,7 +83,7 @@ struct SCXMLSnapshotTests {
             ]
         )
         #expect(
-            taken.sends == [
+            taken.scxml?.sends == [
                 .init(event: "wake", sendID: nil, remaining: .seconds(2)),
                 .init(event: "nudge", sendID: "nudge", remaining: .seconds(9)),
             ]
@@ -152,12 +152,12 @@ struct SCXMLSnapshotTests {
         let original = SCXMLInterpreter(document: document, clock: ManualStatechartClock())
         try original.start()
         let snapshot = original.snapshot()
-        #expect(snapshot.sendIDSlots == ["timer": "send.1"])
-        #expect(snapshot.generatedSendIDCount == 1)
+        #expect(snapshot.scxml?.sendIDSlots == ["timer": "send.1"])
+        #expect(snapshot.scxml?.generatedSendIDCount == 1)
         let clock = ManualStatechartClock()
         let restored = try SCXMLInterpreter(document: document, restoring: try encodeAndDecode(snapshot), clock: clock)
         try restored.send("cancel")  // cancels send.1 through the restored slot
-        #expect(restored.snapshot().sends.isEmpty)
+        #expect(restored.snapshot().scxml?.sends.isEmpty == true)
         clock.advance(by: .seconds(2))
         #expect(restored.activeAtomicStates == ["a"])
     }
@@ -225,7 +225,7 @@ struct SCXMLRestoreInPlaceTests {
         try machine.start()
         try machine.send("arm")
         let armed = machine.snapshot()
-        #expect(armed.sends == [.init(event: "timeout", sendID: nil, remaining: .seconds(1))])
+        #expect(armed.scxml?.sends == [.init(event: "timeout", sendID: nil, remaining: .seconds(1))])
 
         // Back to "c" with nothing pending: the "timeout" timer of "b" is now stale.
         try machine.restore(running(["c"]))

@@ -1,0 +1,320 @@
+// The step: one microstep for one event. TBStateMachine's dispatch (below) and SCXML's
+// selection (`StatechartEngine+Selection.swift`) choose handlers differently, but both
+// resolve a handler's effect with `choose(_:)` and take what they chose with `take(_:)`,
+// so each effect case, and each part of taking a transition, is written once.
+
+extension StatechartEngine {
+    /// A transition chosen for the running step: the handler, and what its effect resolved
+    /// to (the switch it makes, and the junction path or history record it took).
+    struct Pick {
+        /// The handler, an index into `Topology.handlers`.
+        var handler: Int
+        /// The switch the transition makes (an index into `Topology.switches`), or
+        /// ``internalTransition``, or ``joinArrival``.
+        var change: Int32
+        /// For a junction: the junction and the outgoing path whose guard passed.
+        var junctionPath: (junction: Int, path: Int)? = nil
+        /// For a history target with a record: the history whose record the entry follows.
+        var history: Int? = nil
+
+        /// `change` of an internal transition: its action runs, nothing is exited or entered.
+        static let internalTransition: Int32 = -1
+        /// `change` of a join source's arrival that completes nothing: the event is handled,
+        /// nothing else happens.
+        static let joinArrival: Int32 = -2
+
+        /// Whether the transition exits and enters states.
+        var moves: Bool { change >= 0 }
+    }
+
+    /// One microstep for `event`: TBStateMachine's dispatch, or SCXML's selection with
+    /// `ConflictResolution.documentOrder`. True when a handler fired.
+    func step(event: Int32) throws(StatechartError) -> Bool {
+        resolvesConflicts ? try select(event: event) : try dispatch(region: 0, event: event)
+    }
+
+    /// TBStateMachine's `handleEvent:`: the active child gets the event first (every region
+    /// of a parallel state, in order); only if none handled it does this region's active
+    /// state try its own handlers, in registration order, taking the first that fires.
+    private func dispatch(region: Int32, event: Int32) throws(StatechartError) -> Bool {
+        let active = slots.current[Int(region)]
+        guard active >= 0 else { return false }
+        let state = slots.hot[Int(active)]
+        switch state.kind {
+        case .simple:
+            break
+        case .composite:
+            if try dispatch(region: slots.childRegions[Int(state.regionStart)], event: event) { return true }
+        case .parallel:
+            var handled = false
+            for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
+                if try dispatch(region: slots.childRegions[slot], event: event) { handled = true }
+            }
+            if handled { return true }
+        }
+        let range = handlerRange(state: active, event: event)
+        guard !range.isEmpty else { return false }
+        if let log { logWillHandle(state: active, event: event, log) }
+        for slot in range {
+            let index = Int(slots.handlerList[slot])
+            if let pick = try choose(index) {
+                take(pick)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Resolves handler `index` for the running step: nil when its guard fails (or, with
+    /// `JoinSemantics.simultaneous`, a join's other sources are not all active); else what
+    /// it does, with its junction path chosen and its history's record looked up. A join
+    /// source arriving under `JoinSemantics.rememberArrivals` is recorded here.
+    func choose(_ index: Int) throws(StatechartError) -> Pick? {
+        let handler = slots.handlers[index]
+        if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return nil }
+        switch handler.effect {
+        case .internalAction:
+            return Pick(handler: index, change: Pick.internalTransition)
+        case .transition(let change), .fork(let change):
+            return Pick(handler: index, change: change)
+        case .join(let join, let slot, let change):
+            if joinsSimultaneously {
+                return allSourcesActive(Int(join)) ? Pick(handler: index, change: change) : nil
+            }
+            return Pick(handler: index, change: arrive(at: Int(join), slot: Int(slot)) ? change : Pick.joinArrival)
+        case .junction(let junctionIndex, let firstPath):
+            let junction = Int(junctionIndex)
+            let chosen = try junctionPath(junction)
+            return Pick(handler: index, change: firstPath + Int32(chosen), junctionPath: (junction, chosen))
+        case .history(let history, let remembered, let fallback):
+            let hasRecord = hasRecord(history, afterExitsOf: remembered)
+            return Pick(
+                handler: index,
+                change: hasRecord ? remembered : fallback,
+                history: hasRecord ? Int(history) : nil
+            )
+        }
+    }
+
+    /// Takes one chosen transition: exits, content, entries (see ``take(together:)``, the
+    /// same path for several), with two shortcuts that change nothing but the cost: a plain
+    /// move between siblings (see `Topology.directTarget(of:)`), and entries that depend on
+    /// nothing but the switch (`Topology.hasStaticEntry`), read from the table.
+    func take(_ pick: Pick) {
+        let change = pick.change
+        if change >= 0, log == nil, pick.history == nil {
+            let target = slots.directTargets[pick.handler]
+            if target >= 0 {
+                let handler = slots.handlers[pick.handler]
+                let region = Int(slots.hot[Int(handler.source)].parent)
+                if settles { lastFired = pick.handler }
+                notify(.exited, state: handler.source)
+                slots.current[region] = -1
+                if handler.hasAction { hooks.runAction(of: pick.handler, payload: stepPayload, event: stepEvent) }
+                slots.current[region] = target
+                notify(.entered, state: target)
+                return
+            }
+        }
+        if log != nil { logTaking(pick) }
+        guard change >= 0 else {
+            runContent(of: pick)
+            return
+        }
+        let entry = slots.switches[Int(change)]
+        exitScope(of: change)
+        runContent(of: pick)
+        if pick.history == nil, entry.historyCount == 0, log == nil, slots.hasStaticEntry[Int(change)] {
+            for slot in Int(slots.entryStart[Int(change)])..<Int(slots.entryStart[Int(change) + 1]) {
+                let state = slots.entryStates[slot]
+                slots.current[Int(slots.entryRegions[slot])] = state
+                enterOnly(state)
+            }
+            return
+        }
+        followHistories(of: pick)
+        for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
+            enterRegion(slots.scopeRegions[slot], plan: change)
+        }
+        forgetHistories(of: pick)
+    }
+
+    /// Takes the transitions of `picks` together, as one W3C microstep: every exit (regions
+    /// in `regionExitOrder`), then every transition's content (in pick order), then every
+    /// entry (document order). With one pick this is ``take(_:)``. As there, the debug log
+    /// names the transitions before their exits.
+    func take(together picks: [Pick]) {
+        guard picks.count > 1 else {
+            if let pick = picks.first { take(pick) }
+            return
+        }
+        if log != nil { for pick in picks { logTaking(pick) } }
+        pickScopes.removeAll(keepingCapacity: true)
+        for pick in picks where pick.moves {
+            let entry = slots.switches[Int(pick.change)]
+            for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
+                pickScopes.append((slots.scopeRegions[slot], pick.change))
+            }
+        }
+        // Regions are numbered in document order (pre-order), and the scopes of kept picks
+        // are disjoint subtrees: sorted, they are in document order.
+        pickScopes.sort { $0.region < $1.region }
+        if reverseRegionExit {
+            for scope in pickScopes.reversed() { leave(region: scope.region) }
+        } else {
+            for scope in pickScopes { leave(region: scope.region) }
+        }
+        for pick in picks { runContent(of: pick) }
+        for pick in picks where pick.moves { followHistories(of: pick) }
+        for scope in pickScopes { enterRegion(scope.region, plan: scope.change) }
+        for pick in picks where pick.moves { forgetHistories(of: pick) }
+    }
+
+    /// Exits the active states of switch `change`'s scope, deeply, regions in
+    /// `regionExitOrder`.
+    private func exitScope(of change: Int32) {
+        let entry = slots.switches[Int(change)]
+        let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
+        if reverseRegionExit {
+            for slot in scope.reversed() { leave(region: slots.scopeRegions[slot]) }
+        } else {
+            for slot in scope { leave(region: slots.scopeRegions[slot]) }
+        }
+    }
+
+    /// Exits `region`'s active state, deeply, and leaves the region inactive: an exited
+    /// state leaves the configuration before the transition's content runs (W3C: exit, then
+    /// content, then entry), so `In()` no longer sees it.
+    private func leave(region: Int32) {
+        let active = slots.current[Int(region)]
+        if active >= 0 { exitState(active) }
+        slots.current[Int(region)] = -1
+    }
+
+    /// What a transition runs between its exits and its entries: the handler's action (a
+    /// join's own transition has none, as in TBStateMachine), the chosen junction path's
+    /// action, and for an internal transition its observers.
+    private func runContent(of pick: Pick) {
+        if settles { lastFired = pick.handler }
+        let handler = slots.handlers[pick.handler]
+        switch pick.change {
+        case Pick.internalTransition:
+            if handler.hasAction { hooks.runAction(of: pick.handler, payload: stepPayload, event: stepEvent) }
+            if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
+        case Pick.joinArrival:
+            break
+        default:
+            if handler.hasAction, !handler.isJoin {
+                hooks.runAction(of: pick.handler, payload: stepPayload, event: stepEvent)
+            }
+            if let (junction, path) = pick.junctionPath {
+                hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
+            }
+        }
+    }
+
+    /// Writes the debug log's line for a transition about to be taken, named with the
+    /// region it switches in (a join arrival's: the join's).
+    @inline(never)
+    private func logTaking(_ pick: Pick) {
+        let handler = slots.handlers[pick.handler]
+        switch pick.change {
+        case Pick.internalTransition:
+            logTransition(pick.handler, scope: topology.regions[Int(slots.hot[Int(handler.source)].parent)].name)
+        case Pick.joinArrival:
+            if case .join(_, _, let change) = handler.effect {
+                logTransition(pick.handler, scope: topology.switchScopeNames[Int(change)])
+            }
+        default:
+            logTransition(pick.handler, scope: topology.switchScopeNames[Int(pick.change)])
+        }
+    }
+
+    /// Before a moving pick's entries: they follow its history's record, or the defaults of
+    /// the histories its switch targets.
+    @inline(__always)
+    private func followHistories(of pick: Pick) {
+        if let history = pick.history { restoreRecord(of: history) }
+        if topology.hasHistories { applyHistories(of: pick.change) }
+    }
+
+    /// After a moving pick's entries: undoes ``followHistories(of:)``.
+    @inline(__always)
+    private func forgetHistories(of pick: Pick) {
+        if let history = pick.history { clearRestoreTargets(of: history) }
+        if topology.hasHistories { clearHistories(of: pick.change) }
+    }
+
+    /// The first outgoing path of `junction` whose guard passes.
+    private func junctionPath(_ junction: Int) throws(StatechartError) -> Int {
+        guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
+            throw StatechartError.noOutgoingJunctionPath(
+                junction: topology.junctionNames[junction],
+                event: topology.eventNames[Int(stepEvent)]
+            )
+        }
+        return chosen
+    }
+
+    /// Whether `history` will have a record when its state is entered by `change` (its
+    /// switch to the history's owner): it has one now, or the switch exits the owner, whose
+    /// exit makes one. W3C reads a history's value after the transition's exits, so a
+    /// transition from the owner to its own history returns to what was active in it.
+    private func hasRecord(_ history: Int32, afterExitsOf change: Int32) -> Bool {
+        guard historyRecords[Int(history)].isEmpty else { return true }
+        let owner = topology.histories[Int(history)].owner
+        guard isActiveInStep(owner) else { return false }
+        let entry = slots.switches[Int(change)]
+        for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
+            let region = slots.scopeRegions[slot]
+            var state = owner
+            while true {
+                let parent = slots.hot[Int(state)].parent
+                if parent == region { return true }
+                let above = topology.regions[Int(parent)].parent
+                guard above >= 0 else { break }
+                state = above
+            }
+        }
+        return false
+    }
+
+    /// Whether every source of `join` is active (`JoinSemantics.simultaneous`).
+    private func allSourcesActive(_ join: Int) -> Bool {
+        topology.joins[join].sources.allSatisfy { slots.current[Int(slots.hot[Int($0)].parent)] == $0 }
+    }
+
+    /// Records a join source; true when every source has arrived (the progress resets).
+    private func arrive(at join: Int, slot: Int) -> Bool {
+        if joinProgress[join][slot] { return false }
+        joinProgress[join][slot] = true
+        joinArrivals[join] += 1
+        dirtyExtras.insert(.joins)
+        guard joinArrivals[join] == topology.joins[join].sourceCount else { return false }
+        resetJoin(join)
+        return true
+    }
+
+    /// Forgets the sources that have arrived at `join`.
+    func resetJoin(_ join: Int) {
+        guard joinArrivals[join] > 0 else { return }
+        for slot in joinProgress[join].indices { joinProgress[join][slot] = false }
+        joinArrivals[join] = 0
+        dirtyExtras.insert(.joins)
+    }
+
+    /// The slots in `handlerList` of the handlers `state` has for `event`.
+    @inline(__always)
+    func handlerRange(state: Int32, event: Int32) -> Range<Int> {
+        let slot = Int(state) * eventCount + Int(event)
+        return Int(slots.handlerStart[slot])..<Int(slots.handlerStart[slot + 1])
+    }
+}
+
+extension HandlerNode {
+    /// Whether the handler is a join source.
+    var isJoin: Bool {
+        if case .join = effect { return true }
+        return false
+    }
+}
