@@ -39,7 +39,7 @@ extension StatechartEngine {
             for slot in range {
                 let index = Int(slots.handlerList[slot])
                 // Picked already for another atomic state: the same guards pass again.
-                if picks.contains(where: { $0.handler == index }) { return }
+                if picks.contains(where: { $0.handler == Int32(truncatingIfNeeded: index) }) { return }
                 if let pick = try choose(index) {
                     picks.append(pick)
                     return
@@ -62,8 +62,8 @@ extension StatechartEngine {
             var replaced: [Int] = []
             for (position, earlier) in kept.enumerated() where scopesOverlap(candidate.change, earlier.change) {
                 if isState(
-                    slots.handlers[candidate.handler].source,
-                    below: slots.handlers[earlier.handler].source
+                    slots.handlers[Int(candidate.handler)].source,
+                    below: slots.handlers[Int(earlier.handler)].source
                 ) {
                     replaced.append(position)
                 } else {

@@ -5,17 +5,20 @@
 
 extension StatechartEngine {
     /// A transition chosen for the running step: the handler, and what its effect resolved
-    /// to (the switch it makes, and the junction path or history record it took).
+    /// to (the switch it makes, and the junction path or history record it took). Plain
+    /// 32-bit numbers, so that one travels in registers.
     struct Pick {
         /// The handler, an index into `Topology.handlers`.
-        var handler: Int
+        var handler: Int32
         /// The switch the transition makes (an index into `Topology.switches`), or
         /// ``internalTransition``, or ``joinArrival``.
         var change: Int32
-        /// For a junction: the junction and the outgoing path whose guard passed.
-        var junctionPath: (junction: Int, path: Int)? = nil
-        /// For a history target with a record: the history whose record the entry follows.
-        var history: Int? = nil
+        /// For a junction: the junction and the outgoing path whose guard passed; -1 else.
+        var junction: Int32 = -1
+        var path: Int32 = -1
+        /// For a history target with a record: the history whose record the entry
+        /// follows; -1 else.
+        var history: Int32 = -1
 
         /// `change` of an internal transition: its action runs, nothing is exited or entered.
         static let internalTransition: Int32 = -1
@@ -69,30 +72,27 @@ extension StatechartEngine {
     /// `JoinSemantics.simultaneous`, a join's other sources are not all active); else what
     /// it does, with its junction path chosen and its history's record looked up. A join
     /// source arriving under `JoinSemantics.rememberArrivals` is recorded here.
+    @inline(__always)
     func choose(_ index: Int) throws(StatechartError) -> Pick? {
         let handler = slots.handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return nil }
+        let number = Int32(truncatingIfNeeded: index)
         switch handler.effect {
         case .internalAction:
-            return Pick(handler: index, change: Pick.internalTransition)
+            return Pick(handler: number, change: Pick.internalTransition)
         case .transition(let change), .fork(let change):
-            return Pick(handler: index, change: change)
+            return Pick(handler: number, change: change)
         case .join(let join, let slot, let change):
             if joinsSimultaneously {
-                return allSourcesActive(Int(join)) ? Pick(handler: index, change: change) : nil
+                return allSourcesActive(Int(join)) ? Pick(handler: number, change: change) : nil
             }
-            return Pick(handler: index, change: arrive(at: Int(join), slot: Int(slot)) ? change : Pick.joinArrival)
-        case .junction(let junctionIndex, let firstPath):
-            let junction = Int(junctionIndex)
-            let chosen = try junctionPath(junction)
-            return Pick(handler: index, change: firstPath + Int32(chosen), junctionPath: (junction, chosen))
+            return Pick(handler: number, change: arrive(at: Int(join), slot: Int(slot)) ? change : Pick.joinArrival)
+        case .junction(let junction, let firstPath):
+            let path = Int32(truncatingIfNeeded: try junctionPath(Int(junction)))
+            return Pick(handler: number, change: firstPath + path, junction: junction, path: path)
         case .history(let history, let remembered, let fallback):
             let hasRecord = hasRecord(history, afterExitsOf: remembered)
-            return Pick(
-                handler: index,
-                change: hasRecord ? remembered : fallback,
-                history: hasRecord ? Int(history) : nil
-            )
+            return Pick(handler: number, change: hasRecord ? remembered : fallback, history: hasRecord ? history : -1)
         }
     }
 
@@ -100,21 +100,20 @@ extension StatechartEngine {
     /// same path for several), with two shortcuts that change nothing but the cost: a plain
     /// move between siblings (see `Topology.directTarget(of:)`), and entries that depend on
     /// nothing but the switch (`Topology.hasStaticEntry`), read from the table.
+    @inline(__always)
     func take(_ pick: Pick) {
         let change = pick.change
-        if change >= 0, log == nil, pick.history == nil {
-            let target = slots.directTargets[pick.handler]
-            if target >= 0 {
-                let handler = slots.handlers[pick.handler]
-                let region = Int(slots.hot[Int(handler.source)].parent)
-                if settles { lastFired = pick.handler }
-                notify(.exited, state: handler.source)
-                slots.current[region] = -1
-                if handler.hasAction { hooks.runAction(of: pick.handler, payload: stepPayload, event: stepEvent) }
-                slots.current[region] = target
-                notify(.entered, state: target)
-                return
-            }
+        let target = slots.directTargets[Int(pick.handler)]
+        if target >= 0, log == nil {
+            let handler = slots.handlers[Int(pick.handler)]
+            let region = Int(slots.hot[Int(handler.source)].parent)
+            if settles { lastFired = Int(pick.handler) }
+            notify(.exited, state: handler.source)
+            slots.current[region] = -1
+            if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
+            slots.current[region] = target
+            notify(.entered, state: target)
+            return
         }
         if log != nil { logTaking(pick) }
         guard change >= 0 else {
@@ -124,7 +123,7 @@ extension StatechartEngine {
         let entry = slots.switches[Int(change)]
         exitScope(of: change)
         runContent(of: pick)
-        if pick.history == nil, entry.historyCount == 0, log == nil, slots.hasStaticEntry[Int(change)] {
+        if pick.history < 0, entry.historyCount == 0, log == nil, slots.hasStaticEntry[Int(change)] {
             for slot in Int(slots.entryStart[Int(change)])..<Int(slots.entryStart[Int(change) + 1]) {
                 let state = slots.entryStates[slot]
                 slots.current[Int(slots.entryRegions[slot])] = state
@@ -172,6 +171,7 @@ extension StatechartEngine {
 
     /// Exits the active states of switch `change`'s scope, deeply, regions in
     /// `regionExitOrder`.
+    @inline(__always)
     private func exitScope(of change: Int32) {
         let entry = slots.switches[Int(change)]
         let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
@@ -185,6 +185,7 @@ extension StatechartEngine {
     /// Exits `region`'s active state, deeply, and leaves the region inactive: an exited
     /// state leaves the configuration before the transition's content runs (W3C: exit, then
     /// content, then entry), so `In()` no longer sees it.
+    @inline(__always)
     private func leave(region: Int32) {
         let active = slots.current[Int(region)]
         if active >= 0 { exitState(active) }
@@ -194,21 +195,28 @@ extension StatechartEngine {
     /// What a transition runs between its exits and its entries: the handler's action (a
     /// join's own transition has none, as in TBStateMachine), the chosen junction path's
     /// action, and for an internal transition its observers.
+    @inline(__always)
     private func runContent(of pick: Pick) {
-        if settles { lastFired = pick.handler }
-        let handler = slots.handlers[pick.handler]
+        let index = Int(pick.handler)
+        if settles { lastFired = index }
+        let handler = slots.handlers[index]
         switch pick.change {
         case Pick.internalTransition:
-            if handler.hasAction { hooks.runAction(of: pick.handler, payload: stepPayload, event: stepEvent) }
+            if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
             if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case Pick.joinArrival:
             break
         default:
             if handler.hasAction, !handler.isJoin {
-                hooks.runAction(of: pick.handler, payload: stepPayload, event: stepEvent)
+                hooks.runAction(of: index, payload: stepPayload, event: stepEvent)
             }
-            if let (junction, path) = pick.junctionPath {
-                hooks.runJunctionAction(junction, path: path, payload: stepPayload, event: stepEvent)
+            if pick.junction >= 0 {
+                hooks.runJunctionAction(
+                    Int(pick.junction),
+                    path: Int(pick.path),
+                    payload: stepPayload,
+                    event: stepEvent
+                )
             }
         }
     }
@@ -217,16 +225,17 @@ extension StatechartEngine {
     /// region it switches in (a join arrival's: the join's).
     @inline(never)
     private func logTaking(_ pick: Pick) {
-        let handler = slots.handlers[pick.handler]
+        let index = Int(pick.handler)
+        let handler = slots.handlers[index]
         switch pick.change {
         case Pick.internalTransition:
-            logTransition(pick.handler, scope: topology.regions[Int(slots.hot[Int(handler.source)].parent)].name)
+            logTransition(index, scope: topology.regions[Int(slots.hot[Int(handler.source)].parent)].name)
         case Pick.joinArrival:
             if case .join(_, _, let change) = handler.effect {
-                logTransition(pick.handler, scope: topology.switchScopeNames[Int(change)])
+                logTransition(index, scope: topology.switchScopeNames[Int(change)])
             }
         default:
-            logTransition(pick.handler, scope: topology.switchScopeNames[Int(pick.change)])
+            logTransition(index, scope: topology.switchScopeNames[Int(pick.change)])
         }
     }
 
@@ -234,14 +243,14 @@ extension StatechartEngine {
     /// the histories its switch targets.
     @inline(__always)
     private func followHistories(of pick: Pick) {
-        if let history = pick.history { restoreRecord(of: history) }
+        if pick.history >= 0 { restoreRecord(of: Int(pick.history)) }
         if topology.hasHistories { applyHistories(of: pick.change) }
     }
 
     /// After a moving pick's entries: undoes ``followHistories(of:)``.
     @inline(__always)
     private func forgetHistories(of pick: Pick) {
-        if let history = pick.history { clearRestoreTargets(of: history) }
+        if pick.history >= 0 { clearRestoreTargets(of: Int(pick.history)) }
         if topology.hasHistories { clearHistories(of: pick.change) }
     }
 
