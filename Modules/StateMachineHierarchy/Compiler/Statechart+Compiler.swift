@@ -1,0 +1,197 @@
+// Turns a `Definition` into a `Model` (the typed half: identifiers and blocks) around a
+// `Topology` (the plain-number tables the engine steps through). Every rule that
+// TBStateMachine reported with TBSMException (and a few it left undefined) is checked here,
+// and each transition's scope and entry plan is computed once, so a step does no path or
+// LCA work.
+//
+// The compiler runs in phases, one file each, in this order; each states what holds once
+// it has run:
+//
+// 1. `Compiler+Flatten.swift`: the tree into arrays of states and regions.
+// 2. `Compiler+PseudoStates.swift`: forks, joins, junctions and histories.
+// 3. `Compiler+Events.swift`: the event table (and event classes for prefix matching).
+// 4. `Compiler+Handlers.swift`: every handler's event and effect, then the handler table.
+// 5. `Compiler+InitialTransitions.swift`: SCXML's initial transitions with content.
+// 6. `compile()` below assembles the `Topology` and the `Model`.
+//
+// `Compiler+Switches.swift` holds what the phases share to make a transition's `Switch`.
+
+extension Statechart {
+    /// Compiles one definition (see the phases above); used once, by `compile()`.
+    struct Compiler {
+        // The declaration's types, for the phases' extensions of `Statechart.Compiler`.
+        typealias RegionSpec = Statechart.RegionSpec
+        typealias HandlerSpec = Statechart.HandlerSpec
+        typealias Target = Statechart.Target
+        typealias Action = Statechart.Action
+        typealias Guard = Statechart.Guard
+
+        let definition: Definition
+        let prefixMatching: Bool
+        /// `TransitionDomain.leastCommonCompoundAncestor`: see `domain(_:)`; a history target
+        /// counts as the state it leads to.
+        let compoundDomains: Bool
+        /// `ParallelCompletion.everyRegionInFinalState`.
+        let completesThroughChildren: Bool
+
+        // 1. Flatten
+        var states: [CompiledStateDraft] = []
+        var regions: [RegionNode] = []
+        var stateIndex: [StateID: Int32] = [:]
+        /// Regions whose spec has an initial transition, with that spec.
+        var regionSpecs: [(Int32, RegionSpec)] = []
+
+        // 2. Pseudo states
+        var pseudoNames: Set<String> = []
+        var forkInfo: [String: (region: Int32, targets: [Int32])] = [:]
+        var joins: [JoinNode] = []
+        var joinInfo: [String: (index: Int32, region: Int32, sources: [Int32], target: Int32)] = [:]
+        var junctionNames: [String] = []
+        var junctionGuards: [[Guard]] = []
+        var junctionActions: [[Action?]] = []
+        var junctionInfo: [String: (index: Int32, targets: [Int32])] = [:]
+        var histories: [HistoryNode] = []
+        var historyDefaultActions: [Action?] = []
+        var historyInfo: [String: (index: Int32, owner: Int32, defaultTarget: Int32?)] = [:]
+
+        // 3. Events
+        var eventIndex: [EventID: Int32] = [:]
+        var userEventCount = 0
+        var matching = EventClasses(names: [], enabled: false)
+        /// The names of the synthetic events, numbered from `userEventCount`.
+        var syntheticNames: [String] = []
+        var eventlessEvent: Int32 = -1
+        /// Per state, the event its completion raises (-1 when nothing handles it).
+        var doneEvents: [Int32] = []
+        var timers: [TimerNode] = []
+        var stateTimers: [[Int32]] = []
+
+        // 4. Handlers (and the switches every phase registers)
+        var switches: [Switch] = []
+        var handlers: [HandlerNode] = []
+        var handlerNames: [String] = []
+        var guards: [Guard?] = []
+        var actions: [Action?] = []
+        /// Per handler, the events it is listed under in the handler table.
+        var handlerEvents: [[Int32]] = []
+        /// Per handler, the names of the events it names (nil for eventless, delayed and done handlers).
+        var handlerDescriptors: [[String]?] = []
+
+        // 5. Initial transitions
+        var regionDefaults: [Int32] = []
+        var initialActions: [Action?] = []
+
+        /// A state as the phases see it: its spec's parts, before they become `StateNode`s
+        /// and the `Model`'s arrays.
+        struct CompiledStateDraft {
+            var id: StateID
+            var name: String
+            var path: String
+            var parent: Int32
+            var kind: StateKind
+            var regions: [Int32]
+            var enter: Action?
+            var exit: Action?
+            var handlers: [HandlerSpec]
+            var joinsToReset: [Int32] = []
+            var isFinal: Bool
+            var histories: [HistorySpec]
+            var deferred: [EventID]
+            var task: StateTask?
+        }
+
+        /// A compiler for `definition` under `options`.
+        init(_ definition: Definition, options: StatechartOptions = StatechartOptions()) {
+            self.definition = definition
+            prefixMatching = options.eventMatching == .prefix
+            compoundDomains = options.transitionDomain == .leastCommonCompoundAncestor
+            completesThroughChildren = options.parallelCompletion == .everyRegionInFinalState
+        }
+
+        /// Runs every phase and assembles the compiled chart.
+        /// - Throws: ``StatechartError`` naming the state, event or pseudo state at fault.
+        mutating func compile() throws -> Model {
+            guard !definition.name.isEmpty else {
+                throw StatechartError.emptyName(what: "A statechart", location: "the root region")
+            }
+            _ = try flatten(definition.root, name: definition.name, owner: -1, pathPrefix: "", depth: 1)
+            try compileForks()
+            try compileJoins()
+            try compileJunctions()
+            try compileHistories()
+            indexEvents()
+            try compileHandlers()
+            listDoneEventsUnderMatchingHandlers()
+            let table = handlerTable()
+            assignDoneEventClasses()
+            try compileInitialTransitions()
+            return assemble(table: table)
+        }
+
+        /// The `Topology` and the `Model` made of what the phases built.
+        private func assemble(table: (start: [Int32], list: [Int32])) -> Model {
+            var eventIDs = [EventID?](repeating: nil, count: userEventCount)
+            for (id, index) in eventIndex { eventIDs[Int(index)] = id }
+            let topology = Topology(
+                name: definition.name,
+                states: states.map {
+                    StateNode(
+                        name: $0.name,
+                        hasEnter: $0.enter != nil,
+                        hasExit: $0.exit != nil,
+                        path: $0.path,
+                        parent: $0.parent,
+                        kind: $0.kind,
+                        regions: $0.regions,
+                        joinsToReset: $0.joinsToReset,
+                        isFinal: $0.isFinal,
+                        hasTask: $0.task != nil,
+                        histories: historyIndexes(of: $0.path, in: histories),
+                        timers: [],
+                        deferred: $0.deferred.map { eventIndex[$0]! }
+                    )
+                }.enumerated().map { index, node in
+                    var node = node
+                    node.timers = stateTimers[index]
+                    return node
+                },
+                regions: regions,
+                handlers: handlers,
+                handlerNames: handlerNames,
+                switches: switches,
+                joins: joins,
+                junctionNames: junctionNames,
+                eventNames: eventIDs.map { statechartName($0!) } + syntheticNames,
+                eventCount: eventCount,
+                handlerStart: table.start,
+                handlerList: table.list,
+                histories: histories,
+                timers: timers,
+                eventlessEvent: eventlessEvent,
+                doneEvents: doneEvents,
+                userEventCount: userEventCount,
+                regionDefaults: regionDefaults,
+                hasInitialActions: initialActions.contains { $0 != nil },
+                raisesEveryDoneEvent: prefixMatching,
+                completesThroughChildren: completesThroughChildren
+            )
+            return Model(
+                topology: topology,
+                ids: states.map(\.id),
+                enters: states.map(\.enter),
+                exits: states.map(\.exit),
+                tasks: states.map(\.task),
+                guards: guards,
+                actions: actions,
+                junctionGuards: junctionGuards,
+                junctionActions: junctionActions,
+                eventIndex: eventIndex,
+                eventIDs: eventIDs.map { $0! },
+                stateIndex: stateIndex,
+                matching: matching,
+                initialActions: initialActions,
+                historyDefaultActions: historyDefaultActions
+            )
+        }
+    }
+}
