@@ -232,7 +232,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "StateMachineTable",
                 "StateMachineHierarchy", "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
-                "StateMachineGraph",
+                "StateMachineGraph", "SwiftStateMachine",
             ]
         ),
         .tests("FuzzRegressionTests", dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"]),

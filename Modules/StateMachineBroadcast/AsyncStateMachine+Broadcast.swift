@@ -16,12 +16,12 @@ extension AsyncStateMachine {
     @discardableResult
     public func activateBroadcast() -> Self {
         onLifecycleEvent { event in
-            let context: StateContext
+            let context: BroadcastStateContext
             switch event {
             case .initialState(let id, let state):
-                context = StateContext(stateMachineId: id, currentState: state)
+                context = BroadcastStateContext(stateMachineId: id, currentState: state)
             case .transition(let id, let state, let event, let newState):
-                context = StateContext(stateMachineId: id, currentState: state, event: event, newState: newState)
+                context = BroadcastStateContext(stateMachineId: id, currentState: state, event: event, newState: newState)
             }
             BroadcastRegistry.shared.broadcast(context)
         }

@@ -14,17 +14,17 @@ final class BroadcastRegistry: Sendable {
     static let shared = BroadcastRegistry()
 
     private struct Subscribers {
-        var continuations: [UUID: AsyncStream<StateContext>.Continuation] = [:]
+        var continuations: [UUID: AsyncStream<BroadcastStateContext>.Continuation] = [:]
     }
 
     private let subscribers = Lock(Subscribers())
 
     /// Registers a new subscriber; its stream ends when it is removed.
     func subscribe(
-        bufferingPolicy: AsyncStream<StateContext>.Continuation.BufferingPolicy
+        bufferingPolicy: AsyncStream<BroadcastStateContext>.Continuation.BufferingPolicy
     ) -> StateContextBroadcaster {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<StateContext>.makeStream(bufferingPolicy: bufferingPolicy)
+        let (stream, continuation) = AsyncStream<BroadcastStateContext>.makeStream(bufferingPolicy: bufferingPolicy)
         // A consumer that cancels its task or drops the stream unsubscribes too.
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
         subscribers.withLock { $0.continuations[id] = continuation }
@@ -43,7 +43,7 @@ final class BroadcastRegistry: Sendable {
     /// in one and the same order, even when several machines broadcast at once. A yield
     /// never suspends and never runs a subscriber's code: it only buffers (or drops, as
     /// the subscriber's buffering policy says) and wakes a waiting consumer.
-    func broadcast(_ context: StateContext) {
+    func broadcast(_ context: BroadcastStateContext) {
         subscribers.withLock { subscribers in
             for continuation in subscribers.continuations.values {
                 continuation.yield(context)

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A subscription to every broadcasting machine: `stream` yields a ``StateContext`` for
+/// A subscription to every broadcasting machine: `stream` yields a ``BroadcastStateContext`` for
 /// the initial state and for every transition of every machine that called
 /// ``StateMachineCore/AsyncStateMachine/activateBroadcast()``, from the moment the
 /// subscription was made.
@@ -22,12 +22,12 @@ import Foundation
 /// when the stream is released; each of these unsubscribes.
 public struct StateContextBroadcaster: Sendable {
     /// The contexts, in broadcast order.
-    public let stream: AsyncStream<StateContext>
+    public let stream: AsyncStream<BroadcastStateContext>
 
     let id: UUID
     let registry: BroadcastRegistry
 
-    init(id: UUID, stream: AsyncStream<StateContext>, registry: BroadcastRegistry) {
+    init(id: UUID, stream: AsyncStream<BroadcastStateContext>, registry: BroadcastRegistry) {
         self.id = id
         self.stream = stream
         self.registry = registry
@@ -46,7 +46,7 @@ public struct StateContextBroadcaster: Sendable {
 ///   `.unbounded` (the default) keeps them all, so nothing is ever lost but a subscriber
 ///   that stops consuming grows without limit.
 public func makeStateContextBroadcaster(
-    bufferingPolicy: AsyncStream<StateContext>.Continuation.BufferingPolicy = .unbounded
+    bufferingPolicy: AsyncStream<BroadcastStateContext>.Continuation.BufferingPolicy = .unbounded
 ) -> StateContextBroadcaster {
     BroadcastRegistry.shared.subscribe(bufferingPolicy: bufferingPolicy)
 }

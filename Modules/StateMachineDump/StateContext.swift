@@ -8,8 +8,9 @@ import Foundation
 
 /// The latest state of one live machine, as the dump records it.
 ///
-/// `StateMachineBroadcast` has its own, different `StateContext`; when a file imports
-/// both modules, qualify the name (`StateMachineDump.StateContext`).
+/// `StateMachineDump.dump { stateContexts in ... }` hands these to its closure (the
+/// seed's name). `StateMachineBroadcast`'s record of a step is named apart
+/// (`BroadcastStateContext`), so the two modules import together without ambiguity.
 ///
 /// Equality: a context is equal to itself; two distinct contexts are equal when they
 /// belong to the same machine and their states are `Equatable`, of the same type and

@@ -7,3 +7,8 @@
 @_exported import StateMachineHierarchy
 @_exported import StateMachineTable
 @_exported import StateMachineUI
+
+/// The dump's record of a machine's latest state (`StateMachineDump.StateContext`).
+/// Declared here so that it shadows `StateMachineBroadcast`'s deprecated alias of the same
+/// name (now `BroadcastStateContext`): one import of the umbrella names it without ambiguity.
+public typealias StateContext = StateMachineDump.StateContext

@@ -16,7 +16,7 @@ struct Step: Equatable, Sendable, CustomStringConvertible {
         self.new = new
     }
 
-    init(_ context: StateContext) {
+    init(_ context: BroadcastStateContext) {
         self.init(
             String(describing: context.currentState),
             context.event.map { String(describing: $0) },
@@ -33,8 +33,8 @@ func steps(
     _ count: Int,
     of machine: UUID,
     from broadcaster: StateContextBroadcaster
-) async -> [StateContext] {
-    var received: [StateContext] = []
+) async -> [BroadcastStateContext] {
+    var received: [BroadcastStateContext] = []
     for await context in broadcaster.stream where context.stateMachineId == machine {
         received.append(context)
         if received.count == count { break }
@@ -95,8 +95,8 @@ struct BroadcastTests {
         }
         // 1 initial state + 5 x 2 transitions per machine.
         let expected = machines.count * 11
-        @Sendable func collect(_ broadcaster: StateContextBroadcaster) async -> [StateContext] {
-            var received: [StateContext] = []
+        @Sendable func collect(_ broadcaster: StateContextBroadcaster) async -> [BroadcastStateContext] {
+            var received: [BroadcastStateContext] = []
             for await context in broadcaster.stream where ids.contains(context.stateMachineId) {
                 received.append(context)
                 if received.count == expected { break }

@@ -9,9 +9,9 @@ import Foundation
 /// One step in the life of a broadcasting machine, as subscribers receive it: the initial
 /// state (`event` and `newState` are nil), or a transition.
 ///
-/// `StateMachineDump` has its own, different `StateContext`; when a file imports both
+/// `StateMachineDump` has its own, different `BroadcastStateContext`; when a file imports both
 /// modules, qualify the name (`StateMachineBroadcast.StateContext`).
-public struct StateContext: Sendable, CustomStringConvertible {
+public struct BroadcastStateContext: Sendable, CustomStringConvertible {
     /// The id of the machine that took the step (`AsyncStateMachine.id`).
     public let stateMachineId: UUID
     /// The state before the step; for the initial state, the initial state itself.
@@ -51,3 +51,8 @@ public struct StateContext: Sendable, CustomStringConvertible {
         return "[\(stateMachineId)] \(currentState)"
     }
 }
+
+/// The former name of ``BroadcastStateContext``, which `StateMachineDump.StateContext`
+/// shared; the `SwiftStateMachine` umbrella's `StateContext` is the dump's.
+@available(*, deprecated, renamed: "BroadcastStateContext")
+public typealias StateContext = BroadcastStateContext
