@@ -42,8 +42,6 @@ let package = Package(
         .library(name: "StateMachineDump", targets: ["StateMachineDump"]),
         .library(name: "StateMachineUI", targets: ["StateMachineUI"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
-        // The Navigation sample's features (deep links and machines), for the Fuzz package.
-        .library(name: "NavigationFeatures", targets: ["NavigationFeatures"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
         .executable(name: "Navigation", targets: ["Navigation"]),
@@ -84,7 +82,7 @@ let package = Package(
         ),
         .library(
             "StateMachineUI",
-            path: "Apps/StateMachineUI",
+            path: "Modules/StateMachineUI",
             dependencies: ["StateMachineCore", "StateMachineSupport"]
         ),
         // The runtime products; not StateMachineTest, which links XCTest and Testing.

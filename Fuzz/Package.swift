@@ -32,8 +32,9 @@ let package = Package(
         fuzzTarget("FuzzJSONChart", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzSnapshot", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzChartSemantics", ["StateMachineHierarchy"]),
-        fuzzTarget("FuzzDeepLink", ["NavigationFeatures"]),
-        // The apps' parsers live in an app target, not a product: their files are linked in.
+        // The Navigation sample's features and the apps' parsers live in targets that are no
+        // products (nothing a user imports): their files are linked in.
+        fuzzTarget("FuzzDeepLink", ["StateMachineCore"]),
         fuzzTarget("FuzzCommands", []),
     ],
     swiftLanguageModes: [.v6]

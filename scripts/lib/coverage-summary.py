@@ -2,7 +2,7 @@
 """Summarise `llvm-cov export -summary-only` (JSON on standard input) per library module.
 
 Used by scripts/coverage. A library module is a directory under Modules/ of the
-repository, plus Apps/StateMachineUI (the StateMachineUI product lives beside the apps).
+repository.
 Prints one line per module (covered lines, lines, percentage), then the total of them
 all, and exits 1 when the total is below --threshold.
 """
@@ -14,9 +14,6 @@ import json
 import sys
 from pathlib import Path
 
-# Library targets that live outside Modules/, by their directory.
-EXTRA_LIBRARIES = ["Apps/StateMachineUI"]
-
 
 def module_of(path: str, root: Path) -> str | None:
     """The library module a source file belongs to, or None when it is no library's."""
@@ -27,10 +24,6 @@ def module_of(path: str, root: Path) -> str | None:
     parts = relative.parts
     if len(parts) >= 3 and parts[0] == "Modules":
         return parts[1]
-    for library in EXTRA_LIBRARIES:
-        prefix = Path(library).parts
-        if parts[: len(prefix)] == prefix and len(parts) > len(prefix):
-            return prefix[-1]
     return None
 
 

@@ -1,5 +1,10 @@
 import Foundation
+
+// The regression tests import the sample's target; the FuzzDeepLink executable compiles its
+// files into itself instead (it is no product the Fuzz package could depend on).
+#if canImport(NavigationFeatures)
 import NavigationFeatures
+#endif
 
 /// Fuzz harness: a deep link from arbitrary text, read loosely and strictly, and routed by
 /// every section. A link the strict reader accepts must read back the same from its

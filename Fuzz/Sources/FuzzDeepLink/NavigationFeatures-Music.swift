@@ -1,0 +1,1 @@
+../../../Samples/NavigationFeatures/Music.swift
