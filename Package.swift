@@ -188,7 +188,8 @@ let package = Package(
         ),
         .tests(
             "StateMachineHierarchyTests",
-            dependencies: ["StateMachineHierarchy", "StateMachineSupport", "TestSupport"],
+            // CaseStudiesFeatures: the README's player is the CaseStudies chart, not a copy.
+            dependencies: ["StateMachineHierarchy", "StateMachineSupport", "TestSupport", "CaseStudiesFeatures"],
             resources: [.copy("Fixtures")]
         ),
         .tests(

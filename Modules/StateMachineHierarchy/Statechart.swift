@@ -29,8 +29,10 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// The chart's event table (the model's), here so that the inlinable `handle` and `send`
     /// look names up in code specialised for `EventID`.
     @usableFromInline let eventIndices: [EventID: Int32]
-    /// The declaration the chart was compiled from, kept for diagrams.
-    let definition: Definition
+    /// The declaration the chart was compiled from (kept for diagrams). A copy can be
+    /// refined (``Definition/onEnter(at:_:)``, ``Definition/addTransition(from:on:to:kind:action:guard:)-(_,_,String,_,_,_)``,
+    /// ...) and compiled into another chart, so that a variant of a chart needs no second copy.
+    public let definition: Definition
     var model: Model { hooks.model }
     var topology: Topology { engine.topology }
 

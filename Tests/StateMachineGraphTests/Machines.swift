@@ -54,23 +54,13 @@ enum Machines {
         return table
     }
 
-    /// The player with one wrong transition: `play` from `paused` stays paused.
+    /// The player with one wrong transition: `play` from `paused` stays paused (its own
+    /// transition to `playing` never passes its guard, and a second one leads back to `paused`).
     static func brokenPlayer() throws -> Player {
-        try Player(name: "player") {
-            Player.State("stopped")
-                .on("play", to: "active")
-            Player.State(parallel: "active") {
-                Player.Region {
-                    Player.State("playing").on("pause", to: "paused")
-                    Player.State("paused").on("play", to: "paused")
-                }
-                Player.Region {
-                    Player.State("normal").on("shuffle", to: "shuffled")
-                    Player.State("shuffled").on("shuffle", to: "normal")
-                }
-            }
-            .on("stop", to: "stopped")
-        }
+        var definition = try makePlayer().definition
+        try definition.setGuard(forTransition: "play", from: "active@0/paused") { _ in false }
+        try definition.addTransition(from: "active@0/paused", on: "play", to: "active@0/paused")
+        return try Player(definition)
     }
 }
 

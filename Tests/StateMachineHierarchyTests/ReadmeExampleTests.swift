@@ -1,3 +1,4 @@
+import CaseStudiesFeatures
 import Foundation
 import StateMachineHierarchy
 import TestSupport
@@ -9,25 +10,14 @@ import Testing
 
 @Suite("README example")
 struct ReadmeExampleTests {
-    typealias Player = Statechart<String, String, Int>
+    typealias Player = CaseStudiesFeatures.Player
 
+    /// The README's player (the CaseStudies chart), with an enter block on `active` that
+    /// logs the payload as the volume.
     static func player(_ log: Recorder) throws -> Player {
-        try Player(name: "player") {
-            Player.State("stopped")
-                .on("play", to: "active")
-            Player.State(parallel: "active") {
-                Player.Region {
-                    Player.State("playing").on("pause", to: "paused")
-                    Player.State("paused").on("play", to: "playing")
-                }
-                Player.Region {
-                    Player.State("normal").on("shuffle", to: "shuffled")
-                    Player.State("shuffled").on("shuffle", to: "normal")
-                }
-            }
-            .onEnter { context in log.append("volume \(context.payload ?? 0)") }
-            .on("stop", to: "stopped")
-        }
+        var definition = try makePlayer().definition
+        try definition.onEnter(at: "active") { context in log.append("volume \(context.payload ?? 0)") }
+        return try Player(definition)
     }
 
     @Test("the nested example with a parallel region")
