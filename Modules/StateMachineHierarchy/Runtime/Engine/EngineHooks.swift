@@ -4,13 +4,19 @@
 /// The engine calls a hook only when there is something to run (the topology records which
 /// states and handlers have blocks), so a step through plain states stays in non-generic code.
 protocol EngineHooks: AnyObject, Sendable {
+    /// Runs the enter block of `state`.
     func enter(_ state: Int32, payload: (any Sendable)?, event: Int32)
+    /// Runs the exit block of `state`.
     func exit(_ state: Int32, payload: (any Sendable)?, event: Int32)
+    /// Whether the guard of `handler` passes (true when it has none).
     func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool
+    /// Runs the action of `handler`.
     func runAction(of handler: Int, payload: (any Sendable)?, event: Int32)
     /// The first outgoing path of `junction` whose guard passes.
     func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int?
+    /// Runs the action of outgoing path `path` of `junction`.
     func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32)
+    /// Posts the notification `tag` of `state` to its subscribers.
     func notify(_ tag: NotificationTag, state: Int32, payload: (any Sendable)?, event: Int32)
     /// Starts the state-scoped task of `state`; its result event is queued for the
     /// engine only while `state` is still in `generation`.

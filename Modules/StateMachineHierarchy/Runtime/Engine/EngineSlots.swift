@@ -41,6 +41,7 @@ struct SlotLayout {
         let offset: Int
         let count: Int
 
+        /// The reserved buffer in `block` (bound to `Element`).
         func buffer(in block: UnsafeMutableRawPointer) -> UnsafeMutableBufferPointer<Element> {
             UnsafeMutableBufferPointer(
                 start: (block + offset).bindMemory(to: Element.self, capacity: count),

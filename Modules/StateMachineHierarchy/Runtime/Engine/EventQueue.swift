@@ -8,6 +8,7 @@ enum StepCompletion: Sendable {
     case callback(@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)
     case continuation(CheckedContinuation<StatechartStepOutcome, any Error>)
 
+    /// Hands `result` to the submitter.
     func deliver(_ result: Result<StatechartStepOutcome, StatechartError>) {
         switch self {
         case .inline: break
@@ -16,6 +17,7 @@ enum StepCompletion: Sendable {
         }
     }
 
+    /// Whether the submitter reads the outcome from the drain loop.
     var isInline: Bool { if case .inline = self { true } else { false } }
 }
 
@@ -68,10 +70,13 @@ struct Pump: ~Copyable {
     var head = 0
     var debugSink: StatechartDebugSink?
 
+    /// Appends `item` at the back.
     mutating func append(_ item: QueueItem) {
         items.append(item)
     }
 
+    /// Removes and returns the front item; compacts the array now and then, so popping
+    /// stays O(1) amortised.
     mutating func popFirst() -> QueueItem? {
         guard head < items.count else {
             if head > 0 {
@@ -98,6 +103,7 @@ struct Pump: ~Copyable {
         return dropped
     }
 
+    /// The names of the queued events (not requests), for the debugger.
     func pendingEventNames(_ topology: Topology) -> [String] {
         items[head...].compactMap { item in
             guard case .event(let index, let name) = item.request else { return nil }

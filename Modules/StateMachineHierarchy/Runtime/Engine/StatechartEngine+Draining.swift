@@ -318,6 +318,7 @@ extension StatechartEngine {
         guard eventless >= 0 || !internalQueue.isEmpty else { return }
         var microsteps = 0
         if !microstepTrace.isEmpty { microstepTrace.removeAll(keepingCapacity: true) }
+        /// Counts a microstep; past `maxMicrosteps`, fails naming the repeating handlers.
         func count() throws(StatechartError) {
             microstepTrace.append(lastFired)
             microsteps += 1
