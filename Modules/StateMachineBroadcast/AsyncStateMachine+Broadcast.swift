@@ -21,7 +21,12 @@ extension AsyncStateMachine {
             case .initialState(let id, let state):
                 context = BroadcastStateContext(stateMachineId: id, currentState: state)
             case .transition(let id, let state, let event, let newState):
-                context = BroadcastStateContext(stateMachineId: id, currentState: state, event: event, newState: newState)
+                context = BroadcastStateContext(
+                    stateMachineId: id,
+                    currentState: state,
+                    event: event,
+                    newState: newState
+                )
             }
             BroadcastRegistry.shared.broadcast(context)
         }

@@ -24,7 +24,9 @@ struct ArchitectureMapTests {
         for folder in topFolders {
             let url = Readme.root.appendingPathComponent(folder)
             guard let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { continue }
-            for case let file as URL in files where !file.path.contains("/.build/") { names.insert(file.lastPathComponent) }
+            for case let file as URL in files where !file.path.contains("/.build/") {
+                names.insert(file.lastPathComponent)
+            }
         }
         return names
     }()
@@ -48,10 +50,16 @@ struct ArchitectureMapTests {
                 let folder = Readme.root.appendingPathComponent(String(path[..<star]))
                 let suffix = String(path[path.index(after: star)...])
                 let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-                #expect(files.contains { $0.hasSuffix(suffix) }, "ARCHITECTURE.md names '\(path)', which matches nothing")
+                #expect(
+                    files.contains { $0.hasSuffix(suffix) },
+                    "ARCHITECTURE.md names '\(path)', which matches nothing"
+                )
             } else {
                 let url = Readme.root.appendingPathComponent(path)
-                #expect(FileManager.default.fileExists(atPath: url.path), "ARCHITECTURE.md names '\(path)', which does not exist")
+                #expect(
+                    FileManager.default.fileExists(atPath: url.path),
+                    "ARCHITECTURE.md names '\(path)', which does not exist"
+                )
             }
         }
     }

@@ -159,7 +159,9 @@ extension StatechartEngine {
     /// Whether the configuration is `deferringConfiguration`.
     private func isDeferringConfiguration() -> Bool {
         guard deferringConfiguration.count == topology.regions.count else { return false }
-        for region in slots.current.indices where slots.current[region] != deferringConfiguration[region] { return false }
+        for region in slots.current.indices where slots.current[region] != deferringConfiguration[region] {
+            return false
+        }
         return true
     }
 
@@ -171,7 +173,10 @@ extension StatechartEngine {
 
     /// Runs `item`'s step; with a debug sink, the step's lines go to a fresh log, with its
     /// duration and the events still queued.
-    private func runStep(_ item: QueueItem, sink: StatechartDebugSink?) -> Result<StatechartStepOutcome, StatechartError> {
+    private func runStep(
+        _ item: QueueItem,
+        sink: StatechartDebugSink?
+    ) -> Result<StatechartStepOutcome, StatechartError> {
         guard let sink else { return runRequest(item) }
         let log = DebugLog(sink: sink)
         self.log = log

@@ -11,7 +11,9 @@ extension StatechartEngine {
 
     /// Undoes ``restoreRecord(of:)``.
     func clearRestoreTargets(of history: Int) {
-        for slot in topology.historyRegionSlots(history) { slots.restoreTargets[Int(topology.historyRegions[slot])] = -1 }
+        for slot in topology.historyRegionSlots(history) {
+            slots.restoreTargets[Int(topology.historyRegions[slot])] = -1
+        }
     }
 
     /// For a switch that targets history pseudo states: makes the entries follow each
@@ -27,7 +29,9 @@ extension StatechartEngine {
                 continue
             }
             let node = topology.histories[history]
-            for (region, state) in zip(node.defaultRegions, node.defaultStates) { slots.restoreTargets[Int(region)] = state }
+            for (region, state) in zip(node.defaultRegions, node.defaultStates) {
+                slots.restoreTargets[Int(region)] = state
+            }
             if node.hasDefaultAction { pendingHistoryDefaults.append(Int32(history)) }
         }
     }
@@ -206,7 +210,8 @@ extension StatechartEngine {
     @inline(__always)
     func explicitChild(of region: Int32, in change: Int32) -> Int32? {
         let entry = slots.switches[Int(change)]
-        for slot in Int(entry.planStart)..<Int(entry.planStart + entry.planCount) where slots.planRegions[slot] == region {
+        for slot in Int(entry.planStart)..<Int(entry.planStart + entry.planCount)
+        where slots.planRegions[slot] == region {
             return slots.planStates[slot]
         }
         return nil
@@ -375,4 +380,3 @@ struct InternalEvent {
     let name: String?
     let payload: (any Sendable)?
 }
-
