@@ -33,7 +33,7 @@ import Foundation
 ///
 /// A machine's own observation is unicast: give a machine to one started UI machine
 /// only. A second one observing the same machine directly gets no states, and the
-/// machine reports the misuse on standard error. To show one machine in several places,
+/// machine reports the misuse in the package's log (see `setLogger`). To show one machine in several places,
 /// build the UI machines from an `AsyncStateMachineFactory(lifecycle: .singleton)`.
 @MainActor
 @Observable
