@@ -27,7 +27,8 @@ extension GlobalCommand {
                 arguments: "[mermaid|dot]",
                 "Print the case study's machine as a Mermaid (default) or DOT diagram",
                 completions: DiagramFormat.allCases.map(\.rawValue)
-            )
+            ),
+            isAvailable: { $0 is any DiagramScreen }
         ) { command in
             let formats = DiagramFormat.allCases.map(\.rawValue).joined(separator: " or ")
             guard command.arguments.count <= 1,
@@ -39,7 +40,9 @@ extension GlobalCommand {
             guard let screen = currentScreen() as? any DiagramScreen else {
                 return "'diagram' draws the machine of a case study: open one first (for example 'open elevator')."
             }
-            return await screen.diagram(format)
+            // A colon needs no entity code inside a label's quotes or after an arrow's ':'.
+            let text = await screen.diagram(format)
+            return format == .mermaid ? text.replacing("#58;", with: ":") : text
         }
     }
 }

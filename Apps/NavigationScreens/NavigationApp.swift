@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineDump
 import NavigationFeatures
 import Terminal
 import TerminalMachines
@@ -115,7 +116,7 @@ public enum NavigationApp {
             console: console,
             style: style,
             home: NavigationScreen(model: model),
-            globalCommands: [.dump]
+            globalCommands: [.dump(from: defaultDumpStateMachine, showsTime: console.isInteractive)]
         )
         return await app.run()
     }

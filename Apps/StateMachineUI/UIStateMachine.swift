@@ -64,6 +64,15 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     @ObservationIgnored
     private let mappedLastKnownState: @MainActor () -> UIState
 
+    /// Describes the machine's last known state.
+    @ObservationIgnored
+    private let describeLastKnownState: @MainActor () -> String
+
+    /// The description of the state the machine is in (its `lastKnownState`, not mapped:
+    /// `ElevatorIsClosed (persons: 2)`), for messages that name the state, such as why a
+    /// command is refused. Not observable: read it when needed.
+    public var machineStateDescription: String { describeLastKnownState() }
+
     /// The observing task, and the one being stopped (a new observation waits for it:
     /// a machine's own observation is unicast). Under a lock so that `deinit`, which is
     /// nonisolated, can cancel it.
@@ -119,6 +128,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
         self.send = { machine.send(event: $0) }
         self.sendAndWait = { await machine.sendAndWait(event: $0) }
         self.mappedLastKnownState = { mapping(machine.lastKnownState.superState) }
+        self.describeLastKnownState = { "\(machine.lastKnownState)" }
         self.observeStates = { receive in
             for await state in states {
                 guard receive(mapping(state.superState)) else { return }
