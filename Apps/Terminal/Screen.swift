@@ -24,6 +24,9 @@ public protocol Screen: AnyObject {
     /// Whether `back` is offered on this screen (listed, completed and accepted); a tool
     /// with a single screen says no, and `back` is then an unknown command there.
     var offersBack: Bool { get }
+    /// What the user may have meant by `name`, a command the screen does not have (`send
+    /// bogus` for an event name); nil to say nothing more than that it is unknown.
+    func hint(forUnknown name: String) -> String?
     /// Called when the screen is shown (first time or back from another): start machines.
     func didAppear()
     /// Runs `command`, which is one of `commands` and enabled.
@@ -48,6 +51,8 @@ extension Screen {
     public var hasOwnBackStep: Bool { false }
     /// `back` is offered unless the screen says otherwise.
     public var offersBack: Bool { true }
+    /// No hint unless the screen gives one.
+    public func hint(forUnknown name: String) -> String? { nil }
     /// Nothing to start unless the screen says so.
     public func didAppear() {}
     /// `back` pops the runner's stack unless the screen says otherwise.

@@ -155,8 +155,9 @@ public final class TerminalApp {
         guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
             let available =
                 (screen.commands + globals(for: screen) + builtIns(for: screen)).filter(\.isEnabled).map(\.name)
+            let hint = screen.hint(forUnknown: command.name).map { "; \($0)" } ?? ""
             show(
-                "Unknown command '\(Self.shortened(command.name))'. Available here: \(available.joined(separator: ", "))."
+                "Unknown command '\(Self.shortened(command.name))'\(hint). Available here: \(available.joined(separator: ", "))."
             )
             return .proceed
         }

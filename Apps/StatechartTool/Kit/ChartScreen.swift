@@ -59,6 +59,16 @@ final class ChartScreen: Screen {
         } + [CommandSpec("send", arguments: "<event>", "Send any event by name, even one no active state handles")]
     }
 
+    /// `send NAME`: an event of the chart that cannot be typed as a command, or any other
+    /// name, which only `send` sends.
+    func hint(forUnknown name: String) -> String? {
+        let shown = TerminalApp.shortened(name)
+        if let event = session.events.first(where: { $0.lowercased() == name.lowercased() }) {
+            return "'\(TerminalApp.shortened(event))' is an event of the chart: send \(TerminalApp.shortened(event))"
+        }
+        return "to send '\(shown)' as an event, which no state of the chart names: send \(shown)"
+    }
+
     func perform(_ command: ParsedCommand) async -> CommandResult {
         let event: String
         if command.name == "send" {
