@@ -180,6 +180,7 @@ final class NavigationScreen: Screen {
                 arguments: "checkin|music|profile",
                 "Select a tab",
                 isEnabled: !isSheetOpen,
+                availableWhen: "once the song sheet is closed ('close' or 'back' first)",
                 completions: Section.allCases.map(\.rawValue)
             )
         ]
@@ -196,6 +197,7 @@ final class NavigationScreen: Screen {
                         arguments: "<number>",
                         "Show a place of the list",
                         isEnabled: canSelect,
+                        availableWhen: "once the list has loaded",
                         completions: positions(state.places.count)
                     )
                 )
@@ -215,6 +217,7 @@ final class NavigationScreen: Screen {
                         arguments: "<number>",
                         "Show an album of the list",
                         isEnabled: canSelect,
+                        availableWhen: "once the list has loaded",
                         completions: positions(state.albums.count)
                     )
                 )
@@ -244,6 +247,7 @@ final class NavigationScreen: Screen {
                         arguments: "<number>",
                         "Open a song of the album in a sheet",
                         isEnabled: canSelect,
+                        availableWhen: "once the album has loaded",
                         completions: positions(state?.album?.songs.count ?? 0)
                     )
                 )

@@ -8,8 +8,9 @@ extension GlobalCommand {
     @MainActor public static let dump = dump(from: defaultDumpStateMachine)
 
     /// `dump`, from `dumpStateMachine` rather than the default one (a test's own).
-    /// `showsTime` false leaves out the wall-clock time of each state, so that the same
-    /// piped input always prints the same output.
+    /// `showsTime` false leaves out the wall-clock time of each state and sorts the lines
+    /// (machines that start together are first seen in any order), so that the same piped
+    /// input always prints the same output.
     @MainActor public static func dump(
         from dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent>,
         showsTime: Bool = true
@@ -19,7 +20,7 @@ extension GlobalCommand {
             await StateMachineDump.dumpAndWait(dumpStateMachine: dumpStateMachine) { contexts in
                 await dump.append(contexts.map { showsTime ? $0.description : timeless($0) })
             }
-            let lines = await dump.lines
+            let lines = showsTime ? await dump.lines : await dump.lines.sorted()
             let body = lines.isEmpty ? ["No machine runs yet: open a screen, and its machines appear here."] : lines
             return (["----------------- DUMP -----------------"] + body).joined(separator: "\n")
         }

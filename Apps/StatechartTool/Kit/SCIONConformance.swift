@@ -111,7 +111,10 @@ public enum SCIONConformance {
         case .keyNotFound(let key, let context):
             return "no '\(key.stringValue)' in \(path(context.codingPath))"
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) is not \(type == String.self ? "a string" : type == Int.self ? "a whole number" : "a \(type)")"
+            let expected =
+                type == String.self
+                ? "a string" : type == Int.self ? "a whole number" : "\(type)".hasPrefix("Array") ? "a list" : "an object"
+            return "\(path(context.codingPath)) is not \(expected)"
         case .dataCorrupted(let context):
             if let underlying = context.underlyingError as NSError? {
                 return "not valid JSON (\(underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? underlying.localizedDescription))"

@@ -26,6 +26,10 @@ struct SCXMLElement: Sendable {
 /// ``SCXMLDocument/maxElementDepth`` deep.
 enum SCXMLParser {
     static func parse(_ data: Data) throws(SCXMLError) -> SCXMLElement {
+        // Foundation reports a blank document as one that ends too early.
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw .malformedXML(line: 1, column: 1, reason: "the document is empty")
+        }
         let parser = XMLParser(data: try sanitized(data))
         let delegate = Delegate(parser: parser)
         parser.delegate = delegate
@@ -35,14 +39,11 @@ enum SCXMLParser {
         if let error = delegate.error { throw error }
         guard ok, let root = delegate.root else {
             let code = (parser.parserError as NSError?)?.code ?? 0
-            let isBlank = data.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
             throw .malformedXML(
                 line: max(parser.lineNumber, 1),
                 column: max(parser.columnNumber, 1),
-                reason: isBlank
-                    ? "the document is empty"
-                    : delegate.root == nil && code == 0
-                        ? "the document has no element" : Self.describe(code, open: delegate.openElement, root: nil)
+                reason: delegate.root == nil && code == 0
+                    ? "the document has no element" : Self.describe(code, open: delegate.openElement, root: nil)
             )
         }
         return root
