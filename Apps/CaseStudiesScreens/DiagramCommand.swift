@@ -27,15 +27,14 @@ extension GlobalCommand {
                 arguments: "[mermaid|dot]",
                 "Print the case study's machine as a Mermaid (default) or DOT diagram",
                 completions: DiagramFormat.allCases.map(\.rawValue)
-            ),
-            isAvailable: { $0 is any DiagramScreen }
+            )
         ) { command in
             let formats = DiagramFormat.allCases.map(\.rawValue).joined(separator: " or ")
             guard command.arguments.count <= 1,
                 let format = DiagramFormat(rawValue: command.arguments.first?.lowercased() ?? "mermaid")
             else {
                 return
-                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(command.arguments.joined(separator: " "))'."
+                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(TerminalApp.shortened(command.arguments.joined(separator: " ")))'."
             }
             guard let screen = currentScreen() as? any DiagramScreen else {
                 return "'diagram' draws the machine of a case study: open one first (for example 'open elevator')."
@@ -44,6 +43,7 @@ extension GlobalCommand {
             let text = await screen.diagram(format)
             return format == .mermaid ? text.replacing("#58;", with: ":") : text
         }
+        .available { $0 is any DiagramScreen }
     }
 }
 

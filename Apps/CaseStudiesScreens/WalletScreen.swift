@@ -87,7 +87,9 @@ final class WalletScreen: Screen {
         guard abs(cents - cents.rounded()) > 1e-6 else { return .success(cents.rounded() / 100) }
         let shown = TerminalApp.shortened(text)
         if value > 0, value < 0.01 {
-            return .failure(UsageError("\(what) \(shown) is less than a cent: the wallet counts whole cents, 0.01 at least"))
+            return .failure(
+                UsageError("\(what) \(shown) is less than a cent: the wallet counts whole cents, 0.01 at least")
+            )
         }
         return .failure(UsageError("\(what) \(shown) has a fraction of a cent: the wallet counts whole cents"))
     }

@@ -1,6 +1,6 @@
 import Foundation
-import StateMachineDump
 import NavigationFeatures
+import StateMachineDump
 import Terminal
 import TerminalMachines
 

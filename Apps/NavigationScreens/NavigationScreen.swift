@@ -50,7 +50,8 @@ final class NavigationScreen: Screen {
         case .music:
             let albums = model.musicScreens.map { $0.ui.state.album?.title ?? "Album \(TerminalApp.shortened($0.id))" }
             let sheet =
-                model.sheet.map { ["[" + ($0.ui.state.song?.title ?? "Song \(TerminalApp.shortened($0.id))") + "]"] } ?? []
+                model.sheet.map { ["[" + ($0.ui.state.song?.title ?? "Song \(TerminalApp.shortened($0.id))") + "]"] }
+                ?? []
             return ["Albums"] + albums + sheet
         case .profile:
             return ["Profile"]
@@ -158,7 +159,10 @@ final class NavigationScreen: Screen {
 
     private func notFound(_ failure: String, parent: String, style: TerminalStyle) -> [String] {
         let failure = TerminalApp.shortened("\(failure)", to: 80)
-        return ["  " + style.red("Not found: \(failure)" + (failure.hasSuffix("...") ? "" : ".")), "  'back' returns to \(parent)."]
+        return [
+            "  " + style.red("Not found: \(failure)" + (failure.hasSuffix("...") ? "" : ".")),
+            "  'back' returns to \(parent).",
+        ]
     }
 
     private func fields(_ pairs: [(String, String)]) -> [String] {

@@ -10,15 +10,25 @@ public struct GlobalCommand {
     /// dimmed (its action still runs when typed, and says what would allow it).
     public let isAvailable: @MainActor (any Screen) -> Bool
 
-    /// A global command, available on the screens `isAvailable` accepts (all by default).
-    public init(
+    /// A global command, available on every screen (see ``available(on:)``).
+    public init(_ spec: CommandSpec, action: @escaping @MainActor (ParsedCommand) async -> String?) {
+        self.init(spec, isAvailable: { _ in true }, action: action)
+    }
+
+    private init(
         _ spec: CommandSpec,
-        isAvailable: @escaping @MainActor (any Screen) -> Bool = { _ in true },
+        isAvailable: @escaping @MainActor (any Screen) -> Bool,
         action: @escaping @MainActor (ParsedCommand) async -> String?
     ) {
         self.spec = spec
         self.isAvailable = isAvailable
         self.action = action
+    }
+
+    /// The same command, available only on the screens `isAvailable` accepts (shown dimmed
+    /// on the others, where its action still runs and says what would allow it).
+    public func available(on isAvailable: @escaping @MainActor (any Screen) -> Bool) -> GlobalCommand {
+        GlobalCommand(spec, isAvailable: isAvailable, action: action)
     }
 }
 
@@ -204,7 +214,8 @@ public final class TerminalApp {
     /// Why `spec` is refused: the state the screen is in and what would allow it.
     static func refusal(of spec: CommandSpec, state: String?) -> String {
         let now = state.map { "in state \(shortened($0))" } ?? "now"
-        let allowed = spec.availableWhen.isEmpty ? "the state does not allow it" : "it is available \(spec.availableWhen)"
+        let allowed =
+            spec.availableWhen.isEmpty ? "the state does not allow it" : "it is available \(spec.availableWhen)"
         return "'\(spec.name)' is not available \(now): \(allowed)."
     }
 

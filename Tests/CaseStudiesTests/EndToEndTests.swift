@@ -217,7 +217,10 @@ struct EndToEndTests {
             seconds: 60
         )
         #expect(status == 0)
-        #expect(text.contains("[ElevatorState] ElevatorIsOpen (persons: 0) + DidEnter => ElevatorIsOpen (persons: 1)"), "\(text)")
+        #expect(
+            text.contains("[ElevatorState] ElevatorIsOpen (persons: 0) + DidEnter => ElevatorIsOpen (persons: 1)"),
+            "\(text)"
+        )
     }
 
     @Test("on a terminal: Tab completes the argument of 'open'")

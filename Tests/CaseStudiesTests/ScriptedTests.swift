@@ -50,7 +50,8 @@ struct ScriptedTests {
         await app.type("open \(screen)", expecting: "Number of loads: 0")
         await app.type(
             "reset",
-            expecting: "'reset' is not available in state ClicsIsIdle: it is available in ClicsIsLoaded, once a load ended."
+            expecting:
+                "'reset' is not available in state ClicsIsIdle: it is available in ClicsIsLoaded, once a load ended."
         )
         await app.type("load", expecting: "loading...")
         app.console.type("load")
@@ -81,7 +82,10 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.type("open counter", expecting: "Units: 0")
         #expect(app.lastFrame.contains("Commands: +, (-)"))
-        await app.type("-", expecting: "'-' is not available in state ValueIsFixed (value: 0): it is available above 0 ('+' first).")
+        await app.type(
+            "-",
+            expecting: "'-' is not available in state ValueIsFixed (value: 0): it is available above 0 ('+' first)."
+        )
         for _ in 0..<10 { app.console.type("+") }
         // Piped, every command's frame shows the tens caught up with the units.
         await app.type("+", expecting: "Units: 11")
@@ -298,10 +302,22 @@ struct ScriptedTests {
     @Test(
         "Wallet: money is kept in cents; an amount below a cent, or with a fraction of one, is refused by name",
         arguments: [
-            ("add 0.001", "The amount 0.001 is less than a cent: the wallet counts whole cents, 0.01 at least; try add 10 or add 2.5."),
-            ("add 2.505", "The amount 2.505 has a fraction of a cent: the wallet counts whole cents; try add 10 or add 2.5."),
-            ("remove 0.009", "The amount 0.009 is less than a cent: the wallet counts whole cents, 0.01 at least; try remove 10 or remove 2.5."),
-            ("slide 33.333", "The slider 33.333 has a fraction of a cent: the wallet counts whole cents; try slide 25."),
+            (
+                "add 0.001",
+                "The amount 0.001 is less than a cent: the wallet counts whole cents, 0.01 at least; try add 10 or add 2.5."
+            ),
+            (
+                "add 2.505",
+                "The amount 2.505 has a fraction of a cent: the wallet counts whole cents; try add 10 or add 2.5."
+            ),
+            (
+                "remove 0.009",
+                "The amount 0.009 is less than a cent: the wallet counts whole cents, 0.01 at least; try remove 10 or remove 2.5."
+            ),
+            (
+                "slide 33.333",
+                "The slider 33.333 has a fraction of a cent: the wallet counts whole cents; try slide 25."
+            ),
         ]
     )
     func walletCents(line: String, message: String) async {

@@ -112,7 +112,10 @@ struct EndToEndTests {
 
     @Test("the lists say that 'select' counts from 1 while a link names an item by its id")
     func numbersAndIds() async throws {
-        let (status, text) = try await runNavigation(Self.fast + ["poc://music"], input: "select\nselect 9\ntab checkin\n")
+        let (status, text) = try await runNavigation(
+            Self.fast + ["poc://music"],
+            input: "select\nselect 9\ntab checkin\n"
+        )
         #expect(status == 0)
         #expect(
             text.contains(
@@ -127,7 +130,8 @@ struct EndToEndTests {
 
     @Test("piped: two runs of the same input print the same bytes, dump without wall-clock times")
     func pipedRunsAreIdentical() async throws {
-        let input = "dump\nselect 2\nowner\ndump\ntab music\nselect 1\nsong 3\ndump\nclose\nback\nrefresh\ntab profile\ndump\n"
+        let input =
+            "dump\nselect 2\nowner\ndump\ntab music\nselect 1\nsong 3\ndump\nclose\nback\nrefresh\ntab profile\ndump\n"
         let first = try await runNavigation(Self.fast, input: input)
         let second = try await runNavigation(Self.fast, input: input)
         #expect(first.status == 0 && second.status == 0)

@@ -118,8 +118,10 @@ struct ReadmeCodeTests {
 
     @Test("the README's client package: a manifest naming the dependency by its folder, and a Core program")
     func readmeClientPackage() throws {
-        let files = Dictionary(Self.readmeBlocks.compactMap { block in Self.clientFile(of: block).map { ($0, block) } }) {
-            first, _ in first
+        let files = Dictionary(Self.readmeBlocks.compactMap { block in Self.clientFile(of: block).map { ($0, block) } })
+        {
+            first,
+            _ in first
         }
         let manifest = try #require(files["Package.swift"]).lines.joined(separator: "\n")
         #expect(manifest.contains(#".package(path: "../SwiftStateMachine")"#))
@@ -134,7 +136,10 @@ struct ReadmeCodeTests {
         #expect(files.keys.filter { $0.hasSuffix("main.swift") }.count >= 6)
     }
 
-    @Test("every swift block of the articles appears verbatim in a compiled file", arguments: verbatimBlocks.map(\.location))
+    @Test(
+        "every swift block of the articles appears verbatim in a compiled file",
+        arguments: verbatimBlocks.map(\.location)
+    )
     func compiled(location: String) throws {
         let block = try #require(Self.verbatimBlocks.first { $0.location == location })
         let first = block.lines.first ?? ""

@@ -166,17 +166,34 @@ struct CommandTests {
         #expect(!samples.standardOutput.contains("DecodingError"))
         let one = await runTool(["check", Paths.sample("player.json")])
         #expect(one.status == 2)
-        #expect(one.standardError == "statechart: \(Paths.sample("player.json")): not a SCION test: \(Self.playerSkip)\n")
+        #expect(
+            one.standardError == "statechart: \(Paths.sample("player.json")): not a SCION test: \(Self.playerSkip)\n"
+        )
     }
 
     @Test(
         "check: expectations that do not decode fail the test with the reason in words",
         arguments: [
-            (#"{"initialConfiguration": "a", "events": []}"#, "cannot read the expectations: initialConfiguration is not a list"),
-            (#"{"initialConfiguration": ["a"], "events": [{"event": {}, "nextConfiguration": []}]}"#, "cannot read the expectations: no 'name' in events[0].event"),
-            (#"{"initialConfiguration": ["a"], "events": [{"event": {"name": 3}, "nextConfiguration": []}]}"#, "cannot read the expectations: events[0].event.name is not a string"),
-            (#"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}}]}"#, "cannot read the expectations: no 'nextConfiguration' in events[0]"),
-            (#"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "after": "soon", "nextConfiguration": []}]}"#, "cannot read the expectations: events[0].after is not a whole number"),
+            (
+                #"{"initialConfiguration": "a", "events": []}"#,
+                "cannot read the expectations: initialConfiguration is not a list"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {}, "nextConfiguration": []}]}"#,
+                "cannot read the expectations: no 'name' in events[0].event"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": 3}, "nextConfiguration": []}]}"#,
+                "cannot read the expectations: events[0].event.name is not a string"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}}]}"#,
+                "cannot read the expectations: no 'nextConfiguration' in events[0]"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "after": "soon", "nextConfiguration": []}]}"#,
+                "cannot read the expectations: events[0].after is not a whole number"
+            ),
         ]
     )
     func checkExpectationErrors(json: String, reason: String) async throws {

@@ -170,7 +170,9 @@ struct RunTests {
         // The tool has one screen: no `back` to offer.
         #expect(
             output.contains {
-                $0.hasPrefix("Unknown command 'back'; to send 'back' as an event, which no state of the chart names: send back.")
+                $0.hasPrefix(
+                    "Unknown command 'back'; to send 'back' as an event, which no state of the chart names: send back."
+                )
                     && !$0.contains(" back,")
             }
         )

@@ -96,7 +96,9 @@ public enum SCIONConformance {
         let missing = ["initialConfiguration", "events"].filter { object[$0] == nil }
         guard !missing.isEmpty else { return nil }
         let keys = missing.map { "'\($0)'" }.joined(separator: " or ")
-        let chartHint = object["states"] != nil || object["name"] != nil ? "; it looks like a statechart ('statechart run' reads it)" : ""
+        let chartHint =
+            object["states"] != nil || object["name"] != nil
+            ? "; it looks like a statechart ('statechart run' reads it)" : ""
         return "\(file) is not a SCION expectation file (no \(keys))\(chartHint)"
     }
 
@@ -113,11 +115,13 @@ public enum SCIONConformance {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let expected =
                 type == String.self
-                ? "a string" : type == Int.self ? "a whole number" : "\(type)".hasPrefix("Array") ? "a list" : "an object"
+                ? "a string"
+                : type == Int.self ? "a whole number" : "\(type)".hasPrefix("Array") ? "a list" : "an object"
             return "\(path(context.codingPath)) is not \(expected)"
         case .dataCorrupted(let context):
             if let underlying = context.underlyingError as NSError? {
-                return "not valid JSON (\(underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? underlying.localizedDescription))"
+                return
+                    "not valid JSON (\(underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? underlying.localizedDescription))"
             }
             return "\(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:

@@ -146,7 +146,9 @@ public enum StatechartTool {
         }
         guard !report.passed.isEmpty || !report.failures.isEmpty else {
             output.standardOutput(text)
-            throw StatechartToolFailure("\(directory): no SCION tests (a .scxml with a .json of expectations beside it)")
+            throw StatechartToolFailure(
+                "\(directory): no SCION tests (a .scxml with a .json of expectations beside it)"
+            )
         }
         for failure in report.failures {
             text += "FAIL \(failure.name): \(failure.reason)\n"
