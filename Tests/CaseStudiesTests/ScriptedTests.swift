@@ -281,7 +281,13 @@ struct ScriptedTests {
 
     @Test("home: dump says that no machine runs yet; a long unknown command is cut with '...'")
     func homeMessages() async {
-        let app = AppDriver()
+        // A dump machine of the test's own, which no other test's machines reach.
+        let dumpStateMachine = makeDumpStateMachine()
+        let dumpMediator = Mediator<DumpEvent>()
+        dumpStateMachine.connectAsReceiver(to: dumpMediator)
+        let drain = Task { for await _ in dumpStateMachine {} }
+        defer { drain.cancel() }
+        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
         await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
         #expect(
             await app.outputOf("dump") == [
