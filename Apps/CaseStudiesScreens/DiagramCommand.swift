@@ -34,7 +34,7 @@ extension GlobalCommand {
                 let format = DiagramFormat(rawValue: command.arguments.first?.lowercased() ?? "mermaid")
             else {
                 return
-                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(TerminalApp.shortened(command.arguments.joined(separator: " ")))'."
+                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(ParsedCommand.shortened(command.arguments.joined(separator: " ")))'."
             }
             guard let screen = currentScreen() as? any DiagramScreen else {
                 return "'diagram' draws the machine of a case study: open one first (for example 'open elevator')."

@@ -85,7 +85,7 @@ final class WalletScreen: Screen {
         }
         let cents = value * 100
         guard abs(cents - cents.rounded()) > 1e-6 else { return .success(cents.rounded() / 100) }
-        let shown = TerminalApp.shortened(text)
+        let shown = ParsedCommand.shortened(text)
         if value > 0, value < 0.01 {
             return .failure(
                 UsageError("\(what) \(shown) is less than a cent: the wallet counts whole cents, 0.01 at least")

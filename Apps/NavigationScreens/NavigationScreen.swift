@@ -44,13 +44,15 @@ final class NavigationScreen: Screen {
                 + model.checkinScreens.map { screen in
                     switch screen {
                     case .place(let id, let ui): ui.state.place?.name ?? Self.placeName(id: id)
-                    case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(TerminalApp.shortened(id))"
+                    case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(ParsedCommand.shortened(id))"
                     }
                 }
         case .music:
-            let albums = model.musicScreens.map { $0.ui.state.album?.title ?? "Album \(TerminalApp.shortened($0.id))" }
+            let albums = model.musicScreens.map {
+                $0.ui.state.album?.title ?? "Album \(ParsedCommand.shortened($0.id))"
+            }
             let sheet =
-                model.sheet.map { ["[" + ($0.ui.state.song?.title ?? "Song \(TerminalApp.shortened($0.id))") + "]"] }
+                model.sheet.map { ["[" + ($0.ui.state.song?.title ?? "Song \(ParsedCommand.shortened($0.id))") + "]"] }
                 ?? []
             return ["Albums"] + albums + sheet
         case .profile:
@@ -63,7 +65,7 @@ final class NavigationScreen: Screen {
     static func placeName(id: String) -> String {
         let range = 0...(FakeBackend.placeNames.count - 1)
         guard case .success(let index) = NumberArgument.integer(id, in: range, what: "place id"), "\(index)" == id
-        else { return "Place \(TerminalApp.shortened(id))" }
+        else { return "Place \(ParsedCommand.shortened(id))" }
         return FakeBackend.placeNames[index]
     }
 
@@ -110,7 +112,7 @@ final class NavigationScreen: Screen {
             case .place(let id, let ui):
                 let state = ui.state
                 if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
-                guard let place = state.place else { return [loading("place \(TerminalApp.shortened(id))")] }
+                guard let place = state.place else { return [loading("place \(ParsedCommand.shortened(id))")] }
                 return fields([
                     ("Name", place.name), ("Address", place.address), ("Phone", place.telephone),
                     ("Description", place.description), ("Owner", "\(place.owner.name)  ('owner' shows them)"),
@@ -118,7 +120,7 @@ final class NavigationScreen: Screen {
             case .owner(let id, let ui):
                 let state = ui.state
                 if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
-                guard let owner = state.owner else { return [loading("owner \(TerminalApp.shortened(id))")] }
+                guard let owner = state.owner else { return [loading("owner \(ParsedCommand.shortened(id))")] }
                 return fields([("Name", owner.name), ("Address", owner.address), ("Age", "\(owner.age)")])
             }
         case .music(let index, let route):
@@ -126,7 +128,7 @@ final class NavigationScreen: Screen {
             let state = screen.ui.state
             let parent = breadcrumb.indices.contains(index) ? breadcrumb[index] : "Albums"
             if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
-            guard let album = state.album else { return [loading("album \(TerminalApp.shortened(screen.id))")] }
+            guard let album = state.album else { return [loading("album \(ParsedCommand.shortened(screen.id))")] }
             return fields([
                 ("Title", album.title), ("Author", album.author), ("Producer", album.producer),
                 ("Released", album.dateOfRelease),
@@ -158,7 +160,7 @@ final class NavigationScreen: Screen {
     }
 
     private func notFound(_ failure: String, parent: String, style: TerminalStyle) -> [String] {
-        let failure = TerminalApp.shortened("\(failure)", to: 80)
+        let failure = ParsedCommand.shortened("\(failure)", to: 80)
         return [
             "  " + style.red("Not found: \(failure)" + (failure.hasSuffix("...") ? "" : ".")),
             "  'back' returns to \(parent).",

@@ -167,7 +167,7 @@ public final class TerminalApp {
                 (screen.commands + globals(for: screen) + builtIns(for: screen)).filter(\.isEnabled).map(\.name)
             let hint = screen.hint(forUnknown: command.name).map { "; \($0)" } ?? ""
             show(
-                "Unknown command '\(Self.shortened(command.name))'\(hint). Available here: \(available.joined(separator: ", "))."
+                "Unknown command '\(ParsedCommand.shortened(command.name))'\(hint). Available here: \(available.joined(separator: ", "))."
             )
             return .proceed
         }
@@ -213,18 +213,10 @@ public final class TerminalApp {
 
     /// Why `spec` is refused: the state the screen is in and what would allow it.
     static func refusal(of spec: CommandSpec, state: String?) -> String {
-        let now = state.map { "in state \(shortened($0))" } ?? "now"
+        let now = state.map { "in state \(ParsedCommand.shortened($0, to: 80))" } ?? "now"
         let allowed =
             spec.availableWhen.isEmpty ? "the state does not allow it" : "it is available \(spec.availableWhen)"
         return "'\(spec.name)' is not available \(now): \(allowed)."
-    }
-
-    /// The longest input a message repeats whole; longer ones are cut, ending in `...`.
-    public nonisolated static let longestEcho = 40
-
-    /// `text`, or its first ``longestEcho`` characters followed by `...` when longer.
-    public nonisolated static func shortened(_ text: String, to length: Int = longestEcho) -> String {
-        text.count <= length ? text : String(text.prefix(length)) + "..."
     }
 
     /// The app's global commands, each marked unavailable on a screen it does nothing on.

@@ -73,9 +73,10 @@ final class ChartScreen: Screen {
     /// `send NAME`: an event of the chart that cannot be typed as a command, or any other
     /// name, which only `send` sends.
     func hint(forUnknown name: String) -> String? {
-        let shown = TerminalApp.shortened(name)
+        let shown = ParsedCommand.shortened(name)
         if let event = session.events.first(where: { $0.lowercased() == name.lowercased() }) {
-            return "'\(TerminalApp.shortened(event))' is an event of the chart: send \(TerminalApp.shortened(event))"
+            return
+                "'\(ParsedCommand.shortened(event))' is an event of the chart: send \(ParsedCommand.shortened(event))"
         }
         return "to send '\(shown)' as an event, which no state of the chart names: send \(shown)"
     }
