@@ -141,7 +141,7 @@ enum SCXMLParser {
     static func describe(_ code: Int, open: String? = nil, root: String? = nil) -> String {
         switch code {
         case 3: "a start tag ('<') was expected"
-        case 4: "this is not XML: the document must start with an element such as <scxml>"
+        case 4: "the document does not start with an element (such as <scxml>): it is not XML"
         case 5:
             if let open {
                 "the document ends before <\(open)> is closed (an element, a comment or a CDATA section is not closed)"

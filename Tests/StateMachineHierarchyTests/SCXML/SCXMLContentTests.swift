@@ -273,8 +273,8 @@ struct SCXMLXMLTests {
     /// Foundation, which gives one code to a document that ends too early and to one with
     /// content after its root).
     static let malformedShapes: [(text: String, reason: String)] = [
-        ("not xml at all", "this is not XML: the document must start with an element such as <scxml>"),
-        ("hello <scxml/>", "this is not XML: the document must start with an element such as <scxml>"),
+        ("not xml at all", "the document does not start with an element (such as <scxml>): it is not XML"),
+        ("hello <scxml/>", "the document does not start with an element (such as <scxml>): it is not XML"),
         ("   \n  ", "the document is empty"),
         ("<", "the document has no element"),
         ("<scxml>", "the document ends before <scxml> \(notClosed)"),
