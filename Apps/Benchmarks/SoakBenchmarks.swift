@@ -101,15 +101,16 @@ enum SoakBenchmarks {
     }
 
     /// The default logger, as a user's program has it: on, writing a line per transition to
-    /// standard error, which goes to /dev/null for the run. Skipped when the default logger
-    /// is off in this process (`STATE_MACHINE_LOG=0`).
+    /// the system log (or to standard error with `STATE_MACHINE_LOG=stderr`, which goes to
+    /// /dev/null for the run). Skipped when the default logger is off in this process
+    /// (`STATE_MACHINE_LOG=0`).
     ///
     /// The logger is process-wide and cannot be put back once replaced, so every repetition
     /// uses the same one: where its cost grows with the transitions logged (issue 28), each
     /// repetition starts where the previous one ended, and only the first shows the whole
     /// growth.
     static func coreDefaultLogger(_ context: SoakContext) async throws {
-        guard try await defaultLoggerWrites() else {
+        guard LogDestination.current != .none else {
             print("soak.core-default-logger: skipped, the default logger writes nothing (STATE_MACHINE_LOG=0?)")
             return
         }
@@ -287,31 +288,6 @@ enum SoakBenchmarks {
     }
 
     // MARK: Standard error
-
-    /// Whether the default logger writes anything for a transition: one transition of a
-    /// probe machine (not the soak's) with standard error on a pipe.
-    static func defaultLoggerWrites() async throws -> Bool {
-        var ends: [Int32] = [-1, -1]
-        guard ends.withUnsafeMutableBufferPointer({ pipe($0.baseAddress) }) == 0 else {
-            throw BenchmarkError("pipe: \(String(cString: strerror(errno)))")
-        }
-        let saved = dup(2)
-        guard saved >= 0 else { throw BenchmarkError("dup(2): \(String(cString: strerror(errno)))") }
-        dup2(ends[1], 2)
-        close(ends[1])
-        let probe = AsyncStateMachine(stateMachine: definition)
-        // The log is awaited before the transition's completion opens.
-        await probe.sendAndWait(event: Tick())
-        await probe.finishAndWait()
-        // Standard error back: the pipe's last write end closes, so the read below returns
-        // what the logger wrote, or 0 at once when it wrote nothing.
-        dup2(saved, 2)
-        close(saved)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
-        close(ends[0])
-        return count > 0
-    }
 
     /// Runs `body` with file descriptor 2 on /dev/null (a `dup2` over it), and puts the
     /// original standard error back afterwards, even when `body` throws.

@@ -35,10 +35,22 @@ final class AnalysisScreen: Screen {
         ]
     }
 
+    var stateName: String? { ui.machineStateDescription }
+
     var commands: [CommandSpec] {
         [
-            CommandSpec("analyse", "Start a new analysis", isEnabled: ui.state.canMakeNewAnalysis),
-            CommandSpec("reset", "Reset the analysis", isEnabled: ui.state.canResetAnalysis),
+            CommandSpec(
+                "analyse",
+                "Start a new analysis",
+                isEnabled: ui.state.canMakeNewAnalysis,
+                availableWhen: "in AnalysisIsIdle ('reset' first)"
+            ),
+            CommandSpec(
+                "reset",
+                "Reset the analysis",
+                isEnabled: ui.state.canResetAnalysis,
+                availableWhen: "once an analysis started ('analyse' first)"
+            ),
         ]
     }
 

@@ -89,7 +89,10 @@ public enum CaseStudiesApp {
             console: console,
             style: style,
             home: HomeScreen(environment: environment),
-            globalCommands: [.dump(from: dumpStateMachine), .diagram { screens.app?.currentScreen }]
+            globalCommands: [
+                .dump(from: dumpStateMachine, showsTime: console.isInteractive),
+                .diagram { screens.app?.currentScreen },
+            ]
         )
         screens.app = app
         return app

@@ -32,10 +32,22 @@ final class ClicsScreen: Screen {
         ]
     }
 
+    var stateName: String? { ui.machineStateDescription }
+
     var commands: [CommandSpec] {
         [
-            CommandSpec("load", "Start a load", isEnabled: ui.state.canLoad),
-            CommandSpec("reset", "Back to no loads", isEnabled: ui.state.canReset),
+            CommandSpec(
+                "load",
+                "Start a load",
+                isEnabled: ui.state.canLoad,
+                availableWhen: "in ClicsIsIdle or ClicsIsLoading ('reset' first)"
+            ),
+            CommandSpec(
+                "reset",
+                "Back to no loads",
+                isEnabled: ui.state.canReset,
+                availableWhen: "in ClicsIsLoaded, once a load ended"
+            ),
         ]
     }
 

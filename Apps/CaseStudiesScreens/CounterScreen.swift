@@ -33,10 +33,17 @@ final class CounterScreen: Screen {
         return ["  Units: \(colored)", "    linked to (tens = units / 10)", "  Tens: \(tens.state.value)"]
     }
 
+    var stateName: String? { units.machineStateDescription }
+
     var commands: [CommandSpec] {
         [
             CommandSpec("+", "Increase the units"),
-            CommandSpec("-", "Decrease the units", isEnabled: units.state.unitsState.canDecrease),
+            CommandSpec(
+                "-",
+                "Decrease the units",
+                isEnabled: units.state.unitsState.canDecrease,
+                availableWhen: "above 0 ('+' first)"
+            ),
         ]
     }
 

@@ -34,13 +34,16 @@ extension GlobalCommand {
                 let format = DiagramFormat(rawValue: command.arguments.first?.lowercased() ?? "mermaid")
             else {
                 return
-                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(command.arguments.joined(separator: " "))'."
+                    "Usage: diagram [mermaid|dot]: the format is \(formats), not '\(ParsedCommand.shortened(command.arguments.joined(separator: " ")))'."
             }
             guard let screen = currentScreen() as? any DiagramScreen else {
                 return "'diagram' draws the machine of a case study: open one first (for example 'open elevator')."
             }
-            return await screen.diagram(format)
+            // A colon needs no entity code inside a label's quotes or after an arrow's ':'.
+            let text = await screen.diagram(format)
+            return format == .mermaid ? text.replacing("#58;", with: ":") : text
         }
+        .available { $0 is any DiagramScreen }
     }
 }
 

@@ -31,12 +31,34 @@ final class ElevatorScreen: Screen {
     var commands: [CommandSpec] {
         let state = ui.state
         return [
-            CommandSpec("enter", "A person enters", isEnabled: state.canAddPerson),
-            CommandSpec("leave", "A person leaves", isEnabled: state.canRemovePerson),
-            CommandSpec("open", "Open the doors", isEnabled: state.canPressOpen),
-            CommandSpec("close", "Close the doors", isEnabled: state.canPressClose),
+            CommandSpec(
+                "enter",
+                "A person enters",
+                isEnabled: state.canAddPerson,
+                availableWhen: "while the doors are open ('open' first)"
+            ),
+            CommandSpec(
+                "leave",
+                "A person leaves",
+                isEnabled: state.canRemovePerson,
+                availableWhen: "while the doors are open and someone is inside"
+            ),
+            CommandSpec(
+                "open",
+                "Open the doors",
+                isEnabled: state.canPressOpen,
+                availableWhen: "in ElevatorIsClosed"
+            ),
+            CommandSpec(
+                "close",
+                "Close the doors",
+                isEnabled: state.canPressClose,
+                availableWhen: "in ElevatorIsOpen, with 5 persons or fewer"
+            ),
         ]
     }
+
+    var stateName: String? { ui.machineStateDescription }
 
     func didAppear() { ui.start() }
 

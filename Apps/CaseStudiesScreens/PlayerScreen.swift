@@ -48,17 +48,37 @@ final class PlayerScreen: Screen {
     /// dimmed and refused, as on every other screen.
     var commands: [CommandSpec] {
         [
-            CommandSpec("play", "Play (from stopped, or resume)", isEnabled: accepted.contains("play")),
-            CommandSpec("pause", "Pause the playing region", isEnabled: accepted.contains("pause")),
-            CommandSpec("shuffle", "Toggle shuffle in the other region", isEnabled: accepted.contains("shuffle")),
-            CommandSpec("stop", "Leave the parallel state", isEnabled: accepted.contains("stop")),
+            CommandSpec(
+                "play",
+                "Play (from stopped, or resume)",
+                isEnabled: accepted.contains("play"),
+                availableWhen: "in stopped or paused"
+            ),
+            CommandSpec(
+                "pause",
+                "Pause the playing region",
+                isEnabled: accepted.contains("pause"),
+                availableWhen: "in playing ('play' first)"
+            ),
+            CommandSpec(
+                "shuffle",
+                "Toggle shuffle in the other region",
+                isEnabled: accepted.contains("shuffle"),
+                availableWhen: "in active ('play' first)"
+            ),
+            CommandSpec(
+                "stop",
+                "Leave the parallel state",
+                isEnabled: accepted.contains("stop"),
+                availableWhen: "in active ('play' first)"
+            ),
         ]
     }
 
     /// Reads the active configuration and the events it accepts, and records it in the dump.
     private func update() {
         guard let player else { return }
-        configuration = player.activeStateConfiguration.split(separator: "\n").map(String.init)
+        configuration = Self.tree(of: player.activeStateConfiguration)
         accepted = Set(player.acceptedEvents)
         recordState(
             CaseStudyState(machine: "Player", configuration: player.activeStates.joined(separator: ", ")),
@@ -66,6 +86,35 @@ final class PlayerScreen: Screen {
             dumpMediator: dumpMediator
         )
     }
+
+    /// The active configuration as the screen shows it: each state under its parent, one
+    /// step (two spaces) deeper, by its own name. `activeStateConfiguration` is
+    /// TBStateMachine's debug tree: a tab per level, and a line for each region's machine
+    /// (`activeSubMachine-0`), an internal name that is left out here.
+    static func tree(of configuration: String) -> [String] {
+        var regionDepths: [Int] = []
+        var lines: [String] = []
+        for line in configuration.split(separator: "\n") {
+            let depth = line.prefix { $0 == "\t" }.count
+            let name = line.drop { $0 == "\t" }
+            regionDepths.removeAll { $0 >= depth }
+            if isRegionMachine(name) {
+                regionDepths.append(depth)
+                continue
+            }
+            lines.append(String(repeating: "  ", count: depth - regionDepths.count) + name)
+        }
+        return lines
+    }
+
+    /// Whether `name` is a region's machine: `<state>SubMachine` or `<state>SubMachine-<i>`.
+    private static func isRegionMachine(_ name: Substring) -> Bool {
+        guard let range = name.range(of: "SubMachine", options: .backwards) else { return false }
+        let rest = name[range.upperBound...]
+        return rest.isEmpty || (rest.first == "-" && rest.dropFirst().allSatisfy(\.isNumber) && rest.count > 1)
+    }
+
+    var stateName: String? { player.map { $0.activeStates.joined(separator: ", ") } }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
         guard let player else { return .message("The chart did not build.") }

@@ -62,7 +62,7 @@ final class TurnstileScreen: Screen {
 }
 
 extension TurnstileScreen: DiagramScreen {
-    /// The turnstile's table, drawn by the table's own diagram (its actions named `action`).
+    /// The turnstile's table, drawn by the table's own diagram (its actions named as the screen's table names them).
     func diagram(_ format: DiagramFormat) async -> String {
         guard let turnstile else { return "The table did not build: \(buildError ?? "")\n" }
         let table = turnstile.transitionTable

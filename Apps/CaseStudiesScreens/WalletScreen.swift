@@ -74,6 +74,26 @@ final class WalletScreen: Screen {
     /// The most the wallet holds: every balance then prints exactly, to the cent.
     static let maximumCredits: Double = 1_000_000_000
 
+    /// Reads `text` as an amount of dollars within `range` that is a whole number of cents
+    /// (the wallet keeps cents): an amount below a cent (`0.001`) or with a fraction of a cent
+    /// (`2.505`) is refused, and named.
+    static func wholeCents(_ text: String, in range: ClosedRange<Double>, what: String) -> Result<Double, UsageError> {
+        let value: Double
+        switch NumberArgument.decimal(text, in: range, what: what) {
+        case .success(let read): value = read
+        case .failure(let error): return .failure(error)
+        }
+        let cents = value * 100
+        guard abs(cents - cents.rounded()) > 1e-6 else { return .success(cents.rounded() / 100) }
+        let shown = ParsedCommand.shortened(text)
+        if value > 0, value < 0.01 {
+            return .failure(
+                UsageError("\(what) \(shown) is less than a cent: the wallet counts whole cents, 0.01 at least")
+            )
+        }
+        return .failure(UsageError("\(what) \(shown) has a fraction of a cent: the wallet counts whole cents"))
+    }
+
     func perform(_ command: ParsedCommand) async -> CommandResult {
         switch command.name {
         case "add", "remove":
@@ -83,7 +103,7 @@ final class WalletScreen: Screen {
                 )
             }
             let amount: Double
-            switch NumberArgument.decimal(command.arguments[0], in: Self.amountRange, what: "The amount") {
+            switch Self.wholeCents(command.arguments[0], in: Self.amountRange, what: "The amount") {
             case .success(let value): amount = value
             case .failure(let error):
                 return .message("\(error.message); try \(command.name) 10 or \(command.name) 2.5.")
@@ -105,7 +125,7 @@ final class WalletScreen: Screen {
             return .done
         case "slide":
             guard command.arguments.count == 1 else { return .message("The slider goes from 0 to 100; try slide 25.") }
-            switch NumberArgument.decimal(command.arguments[0], in: 0...100, what: "The slider") {
+            switch Self.wholeCents(command.arguments[0], in: 0...100, what: "The slider") {
             case .success(let value): slider = value
             case .failure(let error): return .message("\(error.message); try slide 25.")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import NavigationFeatures
+import StateMachineDump
 import Terminal
 import TerminalMachines
 
@@ -115,7 +116,7 @@ public enum NavigationApp {
             console: console,
             style: style,
             home: NavigationScreen(model: model),
-            globalCommands: [.dump]
+            globalCommands: [.dump(from: defaultDumpStateMachine, showsTime: console.isInteractive)]
         )
         return await app.run()
     }

@@ -44,12 +44,16 @@ final class NavigationScreen: Screen {
                 + model.checkinScreens.map { screen in
                     switch screen {
                     case .place(let id, let ui): ui.state.place?.name ?? Self.placeName(id: id)
-                    case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(id)"
+                    case .owner(let id, let ui): ui.state.owner?.name ?? "Owner \(ParsedCommand.shortened(id))"
                     }
                 }
         case .music:
-            let albums = model.musicScreens.map { $0.ui.state.album?.title ?? "Album \($0.id)" }
-            let sheet = model.sheet.map { ["[" + ($0.ui.state.song?.title ?? "Song \($0.id)") + "]"] } ?? []
+            let albums = model.musicScreens.map {
+                $0.ui.state.album?.title ?? "Album \(ParsedCommand.shortened($0.id))"
+            }
+            let sheet =
+                model.sheet.map { ["[" + ($0.ui.state.song?.title ?? "Song \(ParsedCommand.shortened($0.id))") + "]"] }
+                ?? []
             return ["Albums"] + albums + sheet
         case .profile:
             return ["Profile"]
@@ -61,7 +65,7 @@ final class NavigationScreen: Screen {
     static func placeName(id: String) -> String {
         let range = 0...(FakeBackend.placeNames.count - 1)
         guard case .success(let index) = NumberArgument.integer(id, in: range, what: "place id"), "\(index)" == id
-        else { return "Place \(id)" }
+        else { return "Place \(ParsedCommand.shortened(id))" }
         return FakeBackend.placeNames[index]
     }
 
@@ -81,6 +85,9 @@ final class NavigationScreen: Screen {
             if !state.isLoading && !isAppearing && state.places.isEmpty {
                 lines.append("  No places with more than two stars; 'refresh' asks again.")
             }
+            if let first = state.places.first {
+                lines += ["", Self.numbersAndIds(first: "poc://checkin/place/\(first.id)")]
+            }
             return lines
         case .albums:
             let state = model.albums.state
@@ -92,6 +99,9 @@ final class NavigationScreen: Screen {
             lines += state.albums.enumerated().map { index, album in
                 "  \(pad("\(index + 1).", 4))\(album.title) (\(album.author) - \(album.numberOfSongs) songs)"
             }
+            if let first = state.albums.first {
+                lines += ["", Self.numbersAndIds(first: "poc://music/album/\(first.id)")]
+            }
             return lines
         case .profile:
             return ["  Profile"]
@@ -102,7 +112,7 @@ final class NavigationScreen: Screen {
             case .place(let id, let ui):
                 let state = ui.state
                 if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
-                guard let place = state.place else { return [loading("place \(id)")] }
+                guard let place = state.place else { return [loading("place \(ParsedCommand.shortened(id))")] }
                 return fields([
                     ("Name", place.name), ("Address", place.address), ("Phone", place.telephone),
                     ("Description", place.description), ("Owner", "\(place.owner.name)  ('owner' shows them)"),
@@ -110,7 +120,7 @@ final class NavigationScreen: Screen {
             case .owner(let id, let ui):
                 let state = ui.state
                 if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
-                guard let owner = state.owner else { return [loading("owner \(id)")] }
+                guard let owner = state.owner else { return [loading("owner \(ParsedCommand.shortened(id))")] }
                 return fields([("Name", owner.name), ("Address", owner.address), ("Age", "\(owner.age)")])
             }
         case .music(let index, let route):
@@ -118,13 +128,19 @@ final class NavigationScreen: Screen {
             let state = screen.ui.state
             let parent = breadcrumb.indices.contains(index) ? breadcrumb[index] : "Albums"
             if let failure = state.failure { return notFound(failure, parent: parent, style: style) }
-            guard let album = state.album else { return [loading("album \(screen.id)")] }
+            guard let album = state.album else { return [loading("album \(ParsedCommand.shortened(screen.id))")] }
             return fields([
                 ("Title", album.title), ("Author", album.author), ("Producer", album.producer),
                 ("Released", album.dateOfRelease),
             ]) + ["  Songs:"]
                 + album.songs.enumerated().map { index, song in "    \(pad("\(index + 1).", 4))\(song.title)" }
         }
+    }
+
+    /// Under a list: `select` counts from 1, down the list; a deep link names an item by its
+    /// id, which is not its number (the first item's link is `first`).
+    static func numbersAndIds(first: String) -> String {
+        "  'select N' opens number N of this list; a deep link names an item by its id: number 1 is \(first)"
     }
 
     private func sheetLines(_ sheet: SongSheet, style: TerminalStyle) -> [String] {
@@ -144,7 +160,11 @@ final class NavigationScreen: Screen {
     }
 
     private func notFound(_ failure: String, parent: String, style: TerminalStyle) -> [String] {
-        ["  " + style.red("Not found: \(failure)."), "  'back' returns to \(parent)."]
+        let failure = ParsedCommand.shortened("\(failure)", to: 80)
+        return [
+            "  " + style.red("Not found: \(failure)" + (failure.hasSuffix("...") ? "" : ".")),
+            "  'back' returns to \(parent).",
+        ]
     }
 
     private func fields(_ pairs: [(String, String)]) -> [String] {
@@ -166,6 +186,7 @@ final class NavigationScreen: Screen {
                 arguments: "checkin|music|profile",
                 "Select a tab",
                 isEnabled: !isSheetOpen,
+                availableWhen: "once the song sheet is closed ('close' or 'back' first)",
                 completions: Section.allCases.map(\.rawValue)
             )
         ]
@@ -182,6 +203,7 @@ final class NavigationScreen: Screen {
                         arguments: "<number>",
                         "Show a place of the list",
                         isEnabled: canSelect,
+                        availableWhen: "once the list has loaded",
                         completions: positions(state.places.count)
                     )
                 )
@@ -201,6 +223,7 @@ final class NavigationScreen: Screen {
                         arguments: "<number>",
                         "Show an album of the list",
                         isEnabled: canSelect,
+                        availableWhen: "once the list has loaded",
                         completions: positions(state.albums.count)
                     )
                 )
@@ -230,6 +253,7 @@ final class NavigationScreen: Screen {
                         arguments: "<number>",
                         "Open a song of the album in a sheet",
                         isEnabled: canSelect,
+                        availableWhen: "once the album has loaded",
                         completions: positions(state?.album?.songs.count ?? 0)
                     )
                 )
@@ -323,9 +347,9 @@ final class NavigationScreen: Screen {
     /// The index of the item numbered `argument` (from 1) in a list of `count`, through the
     /// apps' one checked number parser; `command` names the command in the errors.
     private func position(_ argument: String?, in count: Int, of command: String) -> Result<Int, UsageError> {
-        guard count > 0 else { return .failure(UsageError("'\(command)': the list is empty.")) }
+        guard count > 0 else { return .failure(UsageError("'\(command)': the list is empty")) }
         guard let argument else {
-            return .failure(UsageError("'\(command)' needs a number from 1 to \(count)."))
+            return .failure(UsageError("'\(command)' needs a number from 1 to \(count), the list's numbers"))
         }
         return NumberArgument.integer(argument, in: 1...count, what: "The '\(command)' number")
             .map { $0 - 1 }
@@ -333,6 +357,15 @@ final class NavigationScreen: Screen {
 
     /// The shown screens follow the stacks and (without a terminal) their loads ended.
     func settle() async { await model.settle() }
+
+    /// A sheet to close, or a screen above the selected tab's first one.
+    var hasOwnBackStep: Bool {
+        if model.shownSheet != nil { return true }
+        switch model.shownScreen {
+        case .places, .albums, .profile: return false
+        default: return true
+        }
+    }
 
     /// `back` closes the sheet if open, else pops the selected tab's stack.
     func back() async -> CommandResult? {

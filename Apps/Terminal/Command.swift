@@ -10,19 +10,25 @@ public struct CommandSpec: Sendable, Equatable {
     public let isEnabled: Bool
     /// The argument values Tab completes after the name (`wallet`, `poc://music`).
     public let completions: [String]
+    /// What would allow the command when it is refused, said after "it is available"
+    /// (`when the doors are open`); empty when there is nothing to say.
+    public let availableWhen: String
 
-    /// A command; `completions` are the argument values Tab offers.
+    /// A command; `completions` are the argument values Tab offers, `availableWhen` says
+    /// what would allow it when the state does not.
     public init(
         _ name: String,
         arguments: String = "",
         _ summary: String,
         isEnabled: Bool = true,
+        availableWhen: String = "",
         completions: [String] = []
     ) {
         self.name = name
         self.arguments = arguments
         self.summary = summary
         self.isEnabled = isEnabled
+        self.availableWhen = availableWhen
         self.completions = completions
     }
 

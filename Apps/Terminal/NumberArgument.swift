@@ -15,7 +15,7 @@ public enum NumberArgument {
         what: String
     ) -> Result<Double, UsageError> {
         let refusal = UsageError(
-            "\(what) must be a number from \(format(range.lowerBound)) to \(format(range.upperBound)), not '\(text)'"
+            "\(what) must be a number from \(format(range.lowerBound)) to \(format(range.upperBound)), not '\(ParsedCommand.shortened(text))'"
         )
         // `Double("nan")`, `Double("inf")` and hexadecimal floats parse; none is an amount
         // anyone types on purpose, and the range check below refuses the first two anyway.
@@ -34,7 +34,7 @@ public enum NumberArgument {
         guard let value = Value(text), range.contains(value) else {
             return .failure(
                 UsageError(
-                    "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+                    "\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(ParsedCommand.shortened(text))'"
                 )
             )
         }

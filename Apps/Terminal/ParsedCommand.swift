@@ -19,3 +19,15 @@ public struct ParsedCommand: Sendable, Equatable {
         self.arguments = arguments
     }
 }
+
+extension ParsedCommand {
+    /// The longest input a message repeats whole; longer ones are cut, ending in `...`.
+    public static let longestEcho = 40
+
+    /// `text`, or its first ``longestEcho`` characters followed by `...` when longer: what
+    /// a message repeats of the user's input (an unknown 5,000-character command is not
+    /// echoed whole).
+    public static func shortened(_ text: String, to length: Int = longestEcho) -> String {
+        text.count <= length ? text : String(text.prefix(length)) + "..."
+    }
+}

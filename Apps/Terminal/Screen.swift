@@ -13,9 +13,20 @@ public protocol Screen: AnyObject {
     var commands: [CommandSpec] { get }
     /// Whether long work is running; the runner then shows that it is working.
     var isBusy: Bool { get }
+    /// The state the screen's machine is in, as a refusal names it
+    /// (`'close' is not available in state ElevatorIsClosed (persons: 0)`); nil when the
+    /// screen has no machine.
+    var stateName: String? { get }
+    /// Whether the screen has a step of its own to go back to (a sheet to close, a route
+    /// of its state machine's stack to pop): `back` is then available even on the first
+    /// screen, where it is otherwise refused and shown dimmed.
+    var hasOwnBackStep: Bool { get }
     /// Whether `back` is offered on this screen (listed, completed and accepted); a tool
     /// with a single screen says no, and `back` is then an unknown command there.
     var offersBack: Bool { get }
+    /// What the user may have meant by `name`, a command the screen does not have (`send
+    /// bogus` for an event name); nil to say nothing more than that it is unknown.
+    func hint(forUnknown name: String) -> String?
     /// Called when the screen is shown (first time or back from another): start machines.
     func didAppear()
     /// Runs `command`, which is one of `commands` and enabled.
@@ -34,8 +45,14 @@ public protocol Screen: AnyObject {
 extension Screen {
     /// Not busy unless the screen says so.
     public var isBusy: Bool { false }
+    /// No machine unless the screen says so.
+    public var stateName: String? { nil }
+    /// The runner's stack decides `back` unless the screen says otherwise.
+    public var hasOwnBackStep: Bool { false }
     /// `back` is offered unless the screen says otherwise.
     public var offersBack: Bool { true }
+    /// No hint unless the screen gives one.
+    public func hint(forUnknown name: String) -> String? { nil }
     /// Nothing to start unless the screen says so.
     public func didAppear() {}
     /// `back` pops the runner's stack unless the screen says otherwise.

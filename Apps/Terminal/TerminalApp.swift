@@ -6,11 +6,29 @@ public struct GlobalCommand {
     public let spec: CommandSpec
     /// Runs the command; the text it returns is shown under the frame.
     public let action: @MainActor (ParsedCommand) async -> String?
+    /// Whether the command does something on a screen; where it does not, it is shown
+    /// dimmed (its action still runs when typed, and says what would allow it).
+    public let isAvailable: @MainActor (any Screen) -> Bool
 
-    /// A global command.
+    /// A global command, available on every screen (see ``available(on:)``).
     public init(_ spec: CommandSpec, action: @escaping @MainActor (ParsedCommand) async -> String?) {
+        self.init(spec, isAvailable: { _ in true }, action: action)
+    }
+
+    private init(
+        _ spec: CommandSpec,
+        isAvailable: @escaping @MainActor (any Screen) -> Bool,
+        action: @escaping @MainActor (ParsedCommand) async -> String?
+    ) {
         self.spec = spec
+        self.isAvailable = isAvailable
         self.action = action
+    }
+
+    /// The same command, available only on the screens `isAvailable` accepts (shown dimmed
+    /// on the others, where its action still runs and says what would allow it).
+    public func available(on isAvailable: @escaping @MainActor (any Screen) -> Bool) -> GlobalCommand {
+        GlobalCommand(spec, isAvailable: isAvailable, action: action)
     }
 }
 
@@ -146,13 +164,15 @@ public final class TerminalApp {
         let matching = screen.commands.filter { $0.name.lowercased() == command.name }
         guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
             let available =
-                screen.commands.filter(\.isEnabled).map(\.name) + globalCommands.map(\.spec.name)
-                + builtIns(for: screen).map(\.name)
-            show("Unknown command '\(command.name)'. Available here: \(available.joined(separator: ", ")).")
+                (screen.commands + globals(for: screen) + builtIns(for: screen)).filter(\.isEnabled).map(\.name)
+            let hint = screen.hint(forUnknown: command.name).map { "; \($0)" } ?? ""
+            show(
+                "Unknown command '\(ParsedCommand.shortened(command.name))'\(hint). Available here: \(available.joined(separator: ", "))."
+            )
             return .proceed
         }
         guard spec.isEnabled else {
-            show("'\(spec.name)' is not available now (the state does not allow it).")
+            show(Self.refusal(of: spec, state: screen.stateName))
             return .proceed
         }
         return apply(await screen.perform(ParsedCommand(name: spec.name, arguments: command.arguments)))
@@ -181,9 +201,31 @@ public final class TerminalApp {
         return .proceed
     }
 
-    /// `help`, `back` (when the screen offers it) and `quit`.
+    /// `help`, `back` (when the screen offers it; refused on the first screen unless the
+    /// screen has a step of its own to go back to) and `quit`.
     private func builtIns(for screen: any Screen) -> [CommandSpec] {
-        Self.builtIns.filter { $0.name != "back" || screen.offersBack }
+        let canGoBack = stack.count > 1 || screen.hasOwnBackStep
+        return Self.builtIns.filter { $0.name != "back" || screen.offersBack }.map { spec in
+            guard spec.name == "back", !canGoBack else { return spec }
+            return CommandSpec("back", spec.summary, isEnabled: false, availableWhen: "once a screen is opened")
+        }
+    }
+
+    /// Why `spec` is refused: the state the screen is in and what would allow it.
+    static func refusal(of spec: CommandSpec, state: String?) -> String {
+        let now = state.map { "in state \(ParsedCommand.shortened($0, to: 80))" } ?? "now"
+        let allowed =
+            spec.availableWhen.isEmpty ? "the state does not allow it" : "it is available \(spec.availableWhen)"
+        return "'\(spec.name)' is not available \(now): \(allowed)."
+    }
+
+    /// The app's global commands, each marked unavailable on a screen it does nothing on.
+    private func globals(for screen: any Screen) -> [CommandSpec] {
+        globalCommands.map { global in
+            guard !global.isAvailable(screen) else { return global.spec }
+            let spec = global.spec
+            return CommandSpec(spec.name, arguments: spec.arguments, spec.summary, isEnabled: false)
+        }
     }
 
     private func show(_ message: String) {
@@ -191,7 +233,7 @@ public final class TerminalApp {
     }
 
     private func helpText(for screen: any Screen) -> String {
-        let commands = screen.commands + globalCommands.map(\.spec) + builtIns(for: screen)
+        let commands = screen.commands + globals(for: screen) + builtIns(for: screen)
         let width = commands.map(\.usage.count).max() ?? 0
         return commands.map { spec in
             let line = "  \(spec.usage.padding(toLength: width, withPad: " ", startingAt: 0))  \(spec.summary)"
@@ -216,7 +258,8 @@ public final class TerminalApp {
         let frame = self.frame(of: screen)
         let completions = screen.commands.filter(\.isEnabled).flatMap(\.completionPhrases)
         let isBusy = screen.isBusy
-        let allCompletions = completions + globalCommands.map(\.spec.name) + builtIns(for: screen).map(\.name)
+        let allCompletions =
+            completions + (globals(for: screen) + builtIns(for: screen)).filter(\.isEnabled).map(\.name)
         updateBusyIndicator(isBusy)
         // The completions first: once a frame shows, Tab completes the commands it lists
         // (a console applies them no later than the output that follows).
@@ -238,12 +281,11 @@ public final class TerminalApp {
         let commands = screen.commands.map { command in
             command.isEnabled ? command.usage : style.isEnabled ? style.dim(command.usage) : "(\(command.usage))"
         }
+        let others = (globals(for: screen) + builtIns(for: screen)).map { command in
+            command.isEnabled ? command.name : style.isEnabled ? style.dim(command.name) : "(\(command.name))"
+        }
         lines.append("")
-        lines.append(
-            "Commands: "
-                + (commands + globalCommands.map(\.spec.name) + builtIns(for: screen).map(\.name))
-                .joined(separator: ", ")
-        )
+        lines.append("Commands: " + (commands + others).joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 

@@ -33,7 +33,7 @@ import Foundation
 ///
 /// A machine's own observation is unicast: give a machine to one started UI machine
 /// only. A second one observing the same machine directly gets no states, and the
-/// machine reports the misuse on standard error. To show one machine in several places,
+/// machine reports the misuse in the package's log (see `setLogger`). To show one machine in several places,
 /// build the UI machines from an `AsyncStateMachineFactory(lifecycle: .singleton)`.
 @MainActor
 @Observable
@@ -63,6 +63,15 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     /// The machine's last known state, mapped (what `state` becomes once it caught up).
     @ObservationIgnored
     private let mappedLastKnownState: @MainActor () -> UIState
+
+    /// Describes the machine's last known state.
+    @ObservationIgnored
+    private let describeLastKnownState: @MainActor () -> String
+
+    /// The description of the state the machine is in (its `lastKnownState`, not mapped:
+    /// `ElevatorIsClosed (persons: 2)`), for messages that name the state, such as why a
+    /// command is refused. Not observable: read it when needed.
+    public var machineStateDescription: String { describeLastKnownState() }
 
     /// The observing task, and the one being stopped (a new observation waits for it:
     /// a machine's own observation is unicast). Under a lock so that `deinit`, which is
@@ -119,6 +128,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
         self.send = { machine.send(event: $0) }
         self.sendAndWait = { await machine.sendAndWait(event: $0) }
         self.mappedLastKnownState = { mapping(machine.lastKnownState.superState) }
+        self.describeLastKnownState = { "\(machine.lastKnownState)" }
         self.observeStates = { receive in
             for await state in states {
                 guard receive(mapping(state.superState)) else { return }

@@ -1,6 +1,6 @@
 // swift-format-ignore-file
-// The README's player chart is this one, verbatim (ReadmeCodeTests checks it): keep the
-// lines of `makePlayer()` from `let player` to its closing brace as the README shows them.
+// The README's player program builds this chart, verbatim (ReadmeCodeTests checks it): keep
+// the lines of `makePlayer()` from `let player` to `return player` as the README shows them.
 import StateMachineHierarchy
 
 // MARK: Player: a statechart whose "active" state has two orthogonal regions.

@@ -50,12 +50,13 @@ public final class Turnstile: SyntaxBuilder {
     public init() throws {
         try table.buildTable {
             define(.locked) {
-                when(.coin) | then(.unlocked) | unlock
-                when(.pass) | then(.locked) | alarm
+                // Named, so that the diagram's arrows say what each row does.
+                when(.coin) | then(.unlocked) | AnyAction(unlock).named("unlock")*
+                when(.pass) | then(.locked) | AnyAction(alarm).named("alarm")*
             }
             define(.unlocked) {
-                when(.coin) | then(.unlocked) | thankYou
-                when(.pass) | then(.locked) | lock
+                when(.coin) | then(.unlocked) | AnyAction(thankYou).named("thankyou")*
+                when(.pass) | then(.locked) | AnyAction(lock).named("lock")*
             }
         }
     }

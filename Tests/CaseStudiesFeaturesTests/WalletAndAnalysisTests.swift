@@ -6,6 +6,21 @@ import Testing
 
 @Suite("Wallet", .timeLimit(.minutes(1)))
 struct WalletTests {
+    @Test("the wallet keeps whole cents: 0.10 + 0.20 is exactly 0.30, and states and events print dollars and cents")
+    func cents() async {
+        let machine = AsyncStateMachine(stateMachine: makeWalletStateMachine()).disableLog()
+        await machine.sendAndWait(event: DidRequestToAddCredits(credits: 0.1))
+        await machine.sendAndWait(event: DidRequestToAddCredits(credits: 0.2))
+        let state = machine.lastKnownState as? WalletState
+        #expect(state == WalletState(cents: 30))
+        #expect(state?.description == "WalletState (credits: 0.30)")
+        #expect(WalletState(credits: 1057.5).description == "WalletState (credits: 1057.50)")
+        #expect(WalletState(cents: -5).description == "WalletState (credits: -0.05)")
+        #expect(DidRequestToRemoveCredits(credits: 2.5).description == "DidRequestToRemoveCredits(credits: 2.50)")
+        #expect(DidRequestToAddCredits(cents: 7).credits == 0.07)
+        await machine.finishAndWait()
+    }
+
     @Test("0 -> +10 -> 10 -> -2 -> 8; removing more than there is does nothing")
     func credits() async {
         let machine = AsyncStateMachine(stateMachine: makeWalletStateMachine()).disableLog()

@@ -11,7 +11,7 @@ struct EndToEndTests {
         let app = try ProcessDriver(binary, arguments: ["--delay-scale", "0.01"])
         defer { app.terminate() }
         await within("the home screen") {
-            await app.waitFor("Commands: open <number|name>, dump, diagram, help, back, quit")
+            await app.waitFor("Commands: open <number|name>, dump, (diagram), help, (back), quit")
         }
         app.write("open 1\n")
         await within("the Clics screen") { await app.waitFor("Number of loads: 0") }
@@ -109,7 +109,118 @@ struct EndToEndTests {
         #expect(status == 0)
         #expect(text.contains("casestudies> load\n== CaseStudies > Clics (cancel output) ==\n"))
         #expect(text.contains("Number of loads: 1"))
-        #expect(text.hasSuffix("casestudies> load\n'load' is not available now (the state does not allow it).\n"))
+        #expect(
+            text.hasSuffix(
+                "casestudies> load\n'load' is not available in state ClicsIsLoaded (numberOfLoads: 1): it is available in ClicsIsIdle or ClicsIsLoading ('reset' first).\n"
+            )
+        )
+    }
+
+    /// Every screen, its machines' work, `dump` and `diagram`: a piped run prints the same
+    /// bytes every time (no wall-clock time in `dump`, the seed fixed, each command settled).
+    static let everyScreen = """
+        dump
+        open 1
+        load
+        load
+        dump
+        back
+        open clics-continue
+        load
+        load
+        back
+        open counter
+        +
+        +
+        -
+        dump
+        diagram
+        back
+        open elevator
+        enter
+        close
+        close
+        back
+        open analysis
+        analyse
+        dump
+        back
+        open wallet
+        add 10.25
+        add 0.001
+        remove 2
+        dump
+        diagram dot
+        back
+        open turnstile
+        coin
+        pass
+        pass
+        dump
+        diagram
+        back
+        open player
+        play
+        shuffle
+        dump
+        diagram
+        back
+        quit
+
+        """
+
+    @Test("piped: two runs of the same input print the same bytes, dump without wall-clock times")
+    func pipedRunsAreIdentical() async throws {
+        let first = try await runPiped(binary, ["--delay-scale", "0.01"], input: Self.everyScreen, seconds: 90)
+        let second = try await runPiped(binary, ["--delay-scale", "0.01"], input: Self.everyScreen, seconds: 90)
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.text == second.text)
+        #expect(first.text.contains("[WalletState] WalletState (credits: 8.25)"), "\(first.text)")
+        #expect(first.text.contains("No machine runs yet"))
+        #expect(!first.text.contains(" at 20"), "a dump line carries a wall-clock time")
+        #expect(!first.text.contains("+0000"))
+    }
+
+    @Test("piped, by default, the library prints nothing on standard error (no transition log)")
+    func quietStandardError() async throws {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--delay-scale", "0.01"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["STATE_MACHINE_LOG"] = nil
+        process.environment = environment
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data("open elevator\nenter\nclose\nback\nopen wallet\nadd 1\nquit\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let data = errors.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+        #expect(process.terminationStatus == 0)
+        #expect(text == "")
+    }
+
+    @Test("piped, --log prints the transitions on standard error")
+    func logOption() async throws {
+        let (status, text) = try await runPiped(
+            binary,
+            ["--delay-scale", "0.01", "--log"],
+            input: "open elevator\nenter\nquit\n",
+            seconds: 60
+        )
+        #expect(status == 0)
+        #expect(
+            text.contains("[ElevatorState] ElevatorIsOpen (persons: 0) + DidEnter => ElevatorIsOpen (persons: 1)"),
+            "\(text)"
+        )
     }
 
     @Test("on a terminal: Tab completes the argument of 'open'")

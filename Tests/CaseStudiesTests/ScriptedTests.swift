@@ -14,10 +14,9 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
         #expect(app.lastFrame.contains("1. Clics sample (cancel output)"))
-        await app.type(
-            "dance",
-            expecting: "Unknown command 'dance'. Available here: open, dump, diagram, help, back, quit."
-        )
+        // What the home screen refuses is dimmed (parenthesised when plain), and not offered.
+        #expect(app.lastFrame.contains("Commands: open <number|name>, dump, (diagram), help, (back), quit"))
+        await app.type("dance", expecting: "Unknown command 'dance'. Available here: open, dump, help, quit.")
         await app.type("open 99", expecting: "The case study number must be a whole number from 1 to 8, not '99'")
         await app.type("open", expecting: "Usage: open <number|name>")
         await app.type("back", expecting: "Already on the first screen")
@@ -49,12 +48,16 @@ struct ScriptedTests {
         // clicking three times within 5 s), also on a slow, sanitized build.
         let app = AppDriver(delayScale: 0.4, interactive: true)
         await app.type("open \(screen)", expecting: "Number of loads: 0")
-        await app.type("reset", expecting: "'reset' is not available now")
+        await app.type(
+            "reset",
+            expecting:
+                "'reset' is not available in state ClicsIsIdle: it is available in ClicsIsLoaded, once a load ended."
+        )
         await app.type("load", expecting: "loading...")
         app.console.type("load")
         app.console.type("load")
         await app.waitFor("Number of loads: \(expected)")
-        #expect(!app.console.output.contains { $0.contains("'load' is not available now") })
+        #expect(!app.console.output.contains { $0.contains("'load' is not available") })
         #expect(app.lastFrame.contains("Commands: (load), reset"))
         await app.type("reset", expecting: "Number of loads: 0")
         #expect(await app.finish() == 0)
@@ -67,7 +70,10 @@ struct ScriptedTests {
         let load = await app.outputOf("load")
         #expect(load.count == 2)
         #expect(load.last?.contains("Number of loads: 1") == true)
-        #expect(await app.outputOf("load").last == "'load' is not available now (the state does not allow it).")
+        #expect(
+            await app.outputOf("load").last
+                == "'load' is not available in state ClicsIsLoaded (numberOfLoads: 1): it is available in ClicsIsIdle or ClicsIsLoading ('reset' first)."
+        )
         #expect(await app.finish() == 0)
     }
 
@@ -76,7 +82,10 @@ struct ScriptedTests {
         let app = AppDriver()
         await app.type("open counter", expecting: "Units: 0")
         #expect(app.lastFrame.contains("Commands: +, (-)"))
-        await app.type("-", expecting: "'-' is not available now")
+        await app.type(
+            "-",
+            expecting: "'-' is not available in state ValueIsFixed (value: 0): it is available above 0 ('+' first)."
+        )
         for _ in 0..<10 { app.console.type("+") }
         // Piped, every command's frame shows the tens caught up with the units.
         await app.type("+", expecting: "Units: 11")
@@ -90,13 +99,25 @@ struct ScriptedTests {
     func elevator() async {
         let app = AppDriver()
         await app.type("open 4", expecting: "Persons: 0")
-        await app.type("leave", expecting: "'leave' is not available now")
+        await app.type(
+            "leave",
+            expecting:
+                "'leave' is not available in state ElevatorIsOpen (persons: 0): it is available while the doors are open and someone is inside."
+        )
         for _ in 0..<5 { app.console.type("enter") }
         await app.type("enter", expecting: "Too many people, some should leave")
-        await app.type("close", expecting: "'close' is not available now")
+        await app.type(
+            "close",
+            expecting:
+                "'close' is not available in state ElevatorIsInWarning (persons: 6): it is available in ElevatorIsOpen, with 5 persons or fewer."
+        )
         await app.type("leave", expecting: "Persons: 5")
         await app.type("close", expecting: "You can open the elevator")
-        await app.type("enter", expecting: "'enter' is not available now")
+        await app.type(
+            "enter",
+            expecting:
+                "'enter' is not available in state ElevatorIsClosed (persons: 5): it is available while the doors are open ('open' first)."
+        )
         await app.type("open", expecting: "More people can enter")
         #expect(await app.finish() == 0)
     }
@@ -151,7 +172,10 @@ struct ScriptedTests {
         await app.type("back", expecting: "1. Clics sample")
         await app.type("open player", expecting: "stopped")
         #expect(app.lastFrame.contains("Commands: play, (pause), (shuffle), (stop)"))
-        await app.type("pause", expecting: "'pause' is not available now (the state does not allow it).")
+        await app.type(
+            "pause",
+            expecting: "'pause' is not available in state stopped: it is available in playing ('play' first)."
+        )
         await app.type("play", expecting: "playing")
         #expect(app.lastFrame.contains("normal"))
         #expect(app.lastFrame.contains("Commands: (play), pause, shuffle, stop"))
@@ -245,6 +269,92 @@ struct ScriptedTests {
         #expect(throws: UsageError.self) { try CaseStudiesApp.parse(["--seed", "-1"], environment: [:]).get() }
     }
 
+    @Test("the Mermaid diagram in the terminal has no entity codes: labels read as typed")
+    func mermaidLabelsReadable() async {
+        let app = AppDriver()
+        await app.type("open elevator", expecting: "Persons: 0")
+        let mermaid = (await app.outputOf("diagram")).joined(separator: "\n")
+        #expect(mermaid.contains("state \"ElevatorIsOpen (persons: 0)\" as ElevatorIsOpen__persons__0_"))
+        #expect(!mermaid.contains("#58;"))
+        #expect(await app.finish() == 0)
+    }
+
+    @Test("home: dump says that no machine runs yet; a long unknown command is cut with '...'")
+    func homeMessages() async {
+        // A dump machine of the test's own, which no other test's machines reach.
+        let dumpStateMachine = makeDumpStateMachine()
+        let dumpMediator = Mediator<DumpEvent>()
+        dumpStateMachine.connectAsReceiver(to: dumpMediator)
+        let drain = Task { for await _ in dumpStateMachine {} }
+        defer { drain.cancel() }
+        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
+        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        #expect(
+            await app.outputOf("dump") == [
+                "casestudies> dump",
+                "----------------- DUMP -----------------\nNo machine runs yet: open a screen, and its machines appear here.",
+            ]
+        )
+        let long = String(repeating: "x", count: 5_000)
+        let output = await app.outputOf(long)
+        let expected =
+            "Unknown command '\(String(repeating: "x", count: 40))...'. Available here: open, dump, help, quit."
+        #expect(output.last == expected)
+        #expect(output.allSatisfy { $0.count < 200 || $0.hasPrefix("casestudies> ") })
+        await app.type("back", expecting: "Already on the first screen; 'quit' leaves the app.")
+        #expect(await app.finish() == 0)
+    }
+
+    @Test(
+        "Wallet: money is kept in cents; an amount below a cent, or with a fraction of one, is refused by name",
+        arguments: [
+            (
+                "add 0.001",
+                "The amount 0.001 is less than a cent: the wallet counts whole cents, 0.01 at least; try add 10 or add 2.5."
+            ),
+            (
+                "add 2.505",
+                "The amount 2.505 has a fraction of a cent: the wallet counts whole cents; try add 10 or add 2.5."
+            ),
+            (
+                "remove 0.009",
+                "The amount 0.009 is less than a cent: the wallet counts whole cents, 0.01 at least; try remove 10 or remove 2.5."
+            ),
+            (
+                "slide 33.333",
+                "The slider 33.333 has a fraction of a cent: the wallet counts whole cents; try slide 25."
+            ),
+        ]
+    )
+    func walletCents(line: String, message: String) async {
+        let app = AppDriver()
+        await app.type("open wallet", expecting: "Wallet Read Only View")
+        await app.type("add 1057.5", expecting: "credits: $1,057.50")
+        #expect(await app.outputOf(line).last == message)
+        // Nothing changed, and sums of cents stay exact (the piped end-to-end run checks the
+        // machine's own state in `dump`).
+        await app.type("add 0.1", expecting: "credits: $1,057.60")
+        await app.type("add 0.2", expecting: "credits: $1,057.80")
+        #expect(await app.finish() == 0)
+    }
+
+    @Test("Player: the tree shows the states by their names, one step deeper per level, no region machines")
+    func playerTree() async {
+        let app = AppDriver()
+        await app.type("open player", expecting: "stopped")
+        await app.type("play", expecting: "playing")
+        let frame = app.lastFrame
+        #expect(
+            frame.contains(
+                "  Active configuration:\n    player\n      active\n        playing\n        normal\n  Last steps:"
+            ),
+            "\(frame)"
+        )
+        #expect(!frame.contains("SubMachine"))
+        #expect(!frame.contains("\t"))
+        #expect(await app.finish() == 0)
+    }
+
     @Test("diagram: the machine on screen in Mermaid or DOT; at home and with a bad format, what would work")
     func diagram() async {
         let app = AppDriver()
@@ -270,8 +380,13 @@ struct ScriptedTests {
             ("clics-cancel", "ClicsIsIdle__ --> ClicsIsLoading__ : DidRequestClicsLoading()"),
             ("counter", "ValueIsFixed__value__0_ --> ValueIsIncreasing__value__1_ : DidRequestIncrease()"),
             ("analysis", "[*] --> AnalysisIsIdle__"),
-            ("wallet", "state \"WalletState (credits#58; 0.0)\" as WalletState__credits__0_0_"),
-            ("turnstile", "locked --> unlocked : coin / action"),
+            // Labels read as typed: a colon needs no entity code in the terminal.
+            ("wallet", "state \"WalletState (credits: 0.00)\" as WalletState__credits__0_00_"),
+            // The actions by the names the screen's SMC table gives them.
+            ("turnstile", "locked --> unlocked : coin / unlock"),
+            ("turnstile", "locked --> locked : pass / alarm"),
+            ("turnstile", "unlocked --> unlocked : coin / thankyou"),
+            ("turnstile", "unlocked --> locked : pass / lock"),
             ("player", "stopped --> active : play"),
         ] {
             await app.type("open \(name)", expecting: "== CaseStudies > ")

@@ -88,6 +88,58 @@ struct EndToEndTests {
         #expect(text.contains("--delay-scale must be a number from 0 to 1000, not '\(scale)'"))
     }
 
+    @Test(
+        "extra arguments are refused with exit status 2, naming the extra one",
+        arguments: [["poc://music", "b"], ["a", "b"], ["poc://music", "poc://profile"]]
+    )
+    func extraArguments(arguments: [String]) async throws {
+        let (status, text) = try await runNavigation(Self.fast + arguments)
+        #expect(status == 2)
+        #expect(text.hasPrefix("Navigation: "))
+        #expect(text.contains("usage: Navigation"))
+        #expect(!text.contains("== Navigation =="))
+    }
+
+    @Test("a 3,000-digit album id is cut with '...' in the path and the message, never printed whole")
+    func longAlbumId() async throws {
+        let id = String(repeating: "1", count: 3_000)
+        let (status, text) = try await runNavigation(Self.fast + ["poc://music/album/\(id)"])
+        #expect(status == 0)
+        #expect(text.contains("Path: Albums > Album \(String(repeating: "1", count: 40))...\n"))
+        #expect(text.contains("Not found: Album \(String(repeating: "1", count: 74))...\n"), "\(text.prefix(600))")
+        #expect(!text.contains(String(repeating: "1", count: 100)))
+    }
+
+    @Test("the lists say that 'select' counts from 1 while a link names an item by its id")
+    func numbersAndIds() async throws {
+        let (status, text) = try await runNavigation(
+            Self.fast + ["poc://music"],
+            input: "select\nselect 9\ntab checkin\n"
+        )
+        #expect(status == 0)
+        #expect(
+            text.contains(
+                "  'select N' opens number N of this list; a deep link names an item by its id: number 1 is poc://music/album/0"
+            )
+        )
+        #expect(text.contains("navigation> select\n'select' needs a number from 1 to 3, the list's numbers.\n"))
+        #expect(text.contains("The 'select' number must be a whole number from 1 to 3, not '9'."))
+        #expect(text.contains("number 1 is poc://checkin/place/"))
+        #expect(!text.contains(" 3.."), "a message ends with a double period")
+    }
+
+    @Test("piped: two runs of the same input print the same bytes, dump without wall-clock times")
+    func pipedRunsAreIdentical() async throws {
+        let input =
+            "dump\nselect 2\nowner\ndump\ntab music\nselect 1\nsong 3\ndump\nclose\nback\nrefresh\ntab profile\ndump\n"
+        let first = try await runNavigation(Self.fast, input: input)
+        let second = try await runNavigation(Self.fast, input: input)
+        #expect(first.status == 0 && second.status == 0)
+        #expect(first.text == second.text)
+        #expect(first.text.contains("----------------- DUMP -----------------\n["))
+        #expect(!first.text.contains(" at 20"), "a dump line carries a wall-clock time")
+    }
+
     @Test("a piped session: commands are echoed, each frame follows its command, exit 0 at the end of input")
     func pipedSession() async throws {
         let (status, text) = try await runNavigation(

@@ -1,11 +1,17 @@
 import Foundation
 import Testing
 
-/// Checks that every `swift` block of the documentation is code that compiles: each must
-/// appear verbatim in a Swift file that a build compiles, so that documents and code cannot
-/// drift. The documents are the README, Apps/README.md and every DocC article
-/// (`Readme.documentPaths`).
+/// Checks that every `swift` block of the documentation is code that compiles.
 ///
+/// The README's blocks are what a user copies into a package of their own: each is either a
+/// whole file of the README's client package, marked `<!-- file: PATH -->` (which
+/// `scripts/readme-client`, a step of `scripts/test`, writes into a package outside the
+/// repository, builds, runs and compares with the README's `<!-- output of: ... -->`
+/// blocks), or a fragment of a file of this repository, marked
+/// `<!-- fragment of [PATH](PATH) -->`, that appears in that file verbatim.
+///
+/// The other documents' blocks (Apps/README.md and every DocC article) must each appear
+/// verbatim in a Swift file that a build compiles, so that documents and code cannot drift.
 /// The compiled files are this package's (`Modules`, `Apps`, `Tests`, where
 /// `Tests/ReadmeTests/Snippets` holds blocks with the declarations they assume) and the
 /// client packages' under `Samples` (built by `scripts/test`; the loading feature's blocks
@@ -14,7 +20,7 @@ import Testing
 /// in a function body); its leading `import` lines may be anywhere in the file. Files
 /// holding blocks verbatim start with `// swift-format-ignore-file`, so that formatting
 /// does not change them. New blocks are picked up automatically: a block in no compiled
-/// file fails, with its README line.
+/// file fails, with its document and line.
 @Suite("README code")
 struct ReadmeCodeTests {
     /// Blocks that are not compiled yet, by their first line, with the reason. A block here
@@ -23,6 +29,31 @@ struct ReadmeCodeTests {
 
     /// The documents' `swift` blocks.
     static let blocks: [Readme.Block] = Readme.documents.flatMap(\.blocks).filter { $0.language == "swift" }
+
+    /// The README's `swift` blocks.
+    static let readmeBlocks: [Readme.Block] = blocks.filter { $0.file == "README.md" }
+
+    /// The blocks that must appear verbatim in a compiled file: every document's but the
+    /// README's (whose blocks are whole files of its client package, or fragments checked
+    /// against the file they name).
+    static let verbatimBlocks: [Readme.Block] = blocks.filter { $0.file != "README.md" }
+
+    /// The client package's path of a block marked `<!-- file: PATH -->`.
+    static func clientFile(of block: Readme.Block) -> String? {
+        guard let marker = block.marker, marker.hasPrefix("<!-- file: "), marker.hasSuffix(" -->") else { return nil }
+        return String(marker.dropFirst("<!-- file: ".count).dropLast(" -->".count))
+    }
+
+    /// The repository path of a block marked `<!-- fragment of [PATH](PATH) -->`, when the
+    /// text and the link name the same path.
+    static func fragmentFile(of block: Readme.Block) -> String? {
+        guard let marker = block.marker, marker.hasPrefix("<!-- fragment of ["), marker.hasSuffix(") -->"),
+            let middle = marker.range(of: "](")
+        else { return nil }
+        let text = marker[marker.index(marker.startIndex, offsetBy: "<!-- fragment of [".count)..<middle.lowerBound]
+        let link = marker[middle.upperBound..<marker.index(marker.endIndex, offsetBy: -" -->".count - 1)]
+        return text == link ? String(link) : nil
+    }
 
     /// Every Swift file a build compiles, with its lines.
     static let sources: [(path: String, lines: [String])] = {
@@ -66,9 +97,51 @@ struct ReadmeCodeTests {
         }
     }
 
-    @Test("every swift block appears verbatim in a compiled file", arguments: blocks.map(\.location))
+    @Test(
+        "every swift block of the README is a whole file of its client package, or a fragment of a named file",
+        arguments: readmeBlocks.map(\.location)
+    )
+    func readmeBlock(location: String) throws {
+        let block = try #require(Self.readmeBlocks.first { $0.location == location })
+        if let path = Self.clientFile(of: block) {
+            #expect(!path.isEmpty && !path.hasPrefix("/") && !path.contains(".."), "\(location): \(path)")
+            #expect(path == "Package.swift" || path.hasPrefix("Sources/") || path.hasPrefix("Tests/"), "\(location)")
+        } else if let path = Self.fragmentFile(of: block) {
+            let file = try #require(Self.sources.first { $0.path == path }, "\(location): no Swift file \(path)")
+            #expect(Self.contains(file.lines, block.lines), "\(location): the fragment is not in \(path) verbatim")
+        } else {
+            Issue.record(
+                "\(location): mark this block <!-- file: PATH --> (a whole file of the README's client package) or <!-- fragment of [PATH](PATH) -->"
+            )
+        }
+    }
+
+    @Test("the README's client package: a manifest naming the dependency by its folder, and a Core program")
+    func readmeClientPackage() throws {
+        let files = Dictionary(Self.readmeBlocks.compactMap { block in Self.clientFile(of: block).map { ($0, block) } })
+        {
+            first,
+            _ in first
+        }
+        let manifest = try #require(files["Package.swift"]).lines.joined(separator: "\n")
+        #expect(manifest.contains(#".package(path: "../SwiftStateMachine")"#))
+        #expect(!manifest.contains("package: repository"))
+        let readme = try Readme()
+        #expect(readme.text.contains("clone\nthe repository into a folder named `SwiftStateMachine`"))
+        // The first Core example ends by itself and says how to observe a machine more than once.
+        let core = try #require(files["Sources/Loading/main.swift"]).lines.joined(separator: "\n")
+        #expect(core.contains("A machine has one observer"))
+        #expect(core.contains("share(replayCount:"))
+        #expect(core.contains("break") && core.contains("await machine.finishAndWait()"))
+        #expect(files.keys.filter { $0.hasSuffix("main.swift") }.count >= 6)
+    }
+
+    @Test(
+        "every swift block of the articles appears verbatim in a compiled file",
+        arguments: verbatimBlocks.map(\.location)
+    )
     func compiled(location: String) throws {
-        let block = try #require(Self.blocks.first { $0.location == location })
+        let block = try #require(Self.verbatimBlocks.first { $0.location == location })
         let first = block.lines.first ?? ""
         let source = Self.sources.first { Self.contains($0.lines, block.lines) }?.path
         if let reason = Self.notYetCompiled[first] {
@@ -87,7 +160,7 @@ struct ReadmeCodeTests {
 
     @Test("every block listed as not yet compiled is still in the README")
     func pendingListIsCurrent() {
-        let firstLines = Set(Self.blocks.compactMap(\.lines.first))
+        let firstLines = Set(Self.verbatimBlocks.compactMap(\.lines.first))
         for first in Self.notYetCompiled.keys {
             #expect(firstLines.contains(first), "notYetCompiled names a block the README no longer has: \(first)")
         }

@@ -86,11 +86,11 @@ struct CaseStudyGraphTests {
         )
         #expect(
             graph.description == """
-                initial: WalletState (credits: 0.0)
-                WalletState (credits: 0.0) -(DidRequestToAddCredits(credits: 10.0))-> WalletState (credits: 10.0)
-                WalletState (credits: 10.0) -(DidRequestToAddCredits(credits: 10.0))-> WalletState (credits: 20.0)
-                WalletState (credits: 10.0) -(DidRequestToRemoveCredits(credits: 10.0))-> WalletState (credits: 0.0)
-                WalletState (credits: 20.0) -(DidRequestToRemoveCredits(credits: 10.0))-> WalletState (credits: 10.0)
+                initial: WalletState (credits: 0.00)
+                WalletState (credits: 0.00) -(DidRequestToAddCredits(credits: 10.00))-> WalletState (credits: 10.00)
+                WalletState (credits: 10.00) -(DidRequestToAddCredits(credits: 10.00))-> WalletState (credits: 20.00)
+                WalletState (credits: 10.00) -(DidRequestToRemoveCredits(credits: 10.00))-> WalletState (credits: 0.00)
+                WalletState (credits: 20.00) -(DidRequestToRemoveCredits(credits: 10.00))-> WalletState (credits: 10.00)
                 truncated: maxNodes 3 reached: 1 transition leads to states not explored
                 """
         )

@@ -16,7 +16,7 @@ struct ExplorationTests {
         )
         #expect(
             graph.nodes.map(\.name) == [
-                "WalletState (credits: 0.0)", "WalletState (credits: 1.0)", "WalletState (credits: 2.0)",
+                "WalletState (credits: 0.00)", "WalletState (credits: 1.00)", "WalletState (credits: 2.00)",
             ]
         )
         #expect(graph.truncation == StateGraphTruncation(bound: .maxDepth, limit: 2, droppedEdges: 1))
@@ -25,7 +25,7 @@ struct ExplorationTests {
         // The transition back from the deepest state is kept.
         #expect(
             graph.description.contains(
-                "WalletState (credits: 2.0) -(DidRequestToRemoveCredits(credits: 1.0))-> WalletState (credits: 1.0)"
+                "WalletState (credits: 2.00) -(DidRequestToRemoveCredits(credits: 1.00))-> WalletState (credits: 1.00)"
             )
         )
     }

@@ -22,6 +22,16 @@ struct UIStateMachineTests {
         #expect(mapped.stateMachineId == machine.id)
     }
 
+    @Test("machineStateDescription names the machine's state, not the mapped one, as it changes")
+    func machineStateDescription() async {
+        let machine = loadingMachine()
+        let ui = UIStateMachine(asyncStateMachine: machine) { $0.isLoaded ? "loaded" : "not loaded" }
+        #expect(ui.machineStateDescription == "DataIsIdle")
+        await machine.sendAndWait(event: DidRequestLoading(id: "1"))
+        #expect(ui.machineStateDescription == "\(DataIsLoading(id: "1"))")
+        #expect(ui.machineStateDescription != "DataIsIdle")
+    }
+
     @Test("deduplication: Idle -> Loading -> Loading -> Loaded with equal super states publishes two values")
     func deduplication() async {
         let machine = loadingMachine()

@@ -146,6 +146,66 @@ struct CommandTests {
         )
     }
 
+    static let playerSkip =
+        "player.json is not a SCION expectation file (no 'initialConfiguration' or 'events'); it looks like a statechart ('statechart run' reads it)"
+
+    @Test("check skips a .scxml/.json pair that is not a test (a chart beside its SCXML twin), with a one-line reason")
+    func checkSkipsCharts() async throws {
+        let directory = try scionDirectory(wrong: false)
+        defer { directory.remove() }
+        for name in ["player.scxml", "player.json"] {
+            try directory.write(name, try String(contentsOfFile: Paths.sample(name), encoding: .utf8))
+        }
+        let run = await runTool(["check", directory.path])
+        #expect(run.status == 0)
+        #expect(run.standardOutput == "SKIP player: \(Self.playerSkip)\n1 passed, 0 failed, 1 skipped\n")
+        // The samples hold only the chart: it is skipped, and no test is left to run.
+        let samples = await runTool(["check", Paths.sample("")])
+        #expect(samples.status == 2)
+        #expect(samples.standardOutput == "SKIP player: \(Self.playerSkip)\n")
+        #expect(!samples.standardOutput.contains("DecodingError"))
+        let one = await runTool(["check", Paths.sample("player.json")])
+        #expect(one.status == 2)
+        #expect(
+            one.standardError == "statechart: \(Paths.sample("player.json")): not a SCION test: \(Self.playerSkip)\n"
+        )
+    }
+
+    @Test(
+        "check: expectations that do not decode fail the test with the reason in words",
+        arguments: [
+            (
+                #"{"initialConfiguration": "a", "events": []}"#,
+                "cannot read the expectations: initialConfiguration is not a list"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {}, "nextConfiguration": []}]}"#,
+                "cannot read the expectations: no 'name' in events[0].event"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": 3}, "nextConfiguration": []}]}"#,
+                "cannot read the expectations: events[0].event.name is not a string"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}}]}"#,
+                "cannot read the expectations: no 'nextConfiguration' in events[0]"
+            ),
+            (
+                #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "t"}, "after": "soon", "nextConfiguration": []}]}"#,
+                "cannot read the expectations: events[0].after is not a whole number"
+            ),
+        ]
+    )
+    func checkExpectationErrors(json: String, reason: String) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try directory.write("bad.scxml", "<scxml/>")
+        try directory.write("bad.json", json)
+        let run = await runTool(["check", directory.path])
+        #expect(run.status == 1)
+        #expect(run.standardOutput == "FAIL bad: \(reason)\n0 passed, 1 failed\n")
+    }
+
     @Test("check: a missing path, or a directory without tests, exits 2")
     func checkBadDirectory() async throws {
         let missing = await runTool(["check", "/nonexistent/scion"])

@@ -55,8 +55,30 @@ final class ChartScreen: Screen {
             !Self.reserved.contains(event.lowercased()) && !event.contains(where: \.isWhitespace)
         }
         return typeable.map { event in
-            CommandSpec(event, "Send the event '\(event)'", isEnabled: accepted.contains(event))
+            CommandSpec(
+                event,
+                "Send the event '\(event)'",
+                isEnabled: accepted.contains(event),
+                availableWhen: "where an active state has a transition on it ('send \(event)' sends it anyway)"
+            )
         } + [CommandSpec("send", arguments: "<event>", "Send any event by name, even one no active state handles")]
+    }
+
+    /// The active states, as a refusal names them.
+    var stateName: String? {
+        let active = session.activeStates
+        return active.isEmpty ? nil : active.joined(separator: ", ")
+    }
+
+    /// `send NAME`: an event of the chart that cannot be typed as a command, or any other
+    /// name, which only `send` sends.
+    func hint(forUnknown name: String) -> String? {
+        let shown = ParsedCommand.shortened(name)
+        if let event = session.events.first(where: { $0.lowercased() == name.lowercased() }) {
+            return
+                "'\(ParsedCommand.shortened(event))' is an event of the chart: send \(ParsedCommand.shortened(event))"
+        }
+        return "to send '\(shown)' as an event, which no state of the chart names: send \(shown)"
     }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {

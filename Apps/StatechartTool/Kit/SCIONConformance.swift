@@ -44,9 +44,14 @@ public enum SCIONConformance {
         /// The tests that failed, sorted by name, each with its first difference (see
         /// ``SCIONConformance/run(_:in:)``).
         public var failures: [(name: String, reason: String)]
+        /// The `.scxml` and `.json` pairs that are not tests, sorted by name, each with the
+        /// reason (see ``SCIONConformance/skipReason(_:in:)``).
+        public var skipped: [(name: String, reason: String)] = []
 
-        /// The summary line: `N passed, M failed`.
-        public var summary: String { "\(passed.count) passed, \(failures.count) failed" }
+        /// The summary line: `N passed, M failed`, and `, K skipped` when pairs were skipped.
+        public var summary: String {
+            "\(passed.count) passed, \(failures.count) failed" + (skipped.isEmpty ? "" : ", \(skipped.count) skipped")
+        }
 
         /// Whether every test passed.
         public var allPassed: Bool { failures.isEmpty }
@@ -56,6 +61,8 @@ public enum SCIONConformance {
             lhs.passed == rhs.passed
                 && lhs.failures.map(\.name) == rhs.failures.map(\.name)
                 && lhs.failures.map(\.reason) == rhs.failures.map(\.reason)
+                && lhs.skipped.map(\.name) == rhs.skipped.map(\.name)
+                && lhs.skipped.map(\.reason) == rhs.skipped.map(\.reason)
         }
     }
 
@@ -74,6 +81,54 @@ public enum SCIONConformance {
         return names.sorted()
     }
 
+    /// Why the pair `name` of `directory` is not a SCION test, or nil when it is one: its
+    /// `.json` must be an object with `initialConfiguration` and `events` (a statechart
+    /// written in JSON, such as a sample chart beside its SCXML twin, is not). A `.json`
+    /// that cannot be read or parsed is a test that fails, with the reason, not a skip.
+    public static func skipReason(_ name: String, in directory: URL) -> String? {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(name + ".json")),
+            let parsed = try? JSONSerialization.jsonObject(with: data)
+        else { return nil }
+        let file = (name as NSString).lastPathComponent + ".json"
+        guard let object = parsed as? [String: Any] else {
+            return "\(file) is not a SCION expectation file (its top level is not an object)"
+        }
+        let missing = ["initialConfiguration", "events"].filter { object[$0] == nil }
+        guard !missing.isEmpty else { return nil }
+        let keys = missing.map { "'\($0)'" }.joined(separator: " or ")
+        let chartHint =
+            object["states"] != nil || object["name"] != nil
+            ? "; it looks like a statechart ('statechart run' reads it)" : ""
+        return "\(file) is not a SCION expectation file (no \(keys))\(chartHint)"
+    }
+
+    /// Describes a JSON decoding error in words: what is missing or wrong, and where.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let keys = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "no '\(key.stringValue)' in \(path(context.codingPath))"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let expected =
+                type == String.self
+                ? "a string"
+                : type == Int.self ? "a whole number" : "\(type)".hasPrefix("Array") ? "a list" : "an object"
+            return "\(path(context.codingPath)) is not \(expected)"
+        case .dataCorrupted(let context):
+            if let underlying = context.underlyingError as NSError? {
+                return
+                    "not valid JSON (\(underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? underlying.localizedDescription))"
+            }
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
     /// Runs the test `name` of `directory`: nil when it passes, else its first
     /// difference, such as `after event #2 't': expected ["a"], got ["b"]` (configurations
     /// sorted), `initial configuration: expected ..., got ...`, or why the files could not
@@ -84,7 +139,7 @@ public enum SCIONConformance {
             let data = try Data(contentsOf: directory.appendingPathComponent(name + ".json"))
             expectation = try JSONDecoder().decode(Expectation.self, from: data)
         } catch {
-            return "cannot read the expectations: \(error)"
+            return "cannot read the expectations: \(describe(error))"
         }
         do {
             let document = try SCXMLDocument.load(contentsOf: directory.appendingPathComponent(name + ".scxml"))
@@ -116,7 +171,9 @@ public enum SCIONConformance {
     public static func runAll(in directory: URL) -> Report {
         var report = Report(passed: [], failures: [])
         for name in testNames(in: directory) {
-            if let reason = run(name, in: directory) {
+            if let reason = skipReason(name, in: directory) {
+                report.skipped.append((name, reason))
+            } else if let reason = run(name, in: directory) {
                 report.failures.append((name, reason))
             } else {
                 report.passed.append(name)

@@ -141,6 +141,15 @@ public enum StatechartTool {
         }
         let report = SCIONConformance.runAll(in: url)
         var text = ""
+        for skipped in report.skipped {
+            text += "SKIP \(skipped.name): \(skipped.reason)\n"
+        }
+        guard !report.passed.isEmpty || !report.failures.isEmpty else {
+            output.standardOutput(text)
+            throw StatechartToolFailure(
+                "\(directory): no SCION tests (a .scxml with a .json of expectations beside it)"
+            )
+        }
         for failure in report.failures {
             text += "FAIL \(failure.name): \(failure.reason)\n"
         }
@@ -162,6 +171,9 @@ public enum StatechartTool {
             )
         }
         let name = base.lastPathComponent
+        if let reason = SCIONConformance.skipReason(name, in: base.deletingLastPathComponent()) {
+            throw StatechartToolFailure("\(file): not a SCION test: \(reason)")
+        }
         let failure = SCIONConformance.run(name, in: base.deletingLastPathComponent())
         output.standardOutput(
             (failure.map { "FAIL \(name): \($0)\n" } ?? "")

@@ -38,8 +38,9 @@ public struct StateMachine<SuperState, SuperEvent>: Sendable {
     /// The composites owned by each state type.
     @usableFromInline var composites: [ObjectIdentifier: [CompositeDefinition<SuperState, SuperEvent>]] = [:]
     /// What is wrong with this definition (for example a composite child without an id);
-    /// empty when it is sound. Each error is also reported on standard error when the
-    /// definition is built, and an invalid composite is never started.
+    /// empty when it is sound. Each error is also reported in the package's log (the system
+    /// log; see ``setLogger(function:)``) when the definition is built, and an invalid
+    /// composite is never started.
     public private(set) var definitionErrors: [String] = []
 
     /// A machine with no routes.

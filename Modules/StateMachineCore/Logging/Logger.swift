@@ -21,6 +21,11 @@ public typealias LogFunction = @Sendable (String, any State, any Event, any Stat
 
 /// Replaces the logger of every machine (machines that called `disableLog()` stay quiet).
 ///
+/// The default logger writes nothing into the program's output: it sends one line per
+/// transition to the system log (syslog(3), the journal), or nowhere in test processes. To
+/// see the transitions, install a logger that prints them, or set `STATE_MACHINE_LOG=stderr`
+/// in the environment of a program you cannot rebuild.
+///
 /// ```swift
 /// setLogger { title, currentState, event, newState in
 ///     print("[\(title)] \(currentState) + \(event) -> \(newState)")
@@ -44,40 +49,23 @@ extension StateMachine where SuperState == Never, SuperEvent == Never {
 enum Logging {
     /// The logger in force; nil means "log nothing". Machines read it once per transition.
     @usableFromInline static let logger = Lock<InstalledLogger?>(
-        Logging.isEnabledByDefault ? InstalledLogger(Logging.standardError) : nil
+        Logging.isEnabledByDefault ? InstalledLogger(Logging.defaultLogger) : nil
     )
     /// Whether `logger` is set, readable without its lock: a machine checks it per transition.
     @usableFromInline static let isInstalled = Atomic(logger.withLock { $0 != nil })
 
-    /// Whether the default logger is on: it is, except in test processes. The environment
-    /// variable `STATE_MACHINE_LOG` (`1` or `0`) overrides the guess.
-    static var isEnabledByDefault: Bool {
-        switch ProcessInfo.processInfo.environment["STATE_MACHINE_LOG"] {
-        case "1": return true
-        case "0": return false
-        default: return !isTestProcess
-        }
-    }
+    /// Whether the default logger writes anywhere: see ``LogDestination`` (the system log
+    /// in a program, nothing in a test process; `STATE_MACHINE_LOG` chooses otherwise).
+    static var isEnabledByDefault: Bool { LogDestination.current != .none }
 
-    /// Whether this process runs tests (XCTest or Swift Testing bundles on Linux end in
-    /// `.xctest`; the macOS Swift Testing helper is `swiftpm-testing-helper`).
-    static var isTestProcess: Bool {
-        let executable = CommandLine.arguments.first ?? ""
-        return executable.hasSuffix(".xctest") || executable.hasSuffix("swiftpm-testing-helper")
-            || ProcessInfo.processInfo.environment["XCTestConfigurationFilePath"] != nil
-    }
+    /// Whether this process runs tests (XCTest or Swift Testing).
+    static var isTestProcess: Bool { LogDestination.isTestProcess }
 
-    /// The default logger: one line per transition on standard error,
-    /// `[Title] current + event => new`.
-    static let standardError: LogFunction = { title, current, event, new in
-        writeToStandardError("[\(title)] \(current) + \(event) => \(new)\n")
-    }
-
-    static func writeToStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            _ = write(2, bytes.baseAddress, bytes.count)
-        }
+    /// The default logger: one line per transition, `[Title] current + event => new`, to
+    /// the destination `STATE_MACHINE_LOG` names (by default the system log, syslog(3),
+    /// which the journal records without printing anything into the program's output).
+    static let defaultLogger: LogFunction = { title, current, event, new in
+        LogDestination.current.write("[\(title)] \(current) + \(event) => \(new)")
     }
 }
 
@@ -109,7 +97,7 @@ enum Diagnostics {
 
     static let handler = Lock(
         Handler { message in
-            Logging.writeToStandardError("[SwiftStateMachine] warning: \(message)\n")
+            LogDestination.current.write("[SwiftStateMachine] warning: \(message)", warning: true)
         }
     )
 

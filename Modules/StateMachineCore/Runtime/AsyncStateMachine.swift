@@ -20,8 +20,8 @@ import Foundation
 /// ```
 ///
 /// Observation is unicast: one live iterator at a time. A second iterator created while
-/// another is live finishes at once (it yields nothing) and the misuse is reported on
-/// standard error; once the first iterator is released, returns nil or has its task
+/// another is live finishes at once (it yields nothing) and the misuse is reported in the
+/// package's log (the system log; `STATE_MACHINE_LOG=stderr` prints it); once the first iterator is released, returns nil or has its task
 /// cancelled, a new one carries on with the states not yet consumed. Cancelling the
 /// observing task ends only the observation, never the machine or its outputs.
 ///

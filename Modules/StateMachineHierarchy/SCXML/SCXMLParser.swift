@@ -26,6 +26,10 @@ struct SCXMLElement: Sendable {
 /// ``SCXMLDocument/maxElementDepth`` deep.
 enum SCXMLParser {
     static func parse(_ data: Data) throws(SCXMLError) -> SCXMLElement {
+        // Foundation reports a blank document as one that ends too early.
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            throw .malformedXML(line: 1, column: 1, reason: "the document is empty")
+        }
         let parser = XMLParser(data: try sanitized(data))
         let delegate = Delegate(parser: parser)
         parser.delegate = delegate
@@ -38,7 +42,8 @@ enum SCXMLParser {
             throw .malformedXML(
                 line: max(parser.lineNumber, 1),
                 column: max(parser.columnNumber, 1),
-                reason: delegate.root == nil && code == 0 ? "the document has no element" : Self.describe(code)
+                reason: delegate.root == nil && code == 0
+                    ? "the document has no element" : Self.describe(code, open: delegate.openElement, root: nil)
             )
         }
         return root
@@ -127,12 +132,24 @@ enum SCXMLParser {
     /// The SCXML namespace; elements in it (or in no namespace) are read by local name.
     static let namespace = "http://www.w3.org/2005/07/scxml"
 
-    /// What libxml2's error `code` (the code of Foundation's parser errors on Linux) means.
-    static func describe(_ code: Int) -> String {
+    /// What libxml2's error `code` (the code of Foundation's parser errors on Linux) means,
+    /// where `open` is the innermost element not closed yet and `root` the root element once
+    /// closed. Foundation reports one code, 5, both for a document that ends inside an
+    /// element (an unclosed `<scxml>`, or a comment or CDATA section that swallowed the
+    /// rest) and for content after the root element; which one it is shows from the
+    /// elements read so far.
+    static func describe(_ code: Int, open: String? = nil, root: String? = nil) -> String {
         switch code {
         case 3: "a start tag ('<') was expected"
-        case 4: "the document is empty"
-        case 5: "there is content after the root element"
+        case 4: "the document does not start with an element (such as <scxml>): it is not XML"
+        case 5:
+            if let open {
+                "the document ends before <\(open)> is closed (an element, a comment or a CDATA section is not closed)"
+            } else if let root {
+                "there is content after the root element <\(root)>, which must be the only one"
+            } else {
+                "the document has no element"
+            }
         case 6, 7, 8: "a character reference is not valid"
         case 9: "a character is not allowed in XML"
         case 22, 23: "an entity reference is not complete (expected a name and ';')"
@@ -225,12 +242,15 @@ enum SCXMLParser {
             if !stack.isEmpty { stack[stack.count - 1].hasText = true }
         }
 
+        /// The name of the innermost element not closed yet.
+        var openElement: String? { stack.last?.name }
+
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             if error == nil {
                 error = .malformedXML(
                     line: max(parser.lineNumber, 1),
                     column: max(parser.columnNumber, 1),
-                    reason: SCXMLParser.describe((parseError as NSError).code)
+                    reason: SCXMLParser.describe((parseError as NSError).code, open: openElement, root: root?.name)
                 )
             }
         }

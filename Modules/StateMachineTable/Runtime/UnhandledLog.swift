@@ -1,15 +1,17 @@
 import Foundation
+import StateMachineSupport
 
 /// Debug-build log of events that found no transition, one line per distinct
 /// (state, event, predicates) so a loop of unhandled events does not flood the output.
-/// Lines go to standard error unless `STATE_MACHINE_LOG=0`.
+/// Lines go where the package's log goes (`LogDestination`): the system log by default,
+/// standard error with `STATE_MACHINE_LOG=stderr`, nowhere with `STATE_MACHINE_LOG=0` or in
+/// a test process.
 /// At most `limit` distinct lines are kept and written, then one line saying so: events that
 /// carry ever new values would otherwise grow the log, and what it remembers, without end.
 struct UnhandledLog {
     private var seen = Set<String>()
     /// Every line written so far, in order (read by tests).
     private(set) var lines: [String] = []
-    private let enabled = ProcessInfo.processInfo.environment["STATE_MACHINE_LOG"] != "0"
     private let limit: Int
 
     init(limit: Int = 1_000) {
@@ -28,6 +30,6 @@ struct UnhandledLog {
 
     private mutating func write(_ line: String) {
         lines.append(line)
-        if enabled { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        LogDestination.current.write(line)
     }
 }

@@ -255,10 +255,59 @@ struct SCXMLXMLTests {
             .malformedXML(line: 2, column: 11, reason: "an attribute value must be quoted")
         ),
         ("<scxml>&foo;</scxml>", .malformedXML(line: 1, column: 13, reason: "an entity is used but not declared")),
-        ("<scxml></scxml><x/>", .malformedXML(line: 1, column: 16, reason: "there is content after the root element")),
+        (
+            "<scxml></scxml><x/>",
+            .malformedXML(
+                line: 1,
+                column: 16,
+                reason: "there is content after the root element <scxml>, which must be the only one"
+            )
+        ),
         ("<scxml", .malformedXML(line: 1, column: 7, reason: "'>' was expected to close a tag")),
-        ("", .malformedXML(line: 1, column: 1, reason: "the document has no element")),
+        ("", .malformedXML(line: 1, column: 1, reason: "the document is empty")),
     ]
+
+    static let notClosed = "is closed (an element, a comment or a CDATA section is not closed)"
+
+    /// Malformed shapes, each with the words it must be reported in (libxml2's codes through
+    /// Foundation, which gives one code to a document that ends too early and to one with
+    /// content after its root).
+    static let malformedShapes: [(text: String, reason: String)] = [
+        ("not xml at all", "the document does not start with an element (such as <scxml>): it is not XML"),
+        ("hello <scxml/>", "the document does not start with an element (such as <scxml>): it is not XML"),
+        ("   \n  ", "the document is empty"),
+        ("<", "the document has no element"),
+        ("<scxml>", "the document ends before <scxml> \(notClosed)"),
+        ("<scxml><state id=\"a\"/>", "the document ends before <scxml> \(notClosed)"),
+        ("<scxml><state id=\"a\">", "the document ends before <state> \(notClosed)"),
+        ("<scxml><![CDATA[ x </scxml>", "the document ends before <scxml> \(notClosed)"),
+        ("<scxml/><scxml/>", "there is content after the root element <scxml>, which must be the only one"),
+        ("<scxml/>trailing", "there is content after the root element <scxml>, which must be the only one"),
+        ("<scxml><state></final></scxml>", "an end tag does not match its start tag"),
+        ("<scxml a=\"b/>", "an attribute value is not closed (missing quote)"),
+        ("<scxml a/>", "an attribute has no value"),
+        ("<scxml a=\"<\"/>", "'<' is not allowed in an attribute value"),
+        ("<scxml>&amp</scxml>", "an entity reference is not complete (expected a name and ';')"),
+        ("<scxml>&#xZZ;</scxml>", "a character reference is not valid"),
+        ("<scxml>\u{1}</scxml>", "a character is not allowed in XML"),
+        ("<scxml><!-- x </scxml>", "a comment is not closed ('-->')"),
+        ("<scxml><!-- a -- b --></scxml>", "'--' is not allowed inside a comment"),
+        ("<scxml><state", "'>' was expected to close a tag"),
+        ("<scxml></scxml", "'>' was expected to close a tag"),
+        ("<scxml <state/></scxml>", "a name is required here"),
+        ("<x:scxml/>", "a namespace prefix is not declared or not valid"),
+    ]
+
+    @Test("Each malformed shape is reported in the right words", arguments: malformedShapes)
+    func malformedShape(text: String, reason: String) throws {
+        let error = try #require(scxmlLoadError(text))
+        guard case .malformedXML(let line, let column, let found) = error else {
+            Issue.record("\(error) is not malformedXML")
+            return
+        }
+        #expect(found == reason)
+        #expect(line >= 1 && column >= 1)
+    }
 
     @Test("Malformed XML names the line, the column and what is wrong, in words", arguments: malformed)
     func malformedXML(text: String, expected: SCXMLError) {

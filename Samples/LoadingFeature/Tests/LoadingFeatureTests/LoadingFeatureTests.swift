@@ -24,6 +24,11 @@ struct LoadingFeatureTests {
         }
     }
 
+    @Test("the articles' 'running it' example ends by itself", .timeLimit(.minutes(1)))
+    func runningItEnds() async {
+        await readmeRunningTheFeature()
+    }
+
     @Test("a failing load is retried twice, then reported as a failure")
     func failureAfterRetries() async {
         let attempts = Attempts()

@@ -1,11 +1,13 @@
 // swift-format-ignore-file
-// The examples of the core and its companions in the README and the DocC articles, verbatim:
-// ReadmeTests (in the main package) checks that every swift block of those documents appears
-// in a compiled file, and
-// these are compiled with this client package by `scripts/test`. Each function gives a
-// block the values it assumes (a `load`, an `api`, machines); the functions are compiled,
-// not called (the examples loop forever or replace process-wide settings), except
-// `FeatureTests`, which XCTest runs. Edit the documents and this file together.
+// The examples of the core and its companions in the DocC articles, verbatim: ReadmeTests
+// (in the main package) checks that every swift block of those documents appears in a
+// compiled file, and these are compiled with this client package by `scripts/test`. (The
+// README's examples are whole files of a client package of their own: scripts/readme-client.)
+// Each function gives a block the values it assumes (a `load`, an `api`, machines); the
+// functions are compiled, not called (the examples observe machines without end or replace
+// process-wide settings), except `FeatureTests`, which XCTest runs, and
+// `readmeRunningTheFeature`, which `LoadingFeatureTests` runs. Edit the documents and this
+// file together.
 import Foundation
 import LoadingFeature
 import StateMachineBroadcast
@@ -20,12 +22,17 @@ struct ReadmeAPI: Sendable {
     let load: Load
 }
 
-/// "The loading feature, end to end": running it.
+/// "The loading feature, end to end": running it (it ends once the load ended).
 func readmeRunningTheFeature() async {
     let api = ReadmeAPI(load: { id in Data(id.utf8) })
     let machine = AsyncStateMachine(stateMachine: makeStateMachine(load: api.load))
     machine.send(event: DidRequestLoading(id: "42"))
-    for await state in machine { print(state.superState) }
+    // A machine has one observer (a second `for await` ends at once); `share(replayCount:)` gives more.
+    for await state in machine {
+        print(state.superState)
+        if state is DataIsLoaded || state is DataIsInFailure { break }
+    }
+    await machine.finishAndWait()
 }
 
 /// A second feature, for the Mediator example.
