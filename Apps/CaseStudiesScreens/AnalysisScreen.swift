@@ -86,3 +86,16 @@ struct SeededGenerator: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+extension AnalysisScreen: DiagramScreen {
+    /// The analysis machine explored with one analysis identifier (the analysis never runs
+    /// while exploring).
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeAnalysisStateMachine(perform: {}),
+            events: [DidRequestAnalysis(identifier: 1), DidCompleteAnalysis(), DidRequestAnalysisReset()],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}

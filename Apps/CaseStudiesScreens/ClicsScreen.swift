@@ -73,3 +73,15 @@ func formatSeconds(_ seconds: Double) -> String {
     if seconds == seconds.rounded(), let whole = Int(exactly: seconds) { return "\(whole)s" }
     return "\(seconds)s"
 }
+
+extension ClicsScreen: DiagramScreen {
+    /// The Clics machine explored 3 events deep (the load never runs while exploring).
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeClicsStateMachine(cancelling: cancelling, load: {}),
+            events: [DidRequestClicsLoading(), DidCompleteClicsLoading(), DidRequestClicsReset()],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}

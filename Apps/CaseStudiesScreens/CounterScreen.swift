@@ -69,3 +69,15 @@ final class CounterScreen: Screen {
         await waitUntil { tens.isCaughtUp && tens.state.value == units.state.unitsState.value / 10 }
     }
 }
+
+extension CounterScreen: DiagramScreen {
+    /// The units machine explored 3 events deep (the tens machine only takes each value).
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeUnitsStateMachine(),
+            events: [DidRequestIncrease(), DidRequestDecrease()],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}

@@ -75,3 +75,15 @@ final class ElevatorScreen: Screen {
 
     func settle() async { await ui.waitUntilCaughtUp() }
 }
+
+extension ElevatorScreen: DiagramScreen {
+    /// The elevator explored 7 events deep: up to 7 persons.
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeElevatorStateMachine(),
+            events: [DidEnter(), DidLeave(), DidRequestToClose(), DidRequestToOpen()],
+            maxDepth: 7,
+            format: format
+        )
+    }
+}

@@ -3,31 +3,8 @@ import Terminal
 /// The list of case studies; `open N` or `open name` shows one.
 @MainActor
 public final class HomeScreen: Screen {
-    struct Entry {
-        let name: String
-        let title: String
-        let make: @MainActor (CaseStudiesEnvironment) -> any Screen
-    }
-
     private let environment: CaseStudiesEnvironment
-    private let entries: [Entry] = [
-        Entry(name: "clics-cancel", title: "Clics sample (cancel output)") {
-            ClicsScreen(cancelling: true, environment: $0)
-        },
-        Entry(name: "clics-continue", title: "Clics sample (continue output)") {
-            ClicsScreen(cancelling: false, environment: $0)
-        },
-        Entry(name: "counter", title: "Counter sample (mediator)") { CounterScreen(environment: $0) },
-        Entry(name: "elevator", title: "Elevator sample (simple transitions)") { ElevatorScreen(environment: $0) },
-        Entry(name: "analysis", title: "Analysis sample (simple output)") { AnalysisScreen(environment: $0) },
-        Entry(name: "wallet", title: "Wallet sample (shared state machine)") { WalletScreen(environment: $0) },
-        Entry(name: "turnstile", title: "Turnstile sample (transition table)") {
-            TurnstileScreen(dumpMediator: $0.dumpMediator)
-        },
-        Entry(name: "player", title: "Player sample (statechart with a parallel region)") {
-            PlayerScreen(dumpMediator: $0.dumpMediator)
-        },
-    ]
+    private let entries = CaseStudiesApp.caseStudies
 
     /// The home screen.
     public init(environment: CaseStudiesEnvironment) {

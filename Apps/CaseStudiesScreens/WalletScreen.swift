@@ -160,3 +160,15 @@ func currency(_ amount: Double) -> String {
     let fraction = abs(cents) % 100
     return "\(cents < 0 ? "-" : "")$\(String(grouped.reversed())).\(fraction < 10 ? "0" : "")\(fraction)"
 }
+
+extension WalletScreen: DiagramScreen {
+    /// The wallet explored with 10 credits added or removed, 3 events deep.
+    func diagram(_ format: DiagramFormat) async -> String {
+        await exploredDiagram(
+            of: makeWalletStateMachine(),
+            events: [DidRequestToAddCredits(credits: 10), DidRequestToRemoveCredits(credits: 10)],
+            maxDepth: 3,
+            format: format
+        )
+    }
+}

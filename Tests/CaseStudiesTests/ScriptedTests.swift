@@ -9,15 +9,28 @@ import Testing
 @Suite("CaseStudies, scripted in-process", .timeLimit(.minutes(1)))
 @MainActor
 struct ScriptedTests {
+    /// The number of case studies, from the app's registry.
+    nonisolated static let count = CaseStudiesApp.caseStudies.count
+    /// The home screen's last line, which shows once the list is drawn.
+    nonisolated static let lastEntry = "\(count). \(CaseStudiesApp.caseStudies[count - 1].title)"
+
+    /// The number `open` takes for the case study `name`.
+    nonisolated static func number(of name: String) -> Int {
+        (CaseStudiesApp.caseStudies.firstIndex { $0.name == name } ?? -1) + 1
+    }
+
     @Test("the home screen lists the case studies and bad input is explained")
     func home() async {
         let app = AppDriver()
-        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        await app.waitForFrame("the home screen") { $0.contains(Self.lastEntry) }
         #expect(app.lastFrame.contains("1. Clics sample (cancel output)"))
         // What the home screen refuses is dimmed (parenthesised when plain), and not offered.
         #expect(app.lastFrame.contains("Commands: open <number|name>, dump, (diagram), help, (back), quit"))
         await app.type("dance", expecting: "Unknown command 'dance'. Available here: open, dump, help, quit.")
-        await app.type("open 99", expecting: "The case study number must be a whole number from 1 to 8, not '99'")
+        await app.type(
+            "open 99",
+            expecting: "The case study number must be a whole number from 1 to \(Self.count), not '99'"
+        )
         await app.type("open", expecting: "Usage: open <number|name>")
         await app.type("back", expecting: "Already on the first screen")
         await app.type("help", expecting: "open <number|name>     Open a case study")
@@ -35,7 +48,11 @@ struct ScriptedTests {
     func hugeNumbers(line: String) async {
         let app = AppDriver()
         let output = await app.outputOf(line)
-        #expect(output.contains { $0.hasPrefix("The case study number must be a whole number from 1 to 8, not '") })
+        #expect(
+            output.contains {
+                $0.hasPrefix("The case study number must be a whole number from 1 to \(Self.count), not '")
+            }
+        )
         #expect(await app.finish() == 0)
     }
 
@@ -212,7 +229,7 @@ struct ScriptedTests {
     @Test("Tab completes the arguments of 'open', not only the command names")
     func completions() async {
         let app = AppDriver()
-        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        await app.waitForFrame("the home screen") { $0.contains(Self.lastEntry) }
         let completions = app.console.lastPrompt?.completions ?? []
         #expect(completions.contains("open"))
         #expect(completions.contains("open wallet"))
@@ -224,7 +241,7 @@ struct ScriptedTests {
     @Test("a blank line prints nothing but its echo")
     func blankLine() async {
         let app = AppDriver()
-        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        await app.waitForFrame("the home screen") { $0.contains(Self.lastEntry) }
         #expect(await app.outputOf("") == ["casestudies> "])
         #expect(await app.finish() == 0)
     }
@@ -234,7 +251,8 @@ struct ScriptedTests {
         let script = [
             "open 1", "load", "reset", "back", "open counter", "+", "+", "-", "back", "open 4", "enter", "close",
             "back", "open analysis", "analyse", "reset", "back", "open wallet", "add 10", "slide 5", "add-slider",
-            "remove 2.5", "back", "open 7", "coin", "pass", "back", "open 8", "play", "shuffle", "stop",
+            "remove 2.5", "back", "open \(Self.number(of: "turnstile"))", "coin", "pass", "back",
+            "open \(Self.number(of: "player"))", "play", "shuffle", "stop",
         ]
         var transcripts: [[String]] = []
         for _ in 0..<2 {
@@ -288,7 +306,7 @@ struct ScriptedTests {
         let drain = Task { for await _ in dumpStateMachine {} }
         defer { drain.cancel() }
         let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
-        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        await app.waitForFrame("the home screen") { $0.contains(Self.lastEntry) }
         #expect(
             await app.outputOf("dump") == [
                 "casestudies> dump",
@@ -358,7 +376,7 @@ struct ScriptedTests {
     @Test("diagram: the machine on screen in Mermaid or DOT; at home and with a bad format, what would work")
     func diagram() async {
         let app = AppDriver()
-        await app.waitForFrame("the home screen") { $0.contains("8. Player sample") }
+        await app.waitForFrame("the home screen") { $0.contains(Self.lastEntry) }
         #expect(
             await app.outputOf("diagram") == [
                 "casestudies> diagram",
@@ -375,7 +393,7 @@ struct ScriptedTests {
             "diagram svg",
             expecting: "Usage: diagram [mermaid|dot]: the format is mermaid or dot, not 'svg'."
         )
-        await app.type("back", expecting: "8. Player sample")
+        await app.type("back", expecting: Self.lastEntry)
         for (name, expected) in [
             ("clics-cancel", "ClicsIsIdle__ --> ClicsIsLoading__ : DidRequestClicsLoading()"),
             ("counter", "ValueIsFixed__value__0_ --> ValueIsIncreasing__value__1_ : DidRequestIncrease()"),
@@ -391,7 +409,7 @@ struct ScriptedTests {
         ] {
             await app.type("open \(name)", expecting: "== CaseStudies > ")
             #expect((await app.outputOf("diagram")).contains { $0.contains(expected) }, "\(name)")
-            await app.type("back", expecting: "8. Player sample")
+            await app.type("back", expecting: Self.lastEntry)
         }
         await app.type("open player", expecting: "Active configuration")
         let dot = (await app.outputOf("diagram dot")).joined(separator: "\n")
