@@ -248,3 +248,42 @@ struct SCXMLRestoreInPlaceTests {
         #expect(machine.activeAtomicStates == ["c"])
     }
 }
+
+@Suite("What a snapshot keeps of an SCXML session")
+struct SCXMLSessionSnapshotTests {
+    @Test("a typed chart's snapshot has no SCXML session, and refuses one that holds sends")
+    func typedChartHasNoSession() throws {
+        let definition = Chart.Definition(name: "light") {
+            Chart.State("off").on("flip", to: "on")
+            Chart.State("on").on("flip", to: "off")
+        }
+        let chart = try Chart(definition)
+        chart.start()
+        let snapshot = chart.snapshot()
+        #expect(snapshot.scxml == nil)
+        // An empty session (as an SCXML chart without sends writes it) restores anywhere.
+        var empty = snapshot
+        empty.scxml = StatechartSnapshot.SCXMLSession()
+        _ = try Chart(definition, restoring: empty)
+        var withSend = snapshot
+        withSend.scxml = StatechartSnapshot.SCXMLSession(
+            sends: [.init(event: "flip", sendID: "later", remaining: .seconds(1))]
+        )
+        #expect {
+            try Chart(definition, restoring: withSend)
+        } throws: { error in
+            guard case StatechartError.invalidSnapshot(let reason) = error else { return false }
+            return reason.contains("not read from SCXML")
+        }
+    }
+
+    @Test("an SCXML chart's snapshot always has a session, even with nothing pending")
+    func scxmlChartHasSession() throws {
+        let document = try SCXMLDocument(
+            xml: #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="a"/></scxml>"#
+        )
+        let machine = SCXMLInterpreter(document: document, clock: ManualStatechartClock())
+        try machine.start()
+        #expect(machine.snapshot().scxml == StatechartSnapshot.SCXMLSession())
+    }
+}
