@@ -103,7 +103,8 @@ enum SoakBenchmarks {
     /// The default logger, as a user's program has it: on, writing a line per transition to
     /// the system log (or to standard error with `STATE_MACHINE_LOG=stderr`, which goes to
     /// /dev/null for the run). Skipped when the default logger is off in this process
-    /// (`STATE_MACHINE_LOG=0`).
+    /// (`STATE_MACHINE_LOG=0`, or no system log listening: run it with
+    /// `STATE_MACHINE_LOG=stderr` there).
     ///
     /// The logger is process-wide and cannot be put back once replaced, so every repetition
     /// uses the same one: where its cost grows with the transitions logged (issue 28), each
@@ -111,7 +112,10 @@ enum SoakBenchmarks {
     /// growth.
     static func coreDefaultLogger(_ context: SoakContext) async throws {
         guard LogDestination.current != .none else {
-            print("soak.core-default-logger: skipped, the default logger writes nothing (STATE_MACHINE_LOG=0?)")
+            print(
+                "soak.core-default-logger: skipped, the default logger writes nothing here "
+                    + "(STATE_MACHINE_LOG=0, or no /dev/log: run with STATE_MACHINE_LOG=stderr)"
+            )
             return
         }
         let plan = context.plan

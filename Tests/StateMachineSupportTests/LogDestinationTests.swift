@@ -10,6 +10,18 @@ struct LogDestinationTests {
         #expect(LogDestination.resolve(environment: "", isTestProcess: false) == .systemLog)
     }
 
+    @Test("unset, a program with no system log listening logs nowhere; asked by name, it still tries")
+    func noListener() {
+        #expect(LogDestination.resolve(environment: nil, isTestProcess: false, systemLogListens: false) == .none)
+        #expect(
+            LogDestination.resolve(environment: "syslog", isTestProcess: false, systemLogListens: false) == .systemLog
+        )
+        #expect(
+            LogDestination.resolve(environment: "stderr", isTestProcess: false, systemLogListens: false)
+                == .standardError
+        )
+    }
+
     @Test(
         "STATE_MACHINE_LOG names the destination, in any case",
         arguments: [

@@ -13,7 +13,9 @@ import Darwin
 /// The environment variable `STATE_MACHINE_LOG` chooses, for programs that cannot be
 /// rebuilt: `stderr` (or `1`) prints the lines on standard error, `syslog` sends them to
 /// the system log even in a test process, `0` (or `off`) drops them. Unset, a program logs
-/// to the system log and a test process logs nothing.
+/// to the system log when one listens (`/dev/log` exists when the process starts) and
+/// otherwise nowhere, and a test process logs nothing. (Without a listener, syslog(3) would
+/// try to connect again for every line, paying for a log nobody keeps.)
 package enum LogDestination: Equatable, Sendable {
     /// syslog(3): the journal on a systemd machine; nothing when no log daemon listens.
     case systemLog
@@ -22,21 +24,28 @@ package enum LogDestination: Equatable, Sendable {
     /// Nowhere.
     case none
 
-    /// The destination `STATE_MACHINE_LOG` names, or the default: the system log, or
-    /// nothing in a test process. An unknown value is read as the default.
-    package static func resolve(environment value: String?, isTestProcess: Bool) -> LogDestination {
+    /// The destination `STATE_MACHINE_LOG` names, or the default: the system log when
+    /// `systemLogListens`, else nothing, and nothing in a test process. An unknown value is
+    /// read as the default.
+    package static func resolve(
+        environment value: String?,
+        isTestProcess: Bool,
+        systemLogListens: Bool = true
+    ) -> LogDestination {
         switch value?.lowercased() {
         case "1", "stderr": return .standardError
         case "syslog", "journal": return .systemLog
         case "0", "off", "none": return .none
-        default: return isTestProcess ? .none : .systemLog
+        default: return isTestProcess || !systemLogListens ? .none : .systemLog
         }
     }
 
-    /// The destination of this process, from its environment (read once).
+    /// The destination of this process, from its environment and whether the system log's
+    /// socket exists (both read once).
     package static let current = resolve(
         environment: getenv("STATE_MACHINE_LOG").map { String(cString: $0) },
-        isTestProcess: isTestProcess
+        isTestProcess: isTestProcess,
+        systemLogListens: access("/dev/log", F_OK) == 0
     )
 
     /// Whether this process runs tests (XCTest or Swift Testing bundles on Linux end in

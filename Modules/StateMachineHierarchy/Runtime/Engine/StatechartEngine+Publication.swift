@@ -83,6 +83,11 @@ extension StatechartEngine {
         )
     }
 
+    /// Marks the SCXML session's sends as changed since the last publication.
+    func sendsChanged() {
+        dirtyExtras.insert(.sends)
+    }
+
     /// Whether the chart runs, as of the last completed step.
     var isRunning: Bool { runState.load(ordering: .acquiring) & 1 != 0 }
 

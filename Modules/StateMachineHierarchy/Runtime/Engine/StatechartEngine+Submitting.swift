@@ -196,9 +196,4 @@ extension StatechartEngine {
         publish()
         for item in dropped { item.completion?.deliver(.success(.discarded)) }
     }
-
-    /// Marks the SCXML session's sends as changed since the last publication.
-    func sendsChanged() {
-        dirtyExtras.insert(.sends)
-    }
 }
