@@ -170,7 +170,9 @@ private struct DOTWriter {
     /// inside it (Graphviz cannot clip an arrow to a cluster it starts or ends in).
     private func attributes(label: String, source: String?, target: String, id: String?) -> String {
         var parts: [String] = []
-        if !label.isEmpty { parts.append("label=\(Self.quote(label))") }
+        // A space each side: Graphviz places the labels of two opposite arrows side by
+        // side, and without it their words run together.
+        if !label.isEmpty { parts.append("label=\(Self.quote(" \(label) "))") }
         if let id { parts.append("id=\(Self.quote(id))") }
         if let source, let cluster = clusters[source], source != target, !diagram.isInside(target, source) {
             parts.append("ltail=\(Self.quote(cluster))")
