@@ -213,7 +213,10 @@ let package = Package(
         ),
         .tests(
             "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "StateMachineCore", "StateMachineDump", "Terminal", "TestSupport"]
+            dependencies: [
+                "CaseStudiesScreens", "CaseStudiesFeatures", "StateMachineCore", "StateMachineDump",
+                "StateMachineHierarchy", "Terminal", "TestSupport",
+            ]
         ),
         .tests(
             "NavigationTests",

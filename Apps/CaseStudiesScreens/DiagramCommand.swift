@@ -59,8 +59,8 @@ extension GlobalCommand {
         GlobalCommand(
             CommandSpec(
                 "diagram",
-                arguments: "[mermaid|dot|svg|png] [PATH]",
-                "Print the case study's machine as a Mermaid (default) or DOT diagram, or write it (svg and png: an image) to PATH",
+                arguments: "[FORMAT] [PATH]",
+                "Print the case study's machine (mermaid, dot) or write it to PATH (also svg, png)",
                 completions: DiagramFormat.allCases.map(\.rawValue)
             )
         ) { command in

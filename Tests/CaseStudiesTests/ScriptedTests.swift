@@ -33,12 +33,8 @@ struct ScriptedTests {
         )
         await app.type("open", expecting: "Usage: open <number|name>")
         await app.type("back", expecting: "Already on the first screen")
-        await app.type("help", expecting: "open <number|name>     Open a case study")
-        #expect(
-            app.console.output.contains {
-                $0.contains("diagram [mermaid|dot|svg|png] [PATH]  Print the case study's machine")
-            }
-        )
+        await app.type("help", expecting: "open <number|name>       Open a case study")
+        #expect(app.console.output.contains { $0.contains("diagram [FORMAT] [PATH]  Print the case study's machine") })
         #expect(await app.finish() == 0)
     }
 

@@ -6,7 +6,8 @@ import FoundationXML
 
 /// What the tests check of a rendered image: that the bytes are the format they claim.
 public enum ImageChecks {
-    /// The texts an SVG image shows (`<text>` and `<title>` elements), or nil when the bytes
+    /// The texts an SVG image shows (`<text>` and `<title>` elements, without the spaces
+    /// around them), or nil when the bytes
     /// do not parse as XML whose root element is `<svg>`.
     public static func svgTexts(_ bytes: [UInt8]) -> [String]? {
         guard let document = try? XMLDocument(data: Data(bytes)), let root = document.rootElement(),
@@ -15,7 +16,7 @@ public enum ImageChecks {
         var texts: [String] = []
         func visit(_ node: XMLNode) {
             if let element = node as? XMLElement, element.name == "text" || element.name == "title" {
-                texts.append(element.stringValue ?? "")
+                texts.append((element.stringValue ?? "").trimmingCharacters(in: .whitespaces))
             }
             node.children?.forEach(visit)
         }
@@ -41,7 +42,7 @@ public enum ImageChecks {
     /// node's label or its title).
     public static func statesMissing(from bytes: [UInt8], _ states: [String]) -> [String] {
         guard let texts = svgTexts(bytes) else { return states }
-        let shown = Set(texts.map { $0.trimmingCharacters(in: .whitespaces) })
+        let shown = Set(texts)
         return states.filter { !shown.contains($0) }
     }
 }

@@ -4,9 +4,9 @@
 // would make every user of diagrams, and every build of the package, need Graphviz's
 // development files, while the program is needed only by whoever asks for a picture, and
 // only then: a missing `dot` is an error of the call, not of the build. The program runs
-// as a child process with its own pipes (posix_spawnp, found on PATH), fed the DOT on
+// as a child process with its own sockets (posix_spawnp, found on PATH), fed the DOT on
 // standard input; its output is read while the input is written, so neither side blocks
-// on a full pipe. It is bounded by a deadline, after which it is killed and reaped.
+// on a full buffer. It is bounded by a deadline, after which it is killed and reaped.
 
 #if canImport(Glibc)
 import Glibc
@@ -94,24 +94,28 @@ package enum Graphviz {
     /// Runs `arguments` (the first one looked up on `PATH`) with `input` on its standard
     /// input, collecting its standard output and error, for at most `timeoutSeconds`.
     package static func run(_ arguments: [String], input: [UInt8], timeoutSeconds: Int) throws(GraphvizError) -> Outcome {
-        var pipes = [[Int32]](repeating: [-1, -1], count: 3)
-        defer { for pair in pipes { for fd in pair where fd >= 0 { close(fd) } } }
-        // Standard input is a socket, written with MSG_NOSIGNAL: a child that exits before
-        // reading all of it must not kill us with SIGPIPE (a library may not ignore the
-        // signal for the whole program).
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pipes[0]) == 0 else {
-            throw .systemError(reason: "socketpair: \(errorText())")
-        }
-        for index in 1..<3 {
-            guard pipe(&pipes[index]) == 0 else { throw .systemError(reason: "pipe: \(errorText())") }
+        var sockets = [[Int32]](repeating: [-1, -1], count: 3)
+        defer { for pair in sockets { for fd in pair where fd >= 0 { close(fd) } } }
+        // Sockets rather than sockets, for two reasons. Standard input is written with
+        // MSG_NOSIGNAL: a child that exits before reading all of it must not kill us with
+        // SIGPIPE (a library may not ignore the signal for the whole program). And all are
+        // made close-on-exec in the same call (glibc's pipe2 is not imported): a child spawned
+        // at that moment by another thread must not inherit our ends, or our child's output
+        // would stay open until that other child ends. posix_spawn's dup2 onto 0, 1 and 2
+        // clears the flag for our own child.
+        for index in sockets.indices {
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            guard socketpair(AF_UNIX, type, 0, &sockets[index]) == 0 else {
+                throw .systemError(reason: "socketpair: \(errorText())")
+            }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
-        posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
-        for pair in pipes { for fd in pair { posix_spawn_file_actions_addclose(&actions, fd) } }
+        posix_spawn_file_actions_adddup2(&actions, sockets[0][0], 0)
+        posix_spawn_file_actions_adddup2(&actions, sockets[1][1], 1)
+        posix_spawn_file_actions_adddup2(&actions, sockets[2][1], 2)
+        for pair in sockets { for fd in pair { posix_spawn_file_actions_addclose(&actions, fd) } }
 
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -124,14 +128,14 @@ package enum Graphviz {
         // The child holds its own ends; closing ours lets it see the end of its input and
         // us the end of its output.
         for (index, end) in [(0, 0), (1, 1), (2, 1)] {
-            close(pipes[index][end])
-            pipes[index][end] = -1
+            close(sockets[index][end])
+            sockets[index][end] = -1
         }
         var outcome = Outcome()
         let deadline = monotonicSeconds() + Double(timeoutSeconds)
         // From here on `exchange` owns (and closes) our ends.
-        let ends = (pipes[0][1], pipes[1][0], pipes[2][0])
-        pipes = []
+        let ends = (sockets[0][1], sockets[1][0], sockets[2][0])
+        sockets = []
         let finished = exchange(input: input, ends: ends, outcome: &outcome, deadline: deadline)
         var status: Int32 = 0
         // A child that closed its outputs is ending; it still has until the deadline.
@@ -182,7 +186,7 @@ package enum Graphviz {
                         send(stdin, bytes.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL))
                     }
                     if count > 0 { written += count }
-                    // A child that stops reading (it failed) closes the pipe: stop writing.
+                    // A child that stops reading (it failed) closes its end: stop writing.
                     if written == input.count || (count < 0 && errno != EAGAIN && errno != EINTR) {
                         close(stdin)
                         stdin = -1
