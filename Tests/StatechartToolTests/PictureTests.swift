@@ -125,3 +125,31 @@ struct PictureTests {
         #expect(!FileManager.default.fileExists(atPath: svg))
     }
 }
+
+/// The pictures of the sample charts in the Hierarchy catalog are the charts of today:
+/// `scripts/diagrams` wrote each DOT file with `statechart diagram FILE --format dot`.
+@Suite("statechart, the docs' pictures")
+@MainActor
+struct DocPictureTests {
+    @Test(
+        "the nested JSON chart's and the SCXML sample's pictures are drawn from the charts as they are",
+        arguments: [
+            ("Tests/StateMachineHierarchyTests/Fixtures/nested.json", "nested"),
+            ("Samples/Statecharts/player.scxml", "player-scxml"),
+        ]
+    )
+    func pictures(file: String, picture: String) async throws {
+        let run = await runTool(["diagram", Paths.root.appendingPathComponent(file).path, "--format", "dot"])
+        #expect(run.status == 0)
+        let checkedIn = try String(
+            contentsOf: Paths.root.appendingPathComponent(
+                "Modules/StateMachineHierarchy/StateMachineHierarchy.docc/Resources/\(picture).dot"
+            ),
+            encoding: .utf8
+        )
+        #expect(
+            run.standardOutput == checkedIn,
+            "StateMachineHierarchy.docc/Resources/\(picture).svg no longer shows \(file): run scripts/diagrams"
+        )
+    }
+}

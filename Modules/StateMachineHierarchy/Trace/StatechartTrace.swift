@@ -4,7 +4,7 @@
 /// Names are the states' and events' names as diagrams show them, so a trace of a typed
 /// chart and one of an SCXML document read the same. `Codable`: its JSON form is
 /// `{"chart": ..., "steps": [{"event": ..., "exited": [...], "entered": [...],
-/// "actions": [...], "configuration": [...]}]}`.
+/// "actions": [...], "configuration": [...]}]}`, `event` left out when it is nil.
 public struct StatechartTrace: Sendable, Equatable, Codable {
     /// One run-to-completion step (or the start).
     public struct Step: Sendable, Equatable, Codable {
