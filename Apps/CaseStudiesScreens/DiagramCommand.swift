@@ -81,12 +81,15 @@ extension GlobalCommand {
             {
                 format = named
             }
-            if let path, command.arguments.count == 1, path.range(of: #"^[A-Za-z]+$"#, options: .regularExpression) != nil {
+            if let path, command.arguments.count == 1,
+                path.range(of: #"^[A-Za-z]+$"#, options: .regularExpression) != nil
+            {
                 let formats = DiagramFormat.allCases.map(\.rawValue).joined(separator: ", ")
                 return "\(usage): the format is one of \(formats), not '\(ParsedCommand.shortened(path))'."
             }
             if format.isImage, path == nil {
-                return "\(usage): an image goes to a file: diagram \(format.rawValue) PATH (for example diagram \(format.rawValue) machine.\(format.rawValue))."
+                return
+                    "\(usage): an image goes to a file: diagram \(format.rawValue) PATH (for example diagram \(format.rawValue) machine.\(format.rawValue))."
             }
             guard let screen = currentScreen() as? any DiagramScreen else {
                 return "'diagram' draws the machine of a case study: open one first (for example 'open elevator')."
@@ -104,7 +107,9 @@ extension GlobalCommand {
                 switch format {
                 case .mermaid:
                     // A colon needs no entity code inside a label's quotes or after an arrow's ':'.
-                    bytes = Array((machine.mermaid() + (note.map { "%% \($0)\n" } ?? "")).replacing("#58;", with: ":").utf8)
+                    bytes = Array(
+                        (machine.mermaid() + (note.map { "%% \($0)\n" } ?? "")).replacing("#58;", with: ":").utf8
+                    )
                 case .dot: bytes = Array((machine.dot() + (note.map { "// \($0)\n" } ?? "")).utf8)
                 case .svg: bytes = try machine.svg()
                 case .png: bytes = try machine.png()

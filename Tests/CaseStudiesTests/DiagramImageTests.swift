@@ -11,7 +11,9 @@ struct DiagramImageTests {
 
     @Test("diagram png and svg write real images: the player's names every state, the elevator's every explored one")
     func images() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("casestudies-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "casestudies-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = AppDriver()
@@ -27,15 +29,20 @@ struct DiagramImageTests {
         // The extension names the format.
         await app.type("diagram \(svg)", expecting: "Wrote the svg diagram to \(svg) (")
         let player = try makePlayer()
-        #expect(ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: svg))), player.states) == [])
+        #expect(
+            ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: svg))), player.states) == []
+        )
         await app.type("back", expecting: Self.lastEntry)
 
         await app.type("open elevator", expecting: "Persons: 0")
         let elevator = directory.appendingPathComponent("elevator.svg").path
         await app.type("diagram svg \(elevator)", expecting: "Wrote the svg diagram to \(elevator) (")
-        let states = (0...5).flatMap { ["ElevatorIsOpen (persons: \($0))", "ElevatorIsClosed (persons: \($0))"] }
+        let states =
+            (0...5).flatMap { ["ElevatorIsOpen (persons: \($0))", "ElevatorIsClosed (persons: \($0))"] }
             + ["ElevatorIsInWarning (persons: 6)", "ElevatorIsInWarning (persons: 7)"]
-        #expect(ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: elevator))), states) == [])
+        #expect(
+            ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: elevator))), states) == []
+        )
 
         let unwritable = directory.appendingPathComponent("missing/folder/e.png").path
         await app.type("diagram png \(unwritable)", expecting: "\(unwritable) could not be written")

@@ -391,7 +391,8 @@ struct ScriptedTests {
         #expect(mermaid.hasSuffix("%% explored maxDepth 7 reached: 1 transition leads to states not explored"))
         await app.type(
             "diagram gif",
-            expecting: "Usage: diagram [mermaid|dot|svg|png] [PATH]: the format is one of mermaid, dot, svg, png, not 'gif'."
+            expecting:
+                "Usage: diagram [mermaid|dot|svg|png] [PATH]: the format is one of mermaid, dot, svg, png, not 'gif'."
         )
         await app.type(
             "diagram svg",

@@ -28,7 +28,10 @@ struct DocPictureTests {
         )
         for picture in Self.pictures {
             let dot = picture.deletingPathExtension().appendingPathExtension("dot")
-            #expect(FileManager.default.fileExists(atPath: dot.path), "\(picture.lastPathComponent) has no \(dot.lastPathComponent)")
+            #expect(
+                FileManager.default.fileExists(atPath: dot.path),
+                "\(picture.lastPathComponent) has no \(dot.lastPathComponent)"
+            )
         }
     }
 

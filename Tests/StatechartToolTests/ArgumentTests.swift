@@ -21,11 +21,20 @@ struct ArgumentTests {
             (["diagram", "a.scxml", "--format", "dot"], .diagram(file: "a.scxml", format: .dot)),
             (["diagram", "--format=mermaid", "a.json"], .diagram(file: "a.json", format: .mermaid)),
             (["diagram", "a.scxml", "--format", "svg"], .diagram(file: "a.scxml", format: .svg)),
-            (["diagram", "a.scxml", "--format", "png", "-o", "a.png"], .diagram(file: "a.scxml", format: .png, output: "a.png")),
-            (["diagram", "--output=a.dot", "a.scxml", "--format", "dot"], .diagram(file: "a.scxml", format: .dot, output: "a.dot")),
+            (
+                ["diagram", "a.scxml", "--format", "png", "-o", "a.png"],
+                .diagram(file: "a.scxml", format: .png, output: "a.png")
+            ),
+            (
+                ["diagram", "--output=a.dot", "a.scxml", "--format", "dot"],
+                .diagram(file: "a.scxml", format: .dot, output: "a.dot")
+            ),
             (["run", "a.scxml", "--record", "t.json"], .run(file: "a.scxml", log: false, record: "t.json")),
             (["view", "a.scxml", "-o", "run.html"], .view(file: "a.scxml", trace: nil, output: "run.html")),
-            (["view", "--trace", "t.json", "a.json", "--output", "r.html"], .view(file: "a.json", trace: "t.json", output: "r.html")),
+            (
+                ["view", "--trace", "t.json", "a.json", "--output", "r.html"],
+                .view(file: "a.json", trace: "t.json", output: "r.html")
+            ),
             (["--help"], .help), (["-h"], .help), (["help"], .help), (["run", "x", "--help"], .help),
         ]
     )
@@ -44,7 +53,10 @@ struct ArgumentTests {
             (["run", "a.scxml", "--verbose"], "unknown option '--verbose'"),
             (["diagram", "a.scxml", "--format"], "--format needs a value: mermaid, dot, svg or png"),
             (["diagram", "a.scxml", "--format", "gif"], "unknown format 'gif' (expected mermaid, dot, svg or png)"),
-            (["diagram", "a.scxml", "--format", "png"], "--format png needs -o PATH, the file to write (a PNG is not text)"),
+            (
+                ["diagram", "a.scxml", "--format", "png"],
+                "--format png needs -o PATH, the file to write (a PNG is not text)"
+            ),
             (["diagram", "a.scxml", "-o"], "-o needs a value: a file to write"),
             (["view", "a.scxml"], "'view' needs -o PAGE, the HTML file to write (for example -o run.html)"),
             (["view", "a.scxml", "-o", "r.html", "--record", "t.json"], "--record applies only to 'statechart run'"),

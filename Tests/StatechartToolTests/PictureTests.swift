@@ -13,7 +13,10 @@ struct PictureTests {
         "muted", "off",
     ]
 
-    @Test("diagram --format svg -o and --format png -o write images; the SVG names every state", arguments: ["scxml", "json"])
+    @Test(
+        "diagram --format svg -o and --format png -o write images; the SVG names every state",
+        arguments: ["scxml", "json"]
+    )
     func images(kind: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -24,7 +27,8 @@ struct PictureTests {
         #expect(await runTool(["diagram", file, "--format", "png", "--output", png]).status == 0)
         let svgBytes = Array(try Data(contentsOf: URL(fileURLWithPath: svg)))
         // The JSON chart's parallel state has two unnamed regions, the SCXML document's two states.
-        let states = kind == "json" ? Self.playerStates.filter { $0 != "transport" && $0 != "volume" } : Self.playerStates
+        let states =
+            kind == "json" ? Self.playerStates.filter { $0 != "transport" && $0 != "volume" } : Self.playerStates
         #expect(ImageChecks.statesMissing(from: svgBytes, states) == [])
         let size = try #require(ImageChecks.pngSize(Array(try Data(contentsOf: URL(fileURLWithPath: png)))))
         #expect(size.width > 200 && size.height > 200)
@@ -39,7 +43,9 @@ struct PictureTests {
 
     @Test("a file that cannot be written is exit status 1, naming the path")
     func unwritable() async {
-        let run = await runTool(["diagram", Paths.sample("player.scxml"), "--format", "svg", "-o", "/nonexistent/dir/p.svg"])
+        let run = await runTool([
+            "diagram", Paths.sample("player.scxml"), "--format", "svg", "-o", "/nonexistent/dir/p.svg",
+        ])
         #expect(run.status == 1)
         #expect(run.standardError.hasPrefix("statechart: /nonexistent/dir/p.svg: cannot write: "))
     }
@@ -53,7 +59,10 @@ struct PictureTests {
         let file = Paths.sample("player.scxml")
         let run = await runTool(["run", file, "--record", trace], input: ["ready", "play", "mute", "power", "power"])
         #expect(run.status == 0)
-        let recorded = try JSONDecoder().decode(StatechartTrace.self, from: Data(contentsOf: URL(fileURLWithPath: trace)))
+        let recorded = try JSONDecoder().decode(
+            StatechartTrace.self,
+            from: Data(contentsOf: URL(fileURLWithPath: trace))
+        )
         #expect(recorded.chart == "player")
         #expect(recorded.steps.map(\.event) == [nil, "ready", "play", "mute", "power", "power"])
         #expect(recorded.steps[0].configuration == ["boot", "selftest"])
@@ -88,7 +97,9 @@ struct PictureTests {
         let notJSON = try directory.write("a.json", "[1, 2]")
         var run = await runTool(["view", Paths.sample("player.scxml"), "--trace", notJSON, "-o", page])
         #expect(run.status == 2)
-        #expect(run.standardError.hasPrefix("statechart: \(notJSON): not a trace written by 'statechart run --record': "))
+        #expect(
+            run.standardError.hasPrefix("statechart: \(notJSON): not a trace written by 'statechart run --record': ")
+        )
         let other = try directory.write(
             "other.json",
             #"{"chart": "x", "steps": [{"exited": [], "entered": ["nowhere"], "actions": [], "configuration": ["nowhere"]}]}"#
@@ -102,7 +113,9 @@ struct PictureTests {
         let missingKey = try directory.write("m.json", #"{"chart": "x"}"#)
         run = await runTool(["view", Paths.sample("player.scxml"), "--trace", missingKey, "-o", page])
         #expect(run.standardError.hasSuffix("missing 'steps'\n"))
-        run = await runTool(["view", Paths.sample("player.scxml"), "--trace", directory.path + "/none.json", "-o", page])
+        run = await runTool([
+            "view", Paths.sample("player.scxml"), "--trace", directory.path + "/none.json", "-o", page,
+        ])
         #expect(run.status == 2)
         #expect(run.standardError.hasPrefix("statechart: \(directory.path)/none.json: cannot read the trace"))
         #expect(!FileManager.default.fileExists(atPath: page))

@@ -54,7 +54,11 @@ extension StatechartTrace {
 /// its internal transitions, and the configuration after it. Events sent to the chart
 /// directly are recorded too, as part of the next step the recorder records. Safe to use
 /// from any thread; a recorder costs the chart what as many subscriptions cost.
-public final class StatechartTraceRecorder<StateID: Hashable & Sendable, EventID: Hashable & Sendable, Payload: Sendable>:
+public final class StatechartTraceRecorder<
+    StateID: Hashable & Sendable,
+    EventID: Hashable & Sendable,
+    Payload: Sendable
+>:
     Sendable
 {
     private let chart: Statechart<StateID, EventID, Payload>
@@ -127,9 +131,9 @@ public final class StatechartTraceRecorder<StateID: Hashable & Sendable, EventID
         close(event: nil)
     }
 
-    /// Handles `event` (``Statechart/handle(_:payload:)``) and records the step, whatever
+    /// Handles `event` (``Statechart/handle(_:payload:)-(EventID,_)``) and records the step, whatever
     /// its outcome.
-    /// - Throws: what ``Statechart/handle(_:payload:)`` throws; the step is recorded first.
+    /// - Throws: what ``Statechart/handle(_:payload:)-(EventID,_)`` throws; the step is recorded first.
     @discardableResult
     public func handle(_ event: EventID, payload: Payload? = nil) throws -> StatechartStepOutcome {
         closePending()

@@ -93,7 +93,8 @@ package enum Graphviz {
 
     /// Runs `arguments` (the first one looked up on `PATH`) with `input` on its standard
     /// input, collecting its standard output and error, for at most `timeoutSeconds`.
-    package static func run(_ arguments: [String], input: [UInt8], timeoutSeconds: Int) throws(GraphvizError) -> Outcome {
+    package static func run(_ arguments: [String], input: [UInt8], timeoutSeconds: Int) throws(GraphvizError) -> Outcome
+    {
         var sockets = [[Int32]](repeating: [-1, -1], count: 3)
         defer { for pair in sockets { for fd in pair where fd >= 0 { close(fd) } } }
         // Sockets rather than sockets, for two reasons. Standard input is written with

@@ -21,7 +21,15 @@ struct TraceTests {
         #expect(trace.steps[0] == .init(event: nil, entered: ["stopped"], configuration: ["stopped"]))
         #expect(trace.steps[1].exited == ["stopped"])
         #expect(trace.steps[1].entered == ["active", "playing", "normal"])
-        #expect(trace.steps[2] == .init(event: "shuffle", exited: ["normal"], entered: ["shuffled"], configuration: ["active", "playing", "shuffled"]))
+        #expect(
+            trace.steps[2]
+                == .init(
+                    event: "shuffle",
+                    exited: ["normal"],
+                    entered: ["shuffled"],
+                    configuration: ["active", "playing", "shuffled"]
+                )
+        )
         #expect(trace.steps[3] == .init(event: "rewind", configuration: ["active", "playing", "shuffled"]))
         #expect(Set(trace.steps[4].exited) == ["active", "playing", "shuffled"])
         #expect(trace.steps[4].exited.last == "active")
@@ -30,7 +38,9 @@ struct TraceTests {
         #expect(trace.steps.last?.configuration == player.activeStates)
     }
 
-    @Test("what the chart does between two recorded calls is a step of its own, without an event; stop() ends recording")
+    @Test(
+        "what the chart does between two recorded calls is a step of its own, without an event; stop() ends recording"
+    )
     func stepsOutsideTheRecorder() throws {
         let player = try makePlayer()
         let recorder = player.recordTrace()
