@@ -12,17 +12,17 @@
 extension Diagram {
     /// The DOT text, ending with a newline.
     package func dot() -> String {
-        dotWithElementIDs(false).text
+        writeDOT(elementIDs: false).text
     }
 
     /// The DOT text with an `id` on every state (`s0`, `s1`... in document order; a
     /// cluster's id for a composite or parallel state) and every arrow (`t0`, `t1`...), which
     /// Graphviz's SVG keeps as the ids of their elements; and what each id stands for.
     package func dotWithElementIDs() -> DOTWithElementIDs {
-        dotWithElementIDs(true)
+        writeDOT(elementIDs: true)
     }
 
-    private func dotWithElementIDs(_ elementIDs: Bool) -> DOTWithElementIDs {
+    private func writeDOT(elementIDs: Bool) -> DOTWithElementIDs {
         var writer = DOTWriter(diagram: self, elementIDs: elementIDs)
         writer.lines.append("digraph \(DOTWriter.quote(name)) {")
         writer.lines.append("    compound=true;")
