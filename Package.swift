@@ -175,15 +175,15 @@ let package = Package(
             path: "Tests/TestSupport",
             dependencies: ["CPseudoTerminal", "StateMachineCore", "StateMachineSupport"]
         ),
-        .tests("StateMachineSupportTests", dependencies: ["StateMachineSupport"]),
+        .tests("StateMachineSupportTests", dependencies: ["StateMachineSupport", "TestSupport"]),
         .tests("StateMachineCoreTests", dependencies: ["StateMachineCore", "StateMachineSupport", "TestSupport"]),
         .tests("StateMachineTestTests", dependencies: ["StateMachineCore", "StateMachineSupport", "StateMachineTest"]),
-        .tests("StateMachineTableTests", dependencies: ["StateMachineTable"]),
+        .tests("StateMachineTableTests", dependencies: ["StateMachineTable", "TestSupport"]),
         .tests(
             "StateMachineGraphTests",
             dependencies: [
                 "StateMachineGraph", "StateMachineTest", "StateMachineCore", "StateMachineTable",
-                "StateMachineHierarchy", "StateMachineSupport", "CaseStudiesFeatures",
+                "StateMachineHierarchy", "StateMachineSupport", "CaseStudiesFeatures", "TestSupport",
             ]
         ),
         .tests(
@@ -213,7 +213,10 @@ let package = Package(
         ),
         .tests(
             "CaseStudiesTests",
-            dependencies: ["CaseStudiesScreens", "StateMachineCore", "StateMachineDump", "Terminal", "TestSupport"]
+            dependencies: [
+                "CaseStudiesScreens", "CaseStudiesFeatures", "StateMachineCore", "StateMachineDump",
+                "StateMachineHierarchy", "Terminal", "TestSupport",
+            ]
         ),
         .tests(
             "NavigationTests",

@@ -90,12 +90,11 @@ struct SeededGenerator: RandomNumberGenerator {
 extension AnalysisScreen: DiagramScreen {
     /// The analysis machine explored with one analysis identifier (the analysis never runs
     /// while exploring).
-    func diagram(_ format: DiagramFormat) async -> String {
-        await exploredDiagram(
+    func drawing() async -> MachineDrawing {
+        await exploredDrawing(
             of: makeAnalysisStateMachine(perform: {}),
             events: [DidRequestAnalysis(identifier: 1), DidCompleteAnalysis(), DidRequestAnalysisReset()],
-            maxDepth: 3,
-            format: format
+            maxDepth: 3
         )
     }
 }

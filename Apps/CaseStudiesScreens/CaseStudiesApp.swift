@@ -42,7 +42,8 @@ public enum CaseStudiesApp {
         Commands are read from the terminal (readline: history, Tab completion) or, when
         standard input is not a terminal, one per line; type 'help' on any screen. On a
         case study, 'diagram' prints its machine as a Mermaid state diagram ('diagram dot'
-        in Graphviz's DOT).
+        in Graphviz's DOT; 'diagram svg PATH' or 'diagram png PATH' writes its picture,
+        rendered by Graphviz).
         """
 
     /// Parses the arguments (without the program name) and the environment.

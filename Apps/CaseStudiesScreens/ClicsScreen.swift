@@ -76,12 +76,11 @@ func formatSeconds(_ seconds: Double) -> String {
 
 extension ClicsScreen: DiagramScreen {
     /// The Clics machine explored 3 events deep (the load never runs while exploring).
-    func diagram(_ format: DiagramFormat) async -> String {
-        await exploredDiagram(
+    func drawing() async -> MachineDrawing {
+        await exploredDrawing(
             of: makeClicsStateMachine(cancelling: cancelling, load: {}),
             events: [DidRequestClicsLoading(), DidCompleteClicsLoading(), DidRequestClicsReset()],
-            maxDepth: 3,
-            format: format
+            maxDepth: 3
         )
     }
 }

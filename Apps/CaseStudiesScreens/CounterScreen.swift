@@ -72,12 +72,11 @@ final class CounterScreen: Screen {
 
 extension CounterScreen: DiagramScreen {
     /// The units machine explored 3 events deep (the tens machine only takes each value).
-    func diagram(_ format: DiagramFormat) async -> String {
-        await exploredDiagram(
+    func drawing() async -> MachineDrawing {
+        await exploredDrawing(
             of: makeUnitsStateMachine(),
             events: [DidRequestIncrease(), DidRequestDecrease()],
-            maxDepth: 3,
-            format: format
+            maxDepth: 3
         )
     }
 }

@@ -78,12 +78,11 @@ final class ElevatorScreen: Screen {
 
 extension ElevatorScreen: DiagramScreen {
     /// The elevator explored 7 events deep: up to 7 persons.
-    func diagram(_ format: DiagramFormat) async -> String {
-        await exploredDiagram(
+    func drawing() async -> MachineDrawing {
+        await exploredDrawing(
             of: makeElevatorStateMachine(),
             events: [DidEnter(), DidLeave(), DidRequestToClose(), DidRequestToOpen()],
-            maxDepth: 7,
-            format: format
+            maxDepth: 7
         )
     }
 }

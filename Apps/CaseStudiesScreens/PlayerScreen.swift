@@ -132,8 +132,8 @@ final class PlayerScreen: Screen {
 
 extension PlayerScreen: DiagramScreen {
     /// The player's chart, drawn by the chart's own diagram (its regions nested).
-    func diagram(_ format: DiagramFormat) async -> String {
-        guard let player else { return "The chart did not build: \(buildError ?? "")\n" }
-        return format == .mermaid ? player.mermaid() : player.dot()
+    func drawing() async -> MachineDrawing {
+        guard let player else { return .unavailable("The chart did not build: \(buildError ?? "")\n") }
+        return .machine(player)
     }
 }

@@ -63,9 +63,8 @@ final class TurnstileScreen: Screen {
 
 extension TurnstileScreen: DiagramScreen {
     /// The turnstile's table, drawn by the table's own diagram (its actions named as the screen's table names them).
-    func diagram(_ format: DiagramFormat) async -> String {
-        guard let turnstile else { return "The table did not build: \(buildError ?? "")\n" }
-        let table = turnstile.transitionTable
-        return format == .mermaid ? table.mermaid() : table.dot()
+    func drawing() async -> MachineDrawing {
+        guard let turnstile else { return .unavailable("The table did not build: \(buildError ?? "")\n") }
+        return .machine(turnstile.transitionTable)
     }
 }

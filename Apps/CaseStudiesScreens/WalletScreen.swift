@@ -163,12 +163,11 @@ func currency(_ amount: Double) -> String {
 
 extension WalletScreen: DiagramScreen {
     /// The wallet explored with 10 credits added or removed, 3 events deep.
-    func diagram(_ format: DiagramFormat) async -> String {
-        await exploredDiagram(
+    func drawing() async -> MachineDrawing {
+        await exploredDrawing(
             of: makeWalletStateMachine(),
             events: [DidRequestToAddCredits(credits: 10), DidRequestToRemoveCredits(credits: 10)],
-            maxDepth: 3,
-            format: format
+            maxDepth: 3
         )
     }
 }

@@ -33,8 +33,8 @@ struct ScriptedTests {
         )
         await app.type("open", expecting: "Usage: open <number|name>")
         await app.type("back", expecting: "Already on the first screen")
-        await app.type("help", expecting: "open <number|name>     Open a case study")
-        #expect(app.console.output.contains { $0.contains("diagram [mermaid|dot]  Print the case study's machine") })
+        await app.type("help", expecting: "open <number|name>       Open a case study")
+        #expect(app.console.output.contains { $0.contains("diagram [FORMAT] [PATH]  Print the case study's machine") })
         #expect(await app.finish() == 0)
     }
 
@@ -373,7 +373,7 @@ struct ScriptedTests {
         #expect(await app.finish() == 0)
     }
 
-    @Test("diagram: the machine on screen in Mermaid or DOT; at home and with a bad format, what would work")
+    @Test("diagram: the machine on screen in Mermaid or DOT; at home and with bad arguments, what would work")
     func diagram() async {
         let app = AppDriver()
         await app.waitForFrame("the home screen") { $0.contains(Self.lastEntry) }
@@ -390,8 +390,17 @@ struct ScriptedTests {
         #expect(mermaid.contains("ElevatorIsOpen__persons__5_ --> ElevatorIsInWarning__persons__6_ : DidEnter()"))
         #expect(mermaid.hasSuffix("%% explored maxDepth 7 reached: 1 transition leads to states not explored"))
         await app.type(
+            "diagram gif",
+            expecting:
+                "Usage: diagram [mermaid|dot|svg|png] [PATH]: the format is one of mermaid, dot, svg, png, not 'gif'."
+        )
+        await app.type(
             "diagram svg",
-            expecting: "Usage: diagram [mermaid|dot]: the format is mermaid or dot, not 'svg'."
+            expecting: "Usage: diagram [mermaid|dot|svg|png] [PATH]: an image goes to a file: diagram svg PATH"
+        )
+        await app.type(
+            "diagram dot a b",
+            expecting: "Usage: diagram [mermaid|dot|svg|png] [PATH]: one file at most, not 'a b'."
         )
         await app.type("back", expecting: Self.lastEntry)
         for (name, expected) in [

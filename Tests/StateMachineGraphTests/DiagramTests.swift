@@ -31,15 +31,17 @@ struct DiagramTests {
             try Machines.turnstileGraph().dot() == """
                 digraph "FSM<State, Event>" {
                     compound=true;
-                    node [shape=box, style=rounded];
+                    fontname="Helvetica";
+                    node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
+                    edge [fontname="Helvetica", fontsize=9];
                     "locked";
                     "unlocked";
                     "[*]0" [shape=point, width=0.15, label=""];
                     "[*]0" -> "locked";
-                    "locked" -> "unlocked" [label="coin"];
-                    "locked" -> "locked" [label="pass"];
-                    "unlocked" -> "unlocked" [label="coin"];
-                    "unlocked" -> "locked" [label="pass"];
+                    "locked" -> "unlocked" [label=" coin "];
+                    "locked" -> "locked" [label=" pass "];
+                    "unlocked" -> "unlocked" [label=" coin "];
+                    "unlocked" -> "locked" [label=" pass "];
                 }
 
                 """
@@ -68,7 +70,7 @@ struct DiagramTests {
         )
         #expect(
             graph.dot().contains(
-                "\"ClicsIsLoading()\" -> \"ClicsIsLoaded (numberOfLoads: 1)\" [label=\"DidCompleteClicsLoading()\"];"
+                "\"ClicsIsLoading()\" -> \"ClicsIsLoaded (numberOfLoads: 1)\" [label=\" DidCompleteClicsLoading() \"];"
             )
         )
     }

@@ -41,7 +41,8 @@ struct DiagramEscapingTests {
         ]
     )
     func dotLabels(label: String, escaped: String) {
-        #expect(Self.arrow(Self.diagram(label: label).dot()) == #""a" -> "b" [label=""# + escaped + #""];"#)
+        // A space pads each side of an arrow's label (opposite arrows' labels stay apart).
+        #expect(Self.arrow(Self.diagram(label: label).dot()) == #""a" -> "b" [label=" "# + escaped + #" "];"#)
     }
 
     @Test("DOT: a state name with quotes and a backslash is one quoted id wherever it appears")
@@ -50,7 +51,7 @@ struct DiagramEscapingTests {
         let id = #""the \"x\\y\" state""#
         #expect(text.contains("\n    \(id);\n"))
         #expect(text.contains(#"-> "# + id + ";"))
-        #expect(Self.arrow(text) == #"\#(id) -> "b" [label="go"];"#)
+        #expect(Self.arrow(text) == #"\#(id) -> "b" [label=" go "];"#)
     }
 
     @Test("DOT: notes are further lines of the state's label, escaped like any text")

@@ -30,17 +30,19 @@ struct DiagramTests: TurnstileTable {
             try builtTurnstile().dot() == #"""
                 digraph "FSM" {
                     compound=true;
-                    node [shape=box, style=rounded];
+                    fontname="Helvetica";
+                    node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
+                    edge [fontname="Helvetica", fontsize=9];
                     "locked" [label="locked\nentry / lock"];
                     "unlocked";
                     "alarming" [label="alarming\nexit / alarmOff"];
                     "[*]0" [shape=point, width=0.15, label=""];
                     "[*]0" -> "locked";
-                    "locked" -> "locked" [label="[Enforcement.weak] pass / smile"];
-                    "locked" -> "alarming" [label="[Enforcement.strong] pass"];
-                    "locked" -> "unlocked" [label="coin / unlock, action"];
-                    "unlocked" -> "locked" [label="pass [condition]"];
-                    "alarming" -> "locked" [label="reset"];
+                    "locked" -> "locked" [label=" [Enforcement.weak] pass / smile "];
+                    "locked" -> "alarming" [label=" [Enforcement.strong] pass "];
+                    "locked" -> "unlocked" [label=" coin / unlock, action "];
+                    "unlocked" -> "locked" [label=" pass [condition] "];
+                    "alarming" -> "locked" [label=" reset "];
                 }
 
                 """#
@@ -176,7 +178,7 @@ struct OddlyNamedTable: SyntaxBuilder {
 @Test("Descriptions are escaped by the shared renderers: DOT quotes and backslashes, Mermaid entity codes")
 func diagramEscaping() throws {
     let fsm = try OddlyNamedTable().built()
-    #expect(fsm.dot().contains(#"    "say \"hi\": C:\\x; #1" -> "plain" [label="1"];"#))
+    #expect(fsm.dot().contains(#"    "say \"hi\": C:\\x; #1" -> "plain" [label=" 1 "];"#))
     #expect(fsm.mermaid().contains(#"    state "say #quot;hi#quot;#58; C#58;\x#59; #35;1" as say__hi___C__x___1"#))
     #expect(fsm.mermaid().contains("    say__hi___C__x___1 --> plain : 1\n"))
 }

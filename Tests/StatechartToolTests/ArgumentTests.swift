@@ -20,6 +20,21 @@ struct ArgumentTests {
             (["diagram", "a.scxml"], .diagram(file: "a.scxml", format: .mermaid)),
             (["diagram", "a.scxml", "--format", "dot"], .diagram(file: "a.scxml", format: .dot)),
             (["diagram", "--format=mermaid", "a.json"], .diagram(file: "a.json", format: .mermaid)),
+            (["diagram", "a.scxml", "--format", "svg"], .diagram(file: "a.scxml", format: .svg)),
+            (
+                ["diagram", "a.scxml", "--format", "png", "-o", "a.png"],
+                .diagram(file: "a.scxml", format: .png, output: "a.png")
+            ),
+            (
+                ["diagram", "--output=a.dot", "a.scxml", "--format", "dot"],
+                .diagram(file: "a.scxml", format: .dot, output: "a.dot")
+            ),
+            (["run", "a.scxml", "--record", "t.json"], .run(file: "a.scxml", log: false, record: "t.json")),
+            (["view", "a.scxml", "-o", "run.html"], .view(file: "a.scxml", trace: nil, output: "run.html")),
+            (
+                ["view", "--trace", "t.json", "a.json", "--output", "r.html"],
+                .view(file: "a.json", trace: "t.json", output: "r.html")
+            ),
             (["--help"], .help), (["-h"], .help), (["help"], .help), (["run", "x", "--help"], .help),
         ]
     )
@@ -30,14 +45,23 @@ struct ArgumentTests {
     @Test(
         "usage errors name what is wrong",
         arguments: [
-            ([], "missing a subcommand: run, check or diagram"),
-            (["draw", "a.scxml"], "unknown subcommand 'draw' (expected run, check or diagram)"),
+            ([], "missing a subcommand: run, check, diagram or view"),
+            (["draw", "a.scxml"], "unknown subcommand 'draw' (expected run, check, diagram or view)"),
             (["run"], "'run' needs a chart file (FILE: .scxml or .json)"),
             (["check"], "'check' needs a directory of SCION tests (DIR)"),
             (["run", "a.scxml", "b.scxml"], "unexpected argument 'b.scxml': 'run' takes one operand"),
             (["run", "a.scxml", "--verbose"], "unknown option '--verbose'"),
-            (["diagram", "a.scxml", "--format"], "--format needs a value: mermaid or dot"),
-            (["diagram", "a.scxml", "--format", "svg"], "unknown format 'svg' (expected mermaid or dot)"),
+            (["diagram", "a.scxml", "--format"], "--format needs a value: mermaid, dot, svg or png"),
+            (["diagram", "a.scxml", "--format", "gif"], "unknown format 'gif' (expected mermaid, dot, svg or png)"),
+            (
+                ["diagram", "a.scxml", "--format", "png"],
+                "--format png needs -o PATH, the file to write (a PNG is not text)"
+            ),
+            (["diagram", "a.scxml", "-o"], "-o needs a value: a file to write"),
+            (["view", "a.scxml"], "'view' needs -o PAGE, the HTML file to write (for example -o run.html)"),
+            (["view", "a.scxml", "-o", "r.html", "--record", "t.json"], "--record applies only to 'statechart run'"),
+            (["run", "a.scxml", "--trace", "t.json"], "--trace applies only to 'statechart view'"),
+            (["run", "a.scxml", "-o", "x"], "-o applies only to 'statechart diagram' and 'statechart view'"),
             (["run", "a.scxml", "--format", "dot"], "--format applies only to 'statechart diagram'"),
             (["check", "dir", "--log"], "--log applies only to 'statechart run'"),
             (

@@ -64,7 +64,7 @@ struct CommandTests {
         #expect(run.standardOutput.isEmpty)
         #expect(
             run.standardError.hasPrefix(
-                "statechart: unknown subcommand 'draw' (expected run, check or diagram)\n\nusage: statechart run FILE"
+                "statechart: unknown subcommand 'draw' (expected run, check, diagram or view)\n\nusage: statechart run FILE"
             )
         )
     }
@@ -82,11 +82,11 @@ struct CommandTests {
         let run = await runTool(["diagram", Paths.sample("player.json"), "--format", "dot"])
         #expect(run.status == 0)
         #expect(run.standardOutput.hasPrefix("digraph \"player\" {\n    compound=true;\n"))
-        #expect(run.standardOutput.contains(#""on" -> "off" [label="power", ltail="cluster_1"];"#))
-        #expect(run.standardOutput.contains(#""off" -> "resume" [label="power"];"#))
-        #expect(run.standardOutput.contains(#""resume" [shape=circle, label="H*"];"#))
-        #expect(run.standardOutput.contains(#""paused" -> "stopped" [label="after 30s"];"#))
-        #expect(run.standardOutput.contains(#""stopped" -> "playing" [label="play"];"#))
+        #expect(run.standardOutput.contains(#""on" -> "off" [label=" power ", ltail="cluster_1"];"#))
+        #expect(run.standardOutput.contains(#""off" -> "resume" [label=" power "];"#))
+        #expect(run.standardOutput.contains(#""resume" [shape=circle, label="H*", width=0.3, fixedsize=true];"#))
+        #expect(run.standardOutput.contains(#""paused" -> "stopped" [label=" after 30s "];"#))
+        #expect(run.standardOutput.contains(#""stopped" -> "playing" [label=" play "];"#))
         #expect(run.standardOutput.hasSuffix("}\n"))
     }
 

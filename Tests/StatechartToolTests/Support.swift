@@ -130,7 +130,8 @@ func runTool(_ arguments: [String], input: [String] = [], console: ScriptedConso
 func runBinary(
     _ arguments: [String],
     input: String = "",
-    seconds: Double = 60
+    seconds: Double = 60,
+    environment: [String: String] = [:]
 ) async throws -> (status: Int32, text: String) {
-    try await runPiped(executable("statechart"), arguments, input: input, seconds: seconds)
+    try await runPiped(executable("statechart"), arguments, input: input, seconds: seconds, environment: environment)
 }

@@ -2,18 +2,21 @@ import Foundation
 
 /// Runs `executable` with `input` piped in (then closed) and returns its exit status and
 /// everything it wrote (standard output and error together, read to the end). `NO_COLOR`
-/// is set. The process is killed after `seconds`, and the status is then the signal's.
+/// is set, and `environment` overrides variables of this process's environment. The process
+/// is killed after `seconds`, and the status is then the signal's.
 public func runPiped(
     _ executable: URL,
     _ arguments: [String],
     input: String,
-    seconds: Double
+    seconds: Double,
+    environment overrides: [String: String] = [:]
 ) async throws -> (status: Int32, text: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
+    environment.merge(overrides) { _, new in new }
     process.environment = environment
     let stdin = Pipe()
     let stdout = Pipe()

@@ -47,13 +47,17 @@ public enum ChartFile: Sendable {
         }
     }
 
-    /// The chart's diagram in `format`.
-    public func diagram(_ format: StatechartToolInvocation.DiagramFormat) -> String {
+    /// The chart's diagram in `format`: Mermaid or DOT text, or an SVG or PNG image that
+    /// Graphviz renders.
+    /// - Throws: ``StatechartToolFailure`` (exit status 1) saying why Graphviz failed, or
+    ///   how to install it.
+    public func diagram(_ format: StatechartToolInvocation.DiagramFormat) throws(StatechartToolFailure) -> [UInt8] {
         switch (self, format) {
-        case (.scxml(let document), .mermaid): document.mermaid()
-        case (.scxml(let document), .dot): document.dot()
-        case (.json(let chart), .mermaid): chart.mermaid()
-        case (.json(let chart), .dot): chart.dot()
+        case (.scxml(let document), .mermaid): return Array(document.mermaid().utf8)
+        case (.scxml(let document), .dot): return Array(document.dot().utf8)
+        case (.json(let chart), .mermaid): return Array(chart.mermaid().utf8)
+        case (.json(let chart), .dot): return Array(chart.dot().utf8)
+        case (_, .svg), (_, .png): return try image(format)
         }
     }
 }

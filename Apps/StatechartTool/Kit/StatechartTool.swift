@@ -13,9 +13,10 @@ import Terminal
 public enum StatechartTool {
     /// The usage text.
     public static let usage = """
-        usage: statechart run FILE [--log] [--delay-scale FACTOR]
+        usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE]
                statechart check DIR
-               statechart diagram FILE [--format mermaid|dot]
+               statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH]
+               statechart view FILE [--trace TRACE] -o PAGE
                statechart --help
 
           run FILE      send events to the chart in FILE (.scxml: SCXML semantics; .json: the
@@ -28,8 +29,17 @@ public enum StatechartTool {
           check DIR     run every SCION-format test in DIR (a .scxml with a .json of expected
                         configurations beside it); print each failure with its first
                         differing configuration, then 'N passed, M failed'
-          diagram FILE  print the chart as a Mermaid state diagram or in Graphviz's DOT
-          --format      mermaid (the default) or dot
+          diagram FILE  print the chart as a Mermaid state diagram or in Graphviz's DOT, or
+                        render it as an SVG or PNG image with Graphviz's dot program
+          view FILE     write one HTML page that steps through a recorded run: the chart's
+                        picture, the list of steps, buttons and arrow keys to step forward
+                        and back, the active states and the transitions taken highlighted
+          --format      mermaid (the default), dot, svg or png (svg and png need Graphviz)
+          -o PATH       write the diagram or page to PATH (needed for png and view)
+          --record TRACE
+                        write every step of the run (event, exits, entries, actions, the
+                        active states after it) to TRACE as JSON when the run ends
+          --trace TRACE the recorded run the page steps through (without it, the start)
           --delay-scale FACTOR
                         multiply the delays of delayed transitions and sends (0.01: 100
                         times shorter; also STATECHART_DELAY_SCALE); the steps they
@@ -38,7 +48,8 @@ public enum StatechartTool {
                         chart, the interpreter's trace for a .scxml one)
           --help        show this help
 
-        exit status: 0 success, 1 failing tests (check), 2 usage error or bad input
+        exit status: 0 success, 1 failing tests (check) or a file or Graphviz failure,
+        2 usage error or bad input
         """
 
     /// Where the tool writes.
@@ -95,27 +106,47 @@ public enum StatechartTool {
             case .help:
                 output.standardOutput(usage + "\n")
                 return 0
-            case .diagram(let file, let format):
-                output.standardOutput(try ChartFile.load(file).diagram(format))
+            case .diagram(let file, let format, let path):
+                let bytes = try ChartFile.load(file).diagram(format)
+                if let path {
+                    try OutputFile.write(bytes, to: path)
+                } else {
+                    // A PNG always has a path (the parser sees to it): the rest is text.
+                    output.standardOutput(String(decoding: bytes, as: UTF8.self))
+                }
+                return 0
+            case .view(let file, let tracePath, let path):
+                let chart = try ChartFile.load(file)
+                var trace = RecordedTrace.start(of: chart)
+                if let tracePath { trace = try RecordedTrace.read(tracePath, for: chart) }
+                try OutputFile.write(Array(try chart.stepThroughPage(trace).utf8), to: path)
                 return 0
             case .check(let directory):
                 return try check(directory, output: output)
-            case .run(let file, let log, let delayScale):
+            case .run(let file, let log, let delayScale, let record):
                 let clock = ScaledStatechartClock(scale: delayScale)
-                let session = session(
-                    for: try ChartFile.load(file, clock: clock),
-                    clock: clock,
-                    log: log,
-                    output: output
-                )
+                let chart = try ChartFile.load(file, clock: clock)
+                var chartSession = session(for: chart, clock: clock, log: log, output: output)
+                var recorder: RecordingSession?
+                if let record {
+                    // Fail before the run, not after it, when the trace cannot be written.
+                    try OutputFile.write([], to: record)
+                    let recording = RecordingSession(chartSession, chart: chart.name)
+                    recorder = recording
+                    chartSession = recording
+                }
                 let title = URL(fileURLWithPath: file).lastPathComponent
                 let app = TerminalApp(
                     name: "statechart",
                     console: makeConsole(),
                     style: style,
-                    home: ChartScreen(title: title, session: session)
+                    home: ChartScreen(title: title, session: chartSession)
                 )
-                return await app.run()
+                let status = await app.run()
+                if let recorder, let record {
+                    try OutputFile.write(try recorder.trace.jsonBytes(), to: record)
+                }
+                return status
             }
         } catch {
             output.standardError("statechart: \(error.message)\n")

@@ -4,13 +4,19 @@ import Terminal
 public enum StatechartToolInvocation: Equatable, Sendable {
     /// `statechart --help` (or `statechart help`): print the usage.
     case help
-    /// `statechart run FILE [--log] [--delay-scale FACTOR]`: an interactive prompt that
-    /// sends events to the chart; delayed transitions and sends wait `FACTOR` times their delay.
-    case run(file: String, log: Bool, delayScale: Double = 1)
+    /// `statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE]`: an interactive
+    /// prompt that sends events to the chart; delayed transitions and sends wait `FACTOR`
+    /// times their delay; with `record`, every step is written to that file as a
+    /// ``StatechartTrace`` in JSON when the prompt ends.
+    case run(file: String, log: Bool, delayScale: Double = 1, record: String? = nil)
     /// `statechart check DIR`: run every SCION-format test of the directory.
     case check(directory: String)
-    /// `statechart diagram FILE [--format mermaid|dot]`: print the chart's diagram.
-    case diagram(file: String, format: DiagramFormat)
+    /// `statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH]`: the chart's
+    /// diagram, printed or (with `output`) written to a file; a PNG needs `output`.
+    case diagram(file: String, format: DiagramFormat, output: String? = nil)
+    /// `statechart view FILE [--trace TRACE] -o PAGE`: the page that steps through the run
+    /// recorded in `trace` (without one, the chart's start alone).
+    case view(file: String, trace: String?, output: String)
 
     /// The diagram formats `statechart diagram` prints.
     public enum DiagramFormat: String, Equatable, Sendable, CaseIterable {
@@ -18,32 +24,46 @@ public enum StatechartToolInvocation: Equatable, Sendable {
         case mermaid
         /// Graphviz's DOT language.
         case dot
+        /// An SVG image, rendered by Graphviz.
+        case svg
+        /// A PNG image, rendered by Graphviz.
+        case png
     }
 
     /// Parses `arguments` (without the program name): a subcommand, its one file or
-    /// directory, and the options (`--format`, `--log`, `--help`, read with the terminal
-    /// layer's ``CommonOptions``). Fails with a ``UsageError`` naming the unknown
-    /// subcommand or option, the missing operand or the misplaced option.
+    /// directory, and the options (`--format`, `-o`, `--record`, `--trace`, and `--log`,
+    /// `--delay-scale` and `--help`, read with the terminal layer's ``CommonOptions``). Fails
+    /// with a ``UsageError`` naming the unknown subcommand or option, the missing operand or
+    /// the misplaced option.
     public static func parse(
         _ arguments: [String],
         environment: [String: String]
     ) -> Result<StatechartToolInvocation, UsageError> {
         var operands: [String] = []
-        var format: String?
+        var values: [String: String] = [:]
+        let valued: [String: String] = [
+            "--format": "mermaid, dot, svg or png",
+            "-o": "a file to write",
+            "--output": "a file to write",
+            "--record": "a file to write the trace to (for example trace.json)",
+            "--trace": "a trace file written by 'statechart run --record'",
+        ]
         let parsed = CommonOptions.parse(
             arguments,
             environment: environment,
             delayScaleVariable: "STATECHART_DELAY_SCALE"
         ) { argument, remaining in
-            if argument == "--format" {
-                guard let value = remaining.popFirst() else {
-                    return UsageError("--format needs a value: mermaid or dot")
-                }
-                format = value
-                return nil
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
             }
-            if argument.hasPrefix("--format=") {
-                format = String(argument.dropFirst("--format=".count))
+            if let what = valued[name] {
+                guard let given = value ?? remaining.popFirst() else {
+                    return UsageError("\(name) needs a value: \(what)")
+                }
+                values[name == "--output" ? "-o" : name] = given
                 return nil
             }
             if argument.hasPrefix("-"), argument != "-" {
@@ -58,13 +78,14 @@ public enum StatechartToolInvocation: Equatable, Sendable {
         case .success(let value): options = value
         }
         if options.help { return .success(.help) }
+        let subcommands = ["run", "check", "diagram", "view"]
         guard let subcommand = operands.first else {
-            return .failure(UsageError("missing a subcommand: run, check or diagram"))
+            return .failure(UsageError("missing a subcommand: run, check, diagram or view"))
         }
         let rest = operands.dropFirst()
         if subcommand == "help" { return .success(.help) }
-        guard ["run", "check", "diagram"].contains(subcommand) else {
-            return .failure(UsageError("unknown subcommand '\(subcommand)' (expected run, check or diagram)"))
+        guard subcommands.contains(subcommand) else {
+            return .failure(UsageError("unknown subcommand '\(subcommand)' (expected run, check, diagram or view)"))
         }
         let what = subcommand == "check" ? "a directory of SCION tests (DIR)" : "a chart file (FILE: .scxml or .json)"
         guard let operand = rest.first else {
@@ -73,8 +94,13 @@ public enum StatechartToolInvocation: Equatable, Sendable {
         if let extra = rest.dropFirst().first {
             return .failure(UsageError("unexpected argument '\(extra)': '\(subcommand)' takes one operand"))
         }
-        if format != nil, subcommand != "diagram" {
-            return .failure(UsageError("--format applies only to 'statechart diagram'"))
+        let allowed: [String: [String]] = [
+            "--format": ["diagram"], "-o": ["diagram", "view"], "--record": ["run"], "--trace": ["view"],
+        ]
+        for (option, subcommands) in allowed.sorted(by: { $0.key < $1.key })
+        where values[option] != nil && !subcommands.contains(subcommand) {
+            let names = subcommands.map { "'statechart \($0)'" }.joined(separator: " and ")
+            return .failure(UsageError("\(option) applies only to \(names)"))
         }
         if options.log, subcommand != "run" {
             return .failure(UsageError("--log applies only to 'statechart run'"))
@@ -84,14 +110,25 @@ public enum StatechartToolInvocation: Equatable, Sendable {
         }
         switch subcommand {
         case "run":
-            return .success(.run(file: operand, log: options.log, delayScale: options.delayScale))
+            return .success(
+                .run(file: operand, log: options.log, delayScale: options.delayScale, record: values["--record"])
+            )
         case "check":
             return .success(.check(directory: operand))
-        default:
-            guard let chosen = DiagramFormat(rawValue: format ?? "mermaid") else {
-                return .failure(UsageError("unknown format '\(format ?? "")' (expected mermaid or dot)"))
+        case "view":
+            guard let output = values["-o"] else {
+                return .failure(UsageError("'view' needs -o PAGE, the HTML file to write (for example -o run.html)"))
             }
-            return .success(.diagram(file: operand, format: chosen))
+            return .success(.view(file: operand, trace: values["--trace"], output: output))
+        default:
+            let format = values["--format"] ?? "mermaid"
+            guard let chosen = DiagramFormat(rawValue: format) else {
+                return .failure(UsageError("unknown format '\(format)' (expected mermaid, dot, svg or png)"))
+            }
+            if chosen == .png, values["-o"] == nil {
+                return .failure(UsageError("--format png needs -o PATH, the file to write (a PNG is not text)"))
+            }
+            return .success(.diagram(file: operand, format: chosen, output: values["-o"]))
         }
     }
 }

@@ -9,7 +9,8 @@ extension StateGraph {
 
     /// The graph as a Graphviz DOT digraph, drawn by the package's one diagram renderer:
     /// one node per state, a point marking the initial state, one arrow per edge labelled
-    /// with its event. Render with `dot -Tsvg graph.dot > graph.svg`.
+    /// with its event. ``svg()`` and ``png()`` render it with Graphviz (or
+    /// `dot -Tsvg graph.dot > graph.svg`).
     public func dot() -> String { diagram.dot() }
 
     /// The graph in the package's diagram model: one flat region.

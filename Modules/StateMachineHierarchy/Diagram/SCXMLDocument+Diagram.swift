@@ -6,7 +6,8 @@ extension SCXMLDocument {
     /// children of a `<parallel>` as regions separated by `--`, `[*] -->` for each
     /// default entry (`initial`, `<initial>` or the first child), `<history>` as an
     /// `H`/`H*` state with an arrow to its default, `<final>` states with `--> [*]`, and
-    /// transitions labelled with their events and `[cond]` conditions. An eventless
+    /// transitions labelled with their events, `[cond]` conditions and `/ content` (the
+    /// transition's executable content: `raise e`, `send e`, `log`...). An eventless
     /// transition has no event in its label, a targetless one is drawn as a loop.
     public func mermaid() -> String {
         diagram.mermaid()
@@ -31,13 +32,26 @@ extension SCXMLDocument {
                             source: node.id,
                             target: nodes[target].id,
                             events: transition.events,
-                            guardLabel: guardLabel
+                            guardLabel: guardLabel,
+                            actions: transition.actions.map(Self.diagramLabel)
                         )
                     )
                 }
             }
         }
         return Diagram(name: name ?? "scxml", root: diagramRegion(of: 0), transitions: transitions)
+    }
+
+    /// How an arrow's label names a piece of executable content: `raise e`, `send e`,
+    /// `cancel`, `log`, `if`.
+    private static func diagramLabel(_ action: Action) -> String {
+        switch action {
+        case .raise(let event): "raise \(event)"
+        case .send(let send): "send \(send.event)"
+        case .cancel: "cancel"
+        case .log(let label, _): label.map { "log \($0)" } ?? "log"
+        case .if: "if"
+        }
     }
 
     /// The region inside `node`: its history and child states, and its default entry.

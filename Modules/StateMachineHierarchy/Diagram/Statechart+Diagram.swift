@@ -5,7 +5,8 @@ extension Statechart {
     /// nested `state X { ... }` blocks, the regions of a parallel state separated by `--`,
     /// `[*] --> x` for each region's initial state, forks, joins and junctions as
     /// `<<fork>>`, `<<join>>` and `<<choice>>` states, and transitions labelled
-    /// `event [guard]` (the guard's name from `guardName:`, else `guard`). Ids that are not
+    /// `event [guard] / action` (the guard's name from `guardName:`, else `guard`; `/ action`
+    /// when the transition has an action). Ids that are not
     /// plain identifiers are shown through `state "id" as name`. Costs one walk of the
     /// chart's declaration; the text ends with a newline.
     public func mermaid() -> String {
@@ -15,7 +16,8 @@ extension Statechart {
     /// The chart in Graphviz's DOT language: composite and parallel states as nested
     /// `subgraph cluster_N` (each region of a parallel state a dashed cluster), initial
     /// states marked by small filled points, forks and joins as black bars, junctions as
-    /// diamonds, and arrows labelled `event [guard]`. Every id is a quoted string. Costs
+    /// diamonds, final states as a bull's eye, history states as small `H`/`H*` circles, and
+    /// arrows labelled `event [guard] / action`. Every id is a quoted string. Costs
     /// one walk of the chart's declaration; the text ends with a newline.
     public func dot() -> String {
         definition.diagram.dot()
@@ -72,7 +74,8 @@ extension Statechart.Definition {
                         source: id,
                         target: target,
                         events: triggerLabel(handler.trigger, source: id).map { [$0] } ?? [],
-                        guardLabel: handler.guardName ?? (handler.guardBlock == nil ? nil : "guard")
+                        guardLabel: handler.guardName ?? (handler.guardBlock == nil ? nil : "guard"),
+                        actions: handler.action == nil ? [] : ["action"]
                     )
                 )
             }

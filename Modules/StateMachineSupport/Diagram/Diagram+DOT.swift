@@ -3,36 +3,69 @@
 // A composite or parallel state is a `subgraph cluster_N` labelled with its id (each
 // region of a parallel state a dashed cluster inside it), holding an invisible node named
 // after the state: arrows to or from the state end at that node and are clipped to the
-// cluster's border (`lhead`/`ltail`, with `compound=true`). Initial markers are small
-// filled points; final states are double circles; history states `H`/`H*` circles.
+// cluster's border (`lhead`/`ltail`, with `compound=true`). As UML draws them: initial
+// markers are small filled points, final states a bull's eye with their name beside it,
+// history states small `H`/`H*` circles, forks and joins black bars, junctions diamonds.
 // Every id is a quoted DOT string, so dots, dashes, spaces, quotes and backslashes are safe.
 // A vertex's notes (a table's entry and exit actions) are lines of its label.
 
 extension Diagram {
     /// The DOT text, ending with a newline.
     package func dot() -> String {
-        var writer = DOTWriter(diagram: self)
+        writeDOT(elementIDs: false).text
+    }
+
+    /// The DOT text with an `id` on every state (`s0`, `s1`... in document order; a
+    /// cluster's id for a composite or parallel state) and every arrow (`t0`, `t1`...), which
+    /// Graphviz's SVG keeps as the ids of their elements; and what each id stands for.
+    package func dotWithElementIDs() -> DOTWithElementIDs {
+        writeDOT(elementIDs: true)
+    }
+
+    private func writeDOT(elementIDs: Bool) -> DOTWithElementIDs {
+        var writer = DOTWriter(diagram: self, elementIDs: elementIDs)
         writer.lines.append("digraph \(DOTWriter.quote(name)) {")
         writer.lines.append("    compound=true;")
-        writer.lines.append("    node [shape=box, style=rounded];")
+        writer.lines.append("    fontname=\"Helvetica\";")
+        writer.lines.append("    node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11];")
+        writer.lines.append("    edge [fontname=\"Helvetica\", fontsize=9];")
         writer.write(root, depth: 1)
         writer.lines.append("}")
-        return writer.lines.joined(separator: "\n") + "\n"
+        return DOTWithElementIDs(
+            text: writer.lines.joined(separator: "\n") + "\n",
+            states: writer.stateIDs,
+            transitions: writer.transitionIDs
+        )
     }
+}
+
+/// A diagram's DOT text whose states and arrows carry ids, and the ids.
+package struct DOTWithElementIDs: Sendable {
+    /// The DOT text.
+    package var text: String
+    /// Each vertex's id (the key) and its element's id.
+    package var states: [String: String]
+    /// Each arrow's element id and the transition it draws, in the order written.
+    package var transitions: [(id: String, transition: Diagram.Transition)]
 }
 
 /// The state of one DOT rendering: the lines so far, and the cluster and initial-point
 /// names handed out (in document order, so the output is stable).
 private struct DOTWriter {
     let diagram: Diagram
+    let elementIDs: Bool
     var lines: [String] = []
+    /// With `elementIDs`: each vertex's element id, and each arrow's.
+    var stateIDs: [String: String] = [:]
+    var transitionIDs: [(id: String, transition: Diagram.Transition)] = []
     private var clusters: [String: String] = [:]
     private var nextCluster = 0
     private var nextInitial = 0
     private let ids: Set<String>
 
-    init(diagram: Diagram) {
+    init(diagram: Diagram, elementIDs: Bool) {
         self.diagram = diagram
+        self.elementIDs = elementIDs
         ids = Set(diagram.vertexIDs)
         // Number the clusters up front: an arrow may refer to a cluster drawn later.
         var clusters: [String: String] = [:]
@@ -60,13 +93,18 @@ private struct DOTWriter {
             let point = initialName()
             lines.append("\(indent)\(Self.quote(point)) [shape=point, width=0.15, label=\"\"];")
             lines.append(
-                "\(indent)\(Self.quote(point)) -> \(Self.quote(target))\(attributes(label: "", source: nil, target: target));"
+                "\(indent)\(Self.quote(point)) -> \(Self.quote(target))\(attributes(label: "", source: nil, target: target, id: nil));"
             )
         }
         for transition in region.transitions {
+            var id: String?
+            if elementIDs {
+                id = "t\(transitionIDs.count)"
+                transitionIDs.append((id!, transition))
+            }
             lines.append(
                 "\(indent)\(Self.quote(transition.source)) -> \(Self.quote(transition.target))"
-                    + "\(attributes(label: transition.label, source: transition.source, target: transition.target));"
+                    + "\(attributes(label: transition.label, source: transition.source, target: transition.target, id: id));"
             )
         }
     }
@@ -74,29 +112,35 @@ private struct DOTWriter {
     private mutating func write(_ vertex: Diagram.Vertex, depth: Int) {
         let indent = String(repeating: "    ", count: depth)
         let name = Self.quote(vertex.id)
+        var id = ""
+        if elementIDs, stateIDs[vertex.id] == nil {
+            stateIDs[vertex.id] = "s\(stateIDs.count)"
+            id = "id=\(Self.quote(stateIDs[vertex.id]!))"
+        }
         guard vertex.isContainer, let cluster = clusters[vertex.id] else {
+            var attributes: [String]
             switch vertex.kind {
             case .simple, .composite, .parallel:
-                if vertex.notes.isEmpty {
-                    lines.append("\(indent)\(name);")
-                } else {
-                    lines.append("\(indent)\(name) [label=\(Self.quote(Self.label(of: vertex)))];")
-                }
+                attributes = vertex.notes.isEmpty ? [] : ["label=\(Self.quote(Self.label(of: vertex)))"]
             case .final:
-                lines.append("\(indent)\(name) [shape=doublecircle];")
+                attributes = [
+                    "shape=doublecircle", "style=filled", "fillcolor=black", "label=\"\"", "width=0.12", "height=0.12",
+                    "xlabel=\(name)",
+                ]
             case .history(let deep):
-                lines.append("\(indent)\(name) [shape=circle, label=\"\(deep ? "H*" : "H")\"];")
+                attributes = ["shape=circle", "label=\"\(deep ? "H*" : "H")\"", "width=0.3", "fixedsize=true"]
             case .fork, .join:
-                lines.append(
-                    "\(indent)\(name) [shape=box, style=filled, fillcolor=black, label=\"\", height=0.1, width=0.8];"
-                )
+                attributes = ["shape=box", "style=filled", "fillcolor=black", "label=\"\"", "height=0.1", "width=0.8"]
             case .junction:
-                lines.append("\(indent)\(name) [shape=diamond, label=\"\", width=0.3, height=0.3];")
+                attributes = ["shape=diamond", "label=\"\"", "width=0.3", "height=0.3"]
             }
+            if !id.isEmpty { attributes.append(id) }
+            lines.append("\(indent)\(name)\(attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]");")
             return
         }
         lines.append("\(indent)subgraph \(Self.quote(cluster)) {")
         lines.append("\(indent)    label=\(Self.quote(Self.label(of: vertex)));")
+        if !id.isEmpty { lines.append("\(indent)    \(id);") }
         lines.append("\(indent)    \(name) [shape=point, style=invis];")
         if vertex.kind == .parallel {
             let number = Int(cluster.dropFirst("cluster_".count))!
@@ -124,9 +168,12 @@ private struct DOTWriter {
     /// ` [label=..., ltail=..., lhead=...]`, or nothing when no attribute applies. An end
     /// that is a cluster is clipped to the cluster's border, unless the other end lies
     /// inside it (Graphviz cannot clip an arrow to a cluster it starts or ends in).
-    private func attributes(label: String, source: String?, target: String) -> String {
+    private func attributes(label: String, source: String?, target: String, id: String?) -> String {
         var parts: [String] = []
-        if !label.isEmpty { parts.append("label=\(Self.quote(label))") }
+        // A space each side: Graphviz places the labels of two opposite arrows side by
+        // side, and without it their words run together.
+        if !label.isEmpty { parts.append("label=\(Self.quote(" \(label) "))") }
+        if let id { parts.append("id=\(Self.quote(id))") }
         if let source, let cluster = clusters[source], source != target, !diagram.isInside(target, source) {
             parts.append("ltail=\(Self.quote(cluster))")
         }

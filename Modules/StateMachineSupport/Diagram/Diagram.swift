@@ -77,23 +77,36 @@ package struct Diagram: Sendable, Equatable {
         package var source: String
         /// The id of the vertex the arrow ends at.
         package var target: String
-        /// `event [guard]`, `event`, `[guard]`, a table row's label, or empty.
+        /// `event [guard] / actions`, `event`, `[guard]`, a table row's label, or empty.
         package var label: String
+        /// The events that trigger the arrow, when it was made from them (empty for an
+        /// eventless one, or one made from a label): what a step-through page matches a
+        /// step's event against.
+        package var events: [String]
 
         /// An arrow labelled `label`.
         package init(source: String, target: String, label: String) {
             self.source = source
             self.target = target
             self.label = label
+            self.events = []
         }
 
-        /// An arrow labelled `events [guardLabel]`.
-        package init(source: String, target: String, events: [String] = [], guardLabel: String? = nil) {
+        /// An arrow labelled `events [guardLabel] / actions`.
+        package init(
+            source: String,
+            target: String,
+            events: [String] = [],
+            guardLabel: String? = nil,
+            actions: [String] = []
+        ) {
             self.source = source
             self.target = target
+            self.events = events
             var parts: [String] = []
             if !events.isEmpty { parts.append(events.joined(separator: " ")) }
             if let guardLabel { parts.append("[\(guardLabel)]") }
+            if !actions.isEmpty { parts.append("/ " + actions.joined(separator: ", ")) }
             label = parts.joined(separator: " ")
         }
     }

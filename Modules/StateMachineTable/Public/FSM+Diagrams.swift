@@ -6,8 +6,8 @@ extension FSM {
     /// its description and its entry and exit actions, a point marking the initial state,
     /// and one arrow per row labelled `[predicates] event [condition] / actions`. Actions
     /// show the name given with ``AnyAction/named(_:)``, or `action`. Quotes, backslashes
-    /// and line breaks in descriptions are escaped. Render with
-    /// `dot -Tsvg table.dot > table.svg`.
+    /// and line breaks in descriptions are escaped. ``svg()`` and ``png()`` render it with
+    /// Graphviz (or `dot -Tsvg table.dot > table.svg`).
     public func dot() -> String {
         diagram.dot()
     }

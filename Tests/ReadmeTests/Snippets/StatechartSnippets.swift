@@ -118,6 +118,22 @@ func readmeDiagramDoor() throws {
     print(door.mermaid())
 }
 
+/// Pictures and the page that steps through a run; returns the page's file.
+func readmePictures() throws -> URL {
+    let player = try makePlayer()
+    let png = try player.png()          // the picture's bytes; GraphvizError without Graphviz
+    try Data(png).write(to: FileManager.default.temporaryDirectory.appendingPathComponent("player.png"))
+
+    let recorder = player.recordTrace() // observes every state until stopped or released
+    recorder.start()
+    try recorder.handle("play")
+    try recorder.handle("shuffle")
+    let page = try player.stepThroughPage(recorder.trace)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("run.html")
+    try page.write(to: file, atomically: true, encoding: .utf8)
+    return file
+}
+
 /// "Loading SCXML".
 func readmeLoadSCXML() throws {
     let document = try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: "door.scxml"))
@@ -186,7 +202,7 @@ func readmeResolvedRing() throws -> Statechart<String, String, Int> {
 
 @Suite("README: statechart examples run")
 struct ReadmeStatechartExamples {
-    @Test("the player, the oven, the JSON door, the phone and the options run as the README says")
+    @Test("the player, the oven, the JSON door, the pictures, the phone and the options run as the README says")
     func run() throws {
         let player = try readmePlayer()
         #expect(player.activeStates == ["active", "playing", "shuffled"])
@@ -195,6 +211,8 @@ struct ReadmeStatechartExamples {
         try readmeOven()
         try readmeJSONDoor()
         try readmeDiagramDoor()
+        let page = try String(contentsOf: try readmePictures(), encoding: .utf8)
+        #expect(page.contains(#"{"event":"shuffle","exited":["normal"],"entered":["shuffled"]"#))
         let phone = try readmePhone()
         #expect(phone.activeAtomicStates == ["idle"])
         try readmeSCXMLSnapshot(phone, document: phone.document)

@@ -46,7 +46,9 @@ struct DiagramTests {
             try Self.door().dot() == """
                 digraph "door" {
                     compound=true;
-                    node [shape=box, style=rounded];
+                    fontname="Helvetica";
+                    node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
+                    edge [fontname="Helvetica", fontsize=9];
                     "closed";
                     subgraph "cluster_0" {
                         label="opened";
@@ -55,13 +57,13 @@ struct DiagramTests {
                         "wide";
                         "[*]0" [shape=point, width=0.15, label=""];
                         "[*]0" -> "wide";
-                        "ajar" -> "wide" [label="push"];
+                        "ajar" -> "wide" [label=" push "];
                     }
                     "[*]1" [shape=point, width=0.15, label=""];
                     "[*]1" -> "closed";
-                    "closed" -> "opened" [label="open [unlocked]", lhead="cluster_0"];
-                    "opened" -> "opened" [label="creak"];
-                    "wide" -> "closed" [label="close [guard]"];
+                    "closed" -> "opened" [label=" open [unlocked] ", lhead="cluster_0"];
+                    "opened" -> "opened" [label=" creak "];
+                    "wide" -> "closed" [label=" close [guard] "];
                 }
 
                 """
@@ -136,7 +138,9 @@ struct DiagramTests {
             try Self.escaped().dot() == #"""
                 digraph "a \"quoted\" chart" {
                     compound=true;
-                    node [shape=box, style=rounded];
+                    fontname="Helvetica";
+                    node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
+                    edge [fontname="Helvetica", fontsize=9];
                     subgraph "cluster_0" {
                         label="p.q";
                         "p.q" [shape=point, style=invis];
@@ -147,7 +151,7 @@ struct DiagramTests {
                             "x-1";
                             "[*]0" [shape=point, width=0.15, label=""];
                             "[*]0" -> "two words";
-                            "two words" -> "x-1" [label="go-on"];
+                            "two words" -> "x-1" [label=" go-on "];
                         }
                         subgraph "cluster_2" {
                             label="";
@@ -156,7 +160,7 @@ struct DiagramTests {
                             "say \"hi\"";
                             "[*]1" [shape=point, width=0.15, label=""];
                             "[*]1" -> "state";
-                            "state" -> "say \"hi\"" [label="say;"];
+                            "state" -> "say \"hi\"" [label=" say; "];
                         }
                     }
                     "[*]2" [shape=point, width=0.15, label=""];
@@ -288,18 +292,20 @@ struct DiagramTests {
             document.dot() == """
                 digraph "t" {
                     compound=true;
-                    node [shape=box, style=rounded];
+                    fontname="Helvetica";
+                    node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];
+                    edge [fontname="Helvetica", fontsize=9];
                     subgraph "cluster_0" {
                         label="s";
                         "s" [shape=point, style=invis];
-                        "h" [shape=circle, label="H*"];
+                        "h" [shape=circle, label="H*", width=0.3, fixedsize=true];
                         "s1";
                         "s2";
-                        "f" [shape=doublecircle];
+                        "f" [shape=doublecircle, style=filled, fillcolor=black, label="", width=0.12, height=0.12, xlabel="f"];
                         "[*]0" [shape=point, width=0.15, label=""];
                         "[*]0" -> "s2";
                         "h" -> "s1";
-                        "s1" -> "s2" [label="a b [In('p')]"];
+                        "s1" -> "s2" [label=" a b [In('p')] "];
                         "s2" -> "f";
                     }
                     subgraph "cluster_1" {
@@ -309,7 +315,7 @@ struct DiagramTests {
                             label="";
                             style=dashed;
                             "r1";
-                            "r1" -> "r1" [label="x"];
+                            "r1" -> "r1" [label=" x "];
                         }
                         subgraph "cluster_3" {
                             label="";
@@ -319,8 +325,8 @@ struct DiagramTests {
                     }
                     "[*]1" [shape=point, width=0.15, label=""];
                     "[*]1" -> "s" [lhead="cluster_0"];
-                    "s" -> "p" [label="done.state.s", ltail="cluster_0", lhead="cluster_1"];
-                    "p" -> "h" [label="back", ltail="cluster_1"];
+                    "s" -> "p" [label=" done.state.s ", ltail="cluster_0", lhead="cluster_1"];
+                    "p" -> "h" [label=" back ", ltail="cluster_1"];
                 }
 
                 """

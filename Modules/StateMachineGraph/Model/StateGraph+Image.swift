@@ -1,0 +1,21 @@
+import StateMachineSupport
+
+/// Why a diagram could not be rendered as an image: Graphviz's `dot` is missing, failed or
+/// took too long. `description` says which, and how to install Graphviz when it is missing.
+public typealias GraphvizError = StateMachineSupport.GraphvizError
+
+extension StateGraph {
+    /// The graph's diagram (``dot()``) rendered by Graphviz as SVG: UTF-8 text naming every
+    /// node. Runs Graphviz's `dot` program (Debian's `graphviz` package) once, for at most
+    /// 30 seconds; a graph of thousands of nodes takes seconds.
+    /// - Throws: ``GraphvizError`` when `dot` is not installed, fails or runs too long.
+    public func svg() throws(GraphvizError) -> [UInt8] {
+        try Graphviz.render(dot(), as: .svg)
+    }
+
+    /// The graph's diagram (``dot()``) rendered by Graphviz as a PNG image, as ``svg()`` does.
+    /// - Throws: ``GraphvizError`` when `dot` is not installed, fails or runs too long.
+    public func png() throws(GraphvizError) -> [UInt8] {
+        try Graphviz.render(dot(), as: .png)
+    }
+}
