@@ -32,6 +32,7 @@ enum HierarchyBenchmarks {
         if report.wants("allocations") { try allocations(report) }
         if report.wants("scxml") { try scxml(report) }
         if report.wants("memory") { try memory(report) }
+        try ScaleBenchmarks.run(report)
     }
 
     // MARK: Profiling
@@ -474,24 +475,39 @@ enum HierarchyBenchmarks {
 
     // MARK: Memory
 
+    /// Memory per started chart, over 10,000 live charts made from one definition (which
+    /// they share compiled: each holds only its configuration, histories, timers and queue).
     static func memory(_ report: SuiteReport) throws {
-        let count = 1_000
+        let count = 10_000
+        let ringDefinition = try ring().definition
+        let nestedDefinition = try Chart.definition(fromJSON: statemachineJSON)
         let ringBytes = try Harness.repeated(report.repetitions) {
             try Harness.heapBytes(perInstanceOf: count) {
-                let chart = try ring()
+                let chart = try Chart(ringDefinition)
                 chart.start()
                 return chart
             }
         }
         let nestedBytes = try Harness.repeated(report.repetitions) {
-            try Harness.heapBytes(perInstanceOf: count) { try nestedChart() }
+            try Harness.heapBytes(perInstanceOf: count) {
+                let chart = try Chart(nestedDefinition)
+                chart.start()
+                return chart
+            }
         }
-        report.add("memory.flat-ring-chart", unit: "bytes", ringBytes, note: "heap per started chart (mallinfo2)")
+        report.add(
+            "memory.flat-ring-chart",
+            unit: "bytes",
+            ringBytes,
+            target: .atMost(2048),
+            note: "heap per started chart, 10,000 from one definition"
+        )
         report.add(
             "memory.nested-fixture-chart",
             unit: "bytes",
             nestedBytes,
-            note: "heap per started chart (mallinfo2)"
+            target: .atMost(4096),
+            note: "heap per started chart, 10,000 from one definition"
         )
     }
 }

@@ -47,6 +47,15 @@ if CommandLine.arguments.dropFirst().first == "profile" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "scale-load" {
+    do {
+        try ScaleBenchmarks.loadInFreshProcess(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+
 var options = BenchmarkOptions()
 var requested: [String] = []
 var arguments = CommandLine.arguments.dropFirst()[...]

@@ -155,9 +155,19 @@ struct StateHot: Sendable {
     let isFinal: Bool
     let hasExtras: Bool
     let hasTask: Bool
+    /// The state's (event, handlers) pairs are `TopologyTables.pairEvents[pairStart ..< pairStart + pairCount]`,
+    /// in event order.
+    let pairStart: Int32
+    let pairCount: Int32
+    /// Bit `e % 64` is set when the state has handlers for some event `e` of that residue:
+    /// most events a state does not handle are turned away by this one test.
+    let eventMask: UInt64
 }
 
-struct Topology: Sendable {
+/// The immutable compiled chart, shared by every chart made from the same definition (see
+/// `Statechart.Definition`'s compiled cache): a class, so that an engine holds one reference
+/// to it, and the owner of ``tables``, the block of hot tables the engines read.
+final class Topology: Sendable {
     let name: String
     let states: [StateNode]
     let regions: [RegionNode]
@@ -174,9 +184,8 @@ struct Topology: Sendable {
     let scopeRegions: [Int32]
     let planRegions: [Int32]
     let planStates: [Int32]
-    /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
-    let handlerStart: [Int32]
-    let handlerList: [Int32]
+    /// The handler table, sparse: per state its (event, handlers) pairs (see `HandlerTable`).
+    let handlerTable: HandlerTable
 
     let histories: [HistoryNode]
     let timers: [TimerNode]
@@ -233,6 +242,9 @@ struct Topology: Sendable {
     /// Per handler: the state its transition enters when it is a plain move between two
     /// sibling states (see `directTarget(of:)`), else -1.
     let directTargets: [Int32]
+    /// The tables above that steps read, copied into one block this topology owns and
+    /// frees: every engine made from it reads them there (see `TopologyTables`).
+    let tables: TopologyTables
 
     init(
         name: String,
@@ -245,8 +257,7 @@ struct Topology: Sendable {
         junctionNames: [String],
         eventNames: [String],
         eventCount: Int,
-        handlerStart: [Int32],
-        handlerList: [Int32],
+        handlerTable: HandlerTable,
         histories: [HistoryNode],
         timers: [TimerNode],
         eventlessEvent: Int32,
@@ -309,14 +320,14 @@ struct Topology: Sendable {
         self.junctionNames = junctionNames
         self.eventNames = eventNames
         self.eventCount = eventCount
-        self.handlerStart = handlerStart
-        self.handlerList = handlerList
+        self.handlerTable = handlerTable
         var hot: [StateHot] = []
         var childRegions: [Int32] = []
         var resetJoins: [Int32] = []
         var stateTimers: [Int32] = []
         var stateHistories: [Int32] = []
-        for state in states {
+        for (index, state) in states.enumerated() {
+            let pairs = handlerTable.pairs(of: index)
             hot.append(
                 StateHot(
                     parent: state.parent,
@@ -333,7 +344,10 @@ struct Topology: Sendable {
                     historyCount: Int32(state.histories.count),
                     isFinal: state.isFinal,
                     hasExtras: state.isFinal || state.hasTask || !state.histories.isEmpty || !state.timers.isEmpty,
-                    hasTask: state.hasTask
+                    hasTask: state.hasTask,
+                    pairStart: Int32(pairs.lowerBound),
+                    pairCount: Int32(pairs.count),
+                    eventMask: pairs.reduce(0) { $0 | 1 << (UInt64(handlerTable.pairEvents[$1]) % 64) }
                 )
             )
             childRegions += state.regions
@@ -355,8 +369,7 @@ struct Topology: Sendable {
             eventlessEvent < 0
             ? []
             : states.indices.compactMap { state in
-                let slot = state * eventCount + Int(eventlessEvent)
-                return handlerStart[slot] < handlerStart[slot + 1] ? Int32(state) : nil
+                handlerTable.handlers(of: state, for: eventlessEvent).isEmpty ? nil : Int32(state)
             }
         let explicitChild = { (region: Int32, change: Int32) -> Int32? in
             let entry = hotSwitches[Int(change)]
@@ -416,6 +429,26 @@ struct Topology: Sendable {
         self.entryRegions = entryRegions
         self.entryStates = entryStates
         self.hasStaticEntry = hasStaticEntry
+        tables = TopologyTables(
+            hot: hot,
+            childRegions: childRegions,
+            handlers: handlers,
+            handlerTable: handlerTable,
+            directTargets: directTargets,
+            switches: hotSwitches,
+            scopeRegions: scopeRegions,
+            entryStart: entryStart,
+            entryRegions: entryRegions,
+            entryStates: entryStates,
+            hasStaticEntry: hasStaticEntry,
+            regionInitial: regionInitial,
+            planRegions: planRegions,
+            planStates: planStates
+        )
+    }
+
+    deinit {
+        tables.release()
     }
 
     /// The state `handler` moves to when its transition is a plain move between two states
@@ -451,10 +484,9 @@ struct Topology: Sendable {
         Int(historyRegionStart[history])..<Int(historyRegionStart[history + 1])
     }
 
-    @inline(__always)
+    /// The slots in `handlerTable.list` of the handlers `state` tries for `event`, in order.
     func handlerRange(state: Int32, event: Int32) -> Range<Int> {
-        let slot = Int(state) * eventCount + Int(event)
-        return Int(handlerStart[slot])..<Int(handlerStart[slot + 1])
+        tables.handlerRange(state: state, event: event)
     }
 }
 

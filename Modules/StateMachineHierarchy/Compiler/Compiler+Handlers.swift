@@ -226,27 +226,10 @@ extension Statechart.Compiler {
         }
     }
 
-    /// The handler table: `start[s * eventCount + e] ..< start[s * eventCount + e + 1]`
-    /// are the slots in `list` of the handlers state `s` tries for event `e`, in order.
-    func handlerTable() -> (start: [Int32], list: [Int32]) {
-        // Flat handler table: for each (state, event) slot, the handlers in registration order.
-        var counts = [Int32](repeating: 0, count: states.count * eventCount + 1)
-        for (index, handler) in handlers.enumerated() {
-            for event in handlerEvents[index] {
-                counts[Int(handler.source) * eventCount + Int(event) + 1] += 1
-            }
-        }
-        for slot in counts.indices.dropFirst() { counts[slot] += counts[slot - 1] }
-        var fill = counts
-        var list = [Int32](repeating: 0, count: Int(counts.last ?? 0))
-        for (index, handler) in handlers.enumerated() {
-            for event in handlerEvents[index] {
-                let slot = Int(handler.source) * eventCount + Int(event)
-                list[Int(fill[slot])] = Int32(index)
-                fill[slot] += 1
-            }
-        }
-        return (counts, list)
+    /// The handler table: for every (state, event) pair with handlers, those handlers in
+    /// registration order (see `HandlerTable`).
+    func handlerTable() -> HandlerTable {
+        HandlerTable(stateCount: states.count, sources: handlers.map(\.source), events: handlerEvents)
     }
 
     /// With prefix matching, every composite and parallel state raises its

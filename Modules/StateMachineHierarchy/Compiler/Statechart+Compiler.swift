@@ -103,9 +103,10 @@ extension Statechart {
         /// A compiler for `definition` under `options`.
         init(_ definition: Definition, options: StatechartOptions = StatechartOptions()) {
             self.definition = definition
-            prefixMatching = options.eventMatching == .prefix
-            compoundDomains = options.transitionDomain == .leastCommonCompoundAncestor
-            completesThroughChildren = options.parallelCompletion == .everyRegionInFinalState
+            let key = CompiledCache.Key(options)
+            prefixMatching = key.prefixMatching
+            compoundDomains = key.compoundDomains
+            completesThroughChildren = key.completesThroughChildren
         }
 
         /// Runs every phase and assembles the compiled chart.
@@ -129,7 +130,7 @@ extension Statechart {
         }
 
         /// The `Topology` and the `Model` made of what the phases built.
-        private func assemble(table: (start: [Int32], list: [Int32])) -> Model {
+        private func assemble(table: HandlerTable) -> Model {
             var eventIDs = [EventID?](repeating: nil, count: userEventCount)
             for (id, index) in eventIndex { eventIDs[Int(index)] = id }
             let topology = Topology(
@@ -163,8 +164,7 @@ extension Statechart {
                 junctionNames: junctionNames,
                 eventNames: eventIDs.map { statechartName($0!) } + syntheticNames,
                 eventCount: eventCount,
-                handlerStart: table.start,
-                handlerList: table.list,
+                handlerTable: table,
                 histories: histories,
                 timers: timers,
                 eventlessEvent: eventlessEvent,
