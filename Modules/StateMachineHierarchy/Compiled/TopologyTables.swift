@@ -97,12 +97,15 @@ struct TopologyTables: @unchecked Sendable {
         let node = hot[Int(state)]
         guard node.eventMask & (1 &<< (UInt64(truncatingIfNeeded: event) & 63)) != 0 else { return 0..<0 }
         var low = Int(node.pairStart)
-        var high = low + Int(node.pairCount)
+        let end = low + Int(node.pairCount)
+        // Halve a long list down to a few pairs: the first pair not before `event` stays
+        // in `low ... high`.
+        var high = end
         while high - low > 8 {
             let middle = (low + high) / 2
             if pairEvents[middle] < event { low = middle + 1 } else { high = middle }
         }
-        while low < high {
+        while low < end {
             let candidate = pairEvents[low]
             if candidate == event { return Int(pairHandlerStart[low])..<Int(pairHandlerStart[low + 1]) }
             if candidate > event { break }

@@ -98,23 +98,31 @@ extension StatechartEngine {
 
     /// Takes one chosen transition: exits, content, entries (see ``take(together:)``, the
     /// same path for several), with two shortcuts that change nothing but the cost: a plain
-    /// move between siblings (see `Topology.directTarget(of:)`), and entries that depend on
-    /// nothing but the switch (`Topology.hasStaticEntry`), read from the table.
+    /// move between siblings (see `Topology.directTarget(of:)`), here, small enough to be
+    /// inlined into the dispatch; and entries that depend on nothing but the switch
+    /// (`Topology.hasStaticEntry`), read from the table in ``takeThroughScope(_:)``.
     @inline(__always)
     func take(_ pick: Pick) {
-        let change = pick.change
         let target = tables.directTargets[Int(pick.handler)]
-        if target >= 0, log == nil {
-            let handler = tables.handlers[Int(pick.handler)]
-            let region = Int(tables.hot[Int(handler.source)].parent)
-            if settles { lastFired = Int(pick.handler) }
-            notify(.exited, state: handler.source)
-            slots.current[region] = -1
-            if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
-            slots.current[region] = target
-            notify(.entered, state: target)
+        guard target >= 0, log == nil else {
+            takeThroughScope(pick)
             return
         }
+        let handler = tables.handlers[Int(pick.handler)]
+        let region = Int(tables.hot[Int(handler.source)].parent)
+        if settles { lastFired = Int(pick.handler) }
+        notify(.exited, state: handler.source)
+        slots.current[region] = -1
+        if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
+        slots.current[region] = target
+        notify(.entered, state: target)
+    }
+
+    /// ``take(_:)`` for every transition but a plain move between siblings: exits the
+    /// switch's scope, runs the content, enters.
+    @inline(never)
+    private func takeThroughScope(_ pick: Pick) {
+        let change = pick.change
         if log != nil { logTaking(pick) }
         guard change >= 0 else {
             runContent(of: pick)
