@@ -474,25 +474,26 @@ enum HierarchyBenchmarks {
 
     // MARK: Memory
 
+    /// The started charts whose memory ``memory(_:)`` reports, each measured in a fresh
+    /// process (see ``MemoryProbe``).
+    static var memoryProbes: [MemoryProbe] {
+        [
+            MemoryProbe(name: "hierarchy.flat-ring-chart", count: 2_000) { count in
+                try (0..<count).map { _ in
+                    let chart = try ring()
+                    chart.start()
+                    return chart
+                }
+            },
+            MemoryProbe(name: "hierarchy.nested-fixture-chart", count: 1_000) { count in
+                try (0..<count).map { _ in try nestedChart() }
+            },
+        ]
+    }
+
     static func memory(_ report: SuiteReport) throws {
-        let count = 1_000
-        let ringBytes = try Harness.repeated(report.repetitions) {
-            try Harness.heapBytes(perInstanceOf: count) {
-                let chart = try ring()
-                chart.start()
-                return chart
-            }
-        }
-        let nestedBytes = try Harness.repeated(report.repetitions) {
-            try Harness.heapBytes(perInstanceOf: count) { try nestedChart() }
-        }
-        report.add("memory.flat-ring-chart", unit: "bytes", ringBytes, note: "heap per started chart (mallinfo2)")
-        report.add(
-            "memory.nested-fixture-chart",
-            unit: "bytes",
-            nestedBytes,
-            note: "heap per started chart (mallinfo2)"
-        )
+        try report.addMemory("memory.flat-ring-chart", probe: "flat-ring-chart", note: "a started chart")
+        try report.addMemory("memory.nested-fixture-chart", probe: "nested-fixture-chart", note: "a started chart")
     }
 }
 
