@@ -588,39 +588,42 @@ enum HierarchyBenchmarks {
 
     // MARK: Memory
 
-    /// Memory per started chart, over 10,000 live charts made from one definition (which
-    /// they share compiled: each holds only its configuration, histories, timers and queue).
+    /// The started charts whose memory ``memory(_:)`` reports, each measured in a fresh
+    /// process (see ``MemoryProbe``): 10,000 live charts made from one definition, which
+    /// they share compiled, so each holds only its configuration, histories, timers and queue.
+    static var memoryProbes: [MemoryProbe] {
+        [
+            MemoryProbe(name: "hierarchy.flat-ring-chart", count: 10_000) { count in
+                let definition = try ring().definition
+                return try (0..<count).map { _ in
+                    let chart = try Chart(definition)
+                    chart.start()
+                    return chart
+                }
+            },
+            MemoryProbe(name: "hierarchy.nested-fixture-chart", count: 10_000) { count in
+                let definition = try Chart.definition(fromJSON: statemachineJSON)
+                return try (0..<count).map { _ in
+                    let chart = try Chart(definition)
+                    chart.start()
+                    return chart
+                }
+            },
+        ]
+    }
+
     static func memory(_ report: SuiteReport) throws {
-        let count = 10_000
-        let ringDefinition = try ring().definition
-        let nestedDefinition = try Chart.definition(fromJSON: statemachineJSON)
-        let ringBytes = try Harness.repeated(report.repetitions) {
-            try Harness.heapBytes(perInstanceOf: count) {
-                let chart = try Chart(ringDefinition)
-                chart.start()
-                return chart
-            }
-        }
-        let nestedBytes = try Harness.repeated(report.repetitions) {
-            try Harness.heapBytes(perInstanceOf: count) {
-                let chart = try Chart(nestedDefinition)
-                chart.start()
-                return chart
-            }
-        }
-        report.add(
+        try report.addMemory(
             "memory.flat-ring-chart",
-            unit: "bytes",
-            ringBytes,
+            probe: "flat-ring-chart",
             target: .atMost(2048),
-            note: "heap per started chart, 10,000 from one definition"
+            note: "a started chart, 10,000 from one definition"
         )
-        report.add(
+        try report.addMemory(
             "memory.nested-fixture-chart",
-            unit: "bytes",
-            nestedBytes,
+            probe: "nested-fixture-chart",
             target: .atMost(4096),
-            note: "heap per started chart, 10,000 from one definition"
+            note: "a started chart, 10,000 from one definition"
         )
     }
 }

@@ -171,7 +171,9 @@ enum ScaleBenchmarks {
     /// The peak resident memory, in MB, of a fresh `Benchmarks scale-load` process.
     static func peakMegabytes(_ format: Format, _ shape: Shape, states: Int) throws -> Double {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        )
         process.arguments = ["scale-load", format.rawValue, shape.rawValue, String(states)]
         let output = Pipe()
         process.standardOutput = output
