@@ -1,7 +1,7 @@
 import Foundation
 import StateMachineHierarchy
-import Synchronization
 import StateMachineTable
+import Synchronization
 
 /// Benchmarks of the Hierarchy product, each scenario against a baseline that does the
 /// same work by hand (`swift run -c release Benchmarks hierarchy`):
@@ -272,7 +272,7 @@ enum HierarchyBenchmarks {
         /// Runs `step` as the machine's only runner, then publishes `configuration(region)`
         /// for every region; false when another thread holds the machine.
         @inline(__always)
-        func run(_ step: () -> Bool, configuration: (Int) -> Int32) -> Bool {
+        func run(_ step: () -> Bool, publishing configuration: (Int) -> Int32) -> Bool {
             guard claimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
                 return false
             }
@@ -295,19 +295,22 @@ enum HierarchyBenchmarks {
 
         @inline(never)
         func handle(_ event: Int) -> Bool {
-            work.run({ hand.handle(event) }) { region in
-                switch region {
-                case 0: Int32(hand.top.rawValue)
-                case 1: Int32(hand.a)
-                case 2: Int32(hand.b)
-                case 3: Int32(hand.b2)
-                case 4: Int32(hand.b31)
-                case 5: Int32(hand.b32)
-                case 6: Int32(hand.c)
-                case 7: Int32(hand.c21)
-                default: Int32(hand.c22)
+            work.run(
+                { hand.handle(event) },
+                publishing: { region in
+                    switch region {
+                    case 0: Int32(hand.top.rawValue)
+                    case 1: Int32(hand.a)
+                    case 2: Int32(hand.b)
+                    case 3: Int32(hand.b2)
+                    case 4: Int32(hand.b31)
+                    case 5: Int32(hand.b32)
+                    case 6: Int32(hand.c)
+                    case 7: Int32(hand.c21)
+                    default: Int32(hand.c22)
+                    }
                 }
-            }
+            )
         }
     }
 
@@ -451,9 +454,12 @@ enum HierarchyBenchmarks {
 
         @inline(never)
         func handle(_ event: Int) -> Bool {
-            work.run({ hand.handle(event) }) { region in
-                region == 0 ? Int32(hand.top == .idle ? 0 : hand.top == .work ? 1 : 2) : Int32(hand.work)
-            }
+            work.run(
+                { hand.handle(event) },
+                publishing: { region in
+                    region == 0 ? Int32(hand.top == .idle ? 0 : hand.top == .work ? 1 : 2) : Int32(hand.work)
+                }
+            )
         }
     }
 

@@ -23,7 +23,9 @@ struct EventClasses: Sendable {
         indexByName = index
         sorted =
             enabled
-            ? self.names.enumerated().map { (Array($1.utf8), Int32($0)) }.sorted { $0.name.lexicographicallyPrecedes($1.name) }
+            ? self.names.enumerated().map { (Array($1.utf8), Int32($0)) }.sorted {
+                $0.name.lexicographicallyPrecedes($1.name)
+            }
             : []
     }
 
@@ -48,7 +50,9 @@ struct EventClasses: Sendable {
             let prefix = bytes + [UInt8(ascii: ".")]
             slot = firstSorted(notBefore: prefix)
             while slot < sorted.count, sorted[slot].name.starts(with: prefix) {
-                if Self.matches(descriptor: name, event: names[Int(sorted[slot].index)]) { matched.insert(sorted[slot].index) }
+                if Self.matches(descriptor: name, event: names[Int(sorted[slot].index)]) {
+                    matched.insert(sorted[slot].index)
+                }
                 slot += 1
             }
         }

@@ -155,10 +155,31 @@ struct HandlerTableTests {
         let log = Recorder()
         let chart = try Chart(name: "guards") {
             Chart.State("a")
-                .on("go", to: "b", guard: { _ in log.append("first"); return false })
+                .on(
+                    "go",
+                    to: "b",
+                    guard: { _ in
+                        log.append("first")
+                        return false
+                    }
+                )
                 .on("other", to: "c")
-                .on("go", to: "c", guard: { _ in log.append("second"); return true })
-                .on("go", to: "b", guard: { _ in log.append("third"); return true })
+                .on(
+                    "go",
+                    to: "c",
+                    guard: { _ in
+                        log.append("second")
+                        return true
+                    }
+                )
+                .on(
+                    "go",
+                    to: "b",
+                    guard: { _ in
+                        log.append("third")
+                        return true
+                    }
+                )
             Chart.State("b")
             Chart.State("c")
         }
