@@ -6,12 +6,13 @@ struct EventClasses: Sendable {
     let enabled: Bool
     /// Normalised names (`a.b.*` and `a.b.` as `a.b`) to event indexes.
     private let indexByName: [String: Int32]
-    private let names: [String]
-    /// Every event's normalised name as UTF-8, with its index, sorted by those bytes: the
-    /// names a descriptor `d` matches besides `d` itself start with `d.`, a range found by
-    /// halving (so listing a chart's handlers takes time linear in what they match, not
-    /// handlers x events).
-    private let sorted: [(name: [UInt8], index: Int32)]
+    /// Every event's normalised name, and the same as UTF-8 with its index, sorted by those
+    /// bytes: the names a descriptor `d` matches besides `d` itself start with `d.`, a range
+    /// found by halving (so listing a chart's handlers takes time linear in what they match,
+    /// not handlers x events). Only compiling lists handlers: ``forgettingNames()`` drops
+    /// both once it is done.
+    private var names: [String]
+    private var sorted: [(name: [UInt8], index: Int32)]
 
     init(names: [String], enabled: Bool) {
         self.enabled = enabled
@@ -68,6 +69,15 @@ struct EventClasses: Sendable {
             if sorted[middle].name.lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// The same classes, without what only ``classes(matchedByAnyOf:)`` reads (which then
+    /// lists nothing): what a compiled chart keeps, to find ``eventClass(of:)`` at run time.
+    func forgettingNames() -> EventClasses {
+        var kept = self
+        kept.names = []
+        kept.sorted = []
+        return kept
     }
 
     /// The class that handles the event named `name`, nil when no descriptor matches it.

@@ -11,13 +11,13 @@ struct HandlerTable: Sendable {
     let pairHandlerStart: [Int32]
     let list: [Int32]
 
-    /// The table of `handlers` (by index) of `stateCount` states, where handler `h` of state
-    /// `sources[h]` is listed under the events `events[h]`. Time and memory linear in the
-    /// listings, but for sorting each state's.
-    init(stateCount: Int, sources: [Int32], events: [[Int32]]) {
+    /// The table of `stateCount` states whose handler `h` belongs to state `sources[h]`,
+    /// each listed under the events `listings` pair it with (in any order; a pair given twice
+    /// is listed twice). Time and memory linear in the listings, but for sorting each state's.
+    init(stateCount: Int, sources: [Int32], listings: [(handler: Int32, event: Int32)]) {
         var byState = [[(event: Int32, handler: Int32)]](repeating: [], count: stateCount)
-        for (handler, source) in sources.enumerated() {
-            for event in events[handler] { byState[Int(source)].append((event, Int32(handler))) }
+        for listing in listings {
+            byState[Int(sources[Int(listing.handler)])].append((listing.event, listing.handler))
         }
         var pairStart: [Int32] = [0]
         var pairEvents: [Int32] = []

@@ -103,6 +103,40 @@ struct SwitchHot: Sendable {
     let historyCount: Int32
 }
 
+/// The switches a chart's compiler registers, flattened as the step reads them (into
+/// `TopologyTables`): each ``Switch`` is appended as it is made, so a chart of many
+/// transitions never holds an array per switch.
+struct SwitchTable: Sendable {
+    private(set) var hot: [SwitchHot] = []
+    /// Per switch, the name of its scope's region, for the debugger.
+    private(set) var scopeNames: [String] = []
+    private(set) var scopeRegions: [Int32] = []
+    private(set) var planRegions: [Int32] = []
+    private(set) var planStates: [Int32] = []
+    private(set) var histories: [Int32] = []
+
+    var count: Int { hot.count }
+
+    /// Appends `change`; its index is the count before.
+    mutating func append(_ change: Switch) {
+        hot.append(
+            SwitchHot(
+                scopeStart: Int32(scopeRegions.count),
+                scopeCount: Int32(change.scope.count),
+                planStart: Int32(planRegions.count),
+                planCount: Int32(change.planRegions.count),
+                historyStart: Int32(histories.count),
+                historyCount: Int32(change.histories.count)
+            )
+        )
+        scopeNames.append(change.scopeName)
+        scopeRegions += change.scope
+        planRegions += change.planRegions
+        planStates += change.planStates
+        histories += change.histories
+    }
+}
+
 /// What a handler does once its guard passes. Switches are referred to by index into
 /// `Topology.switches`, so the value is plain and copying it costs no reference counting.
 enum Effect: Sendable {
@@ -171,7 +205,6 @@ final class Topology: Sendable {
     let name: String
     let states: [StateNode]
     let regions: [RegionNode]
-    let handlers: [HandlerNode]
     /// TBStateMachine's transition names by handler: `a --> b`, `c --> fork --> p/[a,b]`...
     let handlerNames: [String]
     let joins: [JoinNode]
@@ -179,13 +212,7 @@ final class Topology: Sendable {
     /// Event names by index, for the debugger and error messages.
     let eventNames: [String]
     let eventCount: Int
-    let switches: [SwitchHot]
     let switchScopeNames: [String]
-    let scopeRegions: [Int32]
-    let planRegions: [Int32]
-    let planStates: [Int32]
-    /// The handler table, sparse: per state its (event, handlers) pairs (see `HandlerTable`).
-    let handlerTable: HandlerTable
 
     let histories: [HistoryNode]
     let timers: [TimerNode]
@@ -217,33 +244,19 @@ final class Topology: Sendable {
     /// Histories, joins, timers or final states: the state a snapshot reads besides the configuration.
     let hasSnapshotExtras: Bool
 
-    // Flat copies of what the step reads on every event.
-    let hot: [StateHot]
-    let childRegions: [Int32]
     let resetJoins: [Int32]
     let stateTimers: [Int32]
     let stateHistories: [Int32]
     /// History `h` remembers `historyRegions[historyRegionStart[h] ..< historyRegionStart[h + 1]]`.
     let historyRegions: [Int32]
     let historyRegionStart: [Int32]
-    let regionInitial: [Int32]
-    /// Per switch, the states it enters, in entry order, with their regions: switch `c`'s
-    /// are `entryRegions/entryStates[entryStart[c] ..< entryStart[c + 1]]`, when
-    /// `hasStaticEntry[c]`. A switch's entries are static unless it enters a region through
-    /// an initial transition (SCXML's `<initial>`); a history target or a logging step
-    /// makes them depend on the run too, which the step checks itself.
-    let entryStart: [Int32]
-    let entryRegions: [Int32]
-    let entryStates: [Int32]
-    let hasStaticEntry: [Bool]
     /// The states with eventless transitions: while none of them is active, no eventless
     /// transition can be enabled, and a step need not look for one.
     let eventlessSources: [Int32]
-    /// Per handler: the state its transition enters when it is a plain move between two
-    /// sibling states (see `directTarget(of:)`), else -1.
-    let directTargets: [Int32]
-    /// The tables above that steps read, copied into one block this topology owns and
-    /// frees: every engine made from it reads them there (see `TopologyTables`).
+    /// The tables a step reads on every event (states, handlers, switches and their
+    /// scopes, plans and entries, the sparse handler table), made here and kept only in
+    /// one block this topology owns and frees: every engine made from it reads them there
+    /// (see `TopologyTables`).
     let tables: TopologyTables
 
     init(
@@ -252,7 +265,7 @@ final class Topology: Sendable {
         regions: [RegionNode],
         handlers: [HandlerNode],
         handlerNames: [String],
-        switches: [Switch],
+        switches: SwitchTable,
         joins: [JoinNode],
         junctionNames: [String],
         eventNames: [String],
@@ -287,40 +300,17 @@ final class Topology: Sendable {
         self.name = name
         self.states = states
         self.regions = regions
-        self.handlers = handlers
         self.handlerNames = handlerNames
-        var hotSwitches: [SwitchHot] = []
-        var scopeRegions: [Int32] = []
-        var planRegions: [Int32] = []
-        var planStates: [Int32] = []
-        var switchHistories: [Int32] = []
-        for change in switches {
-            hotSwitches.append(
-                SwitchHot(
-                    scopeStart: Int32(scopeRegions.count),
-                    scopeCount: Int32(change.scope.count),
-                    planStart: Int32(planRegions.count),
-                    planCount: Int32(change.planRegions.count),
-                    historyStart: Int32(switchHistories.count),
-                    historyCount: Int32(change.histories.count)
-                )
-            )
-            scopeRegions += change.scope
-            planRegions += change.planRegions
-            planStates += change.planStates
-            switchHistories += change.histories
-        }
-        self.switchHistories = switchHistories
-        self.switches = hotSwitches
-        switchScopeNames = switches.map(\.scopeName)
-        self.scopeRegions = scopeRegions
-        self.planRegions = planRegions
-        self.planStates = planStates
+        let hotSwitches = switches.hot
+        let scopeRegions = switches.scopeRegions
+        let planRegions = switches.planRegions
+        let planStates = switches.planStates
+        switchHistories = switches.histories
+        switchScopeNames = switches.scopeNames
         self.joins = joins
         self.junctionNames = junctionNames
         self.eventNames = eventNames
         self.eventCount = eventCount
-        self.handlerTable = handlerTable
         var hot: [StateHot] = []
         var childRegions: [Int32] = []
         var resetJoins: [Int32] = []
@@ -355,8 +345,6 @@ final class Topology: Sendable {
             stateTimers += state.timers
             stateHistories += state.histories
         }
-        self.hot = hot
-        self.childRegions = childRegions
         self.resetJoins = resetJoins
         self.stateTimers = stateTimers
         self.stateHistories = stateHistories
@@ -364,7 +352,7 @@ final class Topology: Sendable {
         historyRegionStart = histories.reduce(into: [0]) { starts, history in
             starts.append(starts[starts.count - 1] + Int32(history.regions.count))
         }
-        regionInitial = regions.map(\.initial)
+        let regionInitial = regions.map(\.initial)
         eventlessSources =
             eventlessEvent < 0
             ? []
@@ -376,7 +364,7 @@ final class Topology: Sendable {
             let plan = Int(entry.planStart)..<Int(entry.planStart + entry.planCount)
             return plan.first { planRegions[$0] == region }.map { planStates[$0] }
         }
-        directTargets = handlers.map { handler in
+        let directTargets = handlers.map { handler in
             Self.directTarget(
                 of: handler,
                 hot: hot,
@@ -425,10 +413,6 @@ final class Topology: Sendable {
             entryStart.append(Int32(entryRegions.count))
             hasStaticEntry.append(isStatic)
         }
-        self.entryStart = entryStart
-        self.entryRegions = entryRegions
-        self.entryStates = entryStates
-        self.hasStaticEntry = hasStaticEntry
         tables = TopologyTables(
             hot: hot,
             childRegions: childRegions,

@@ -8,17 +8,29 @@
 /// topology is shared, and only read afterwards; the topology frees it in `deinit`, when no
 /// engine (each holds its topology) can read it any more.
 struct TopologyTables: @unchecked Sendable {
+    /// Per state, the facts a step reads.
     let hot: Slots<StateHot>
+    /// A state's nested regions are `childRegions[regionStart ..< regionStart + regionCount]`.
     let childRegions: Slots<Int32>
+    /// The sparse handler table's handlers (see `HandlerTable.list`).
     let handlerList: Slots<Int32>
     let handlers: Slots<HandlerNode>
+    /// Per handler: the state its transition enters when it is a plain move between two
+    /// sibling states (see `Topology.directTarget(of:)`), else -1.
     let directTargets: Slots<Int32>
+    /// Per switch, ranges into `scopeRegions`, `planRegions` and `planStates`.
     let switches: Slots<SwitchHot>
     let scopeRegions: Slots<Int32>
+    /// Per switch, the states it enters, in entry order, with their regions: switch `c`'s
+    /// are `entryRegions/entryStates[entryStart[c] ..< entryStart[c + 1]]`, when
+    /// `hasStaticEntry[c]`. A switch's entries are static unless it enters a region through
+    /// an initial transition (SCXML's `<initial>`); a history target or a logging step
+    /// makes them depend on the run too, which the step checks itself.
     let entryStart: Slots<Int32>
     let entryRegions: Slots<Int32>
     let entryStates: Slots<Int32>
     let hasStaticEntry: Slots<Bool>
+    /// Per region, its initial state.
     let regionInitial: Slots<Int32>
     /// `HandlerTable.pairEvents` and `pairHandlerStart`, for ``handlerRange(state:event:)``.
     let pairEvents: Slots<Int32>

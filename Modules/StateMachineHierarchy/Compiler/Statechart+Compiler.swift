@@ -67,15 +67,13 @@ extension Statechart {
         var stateTimers: [[Int32]] = []
 
         // 4. Handlers (and the switches every phase registers)
-        var switches: [Switch] = []
+        var switches = SwitchTable()
         var handlers: [HandlerNode] = []
         var handlerNames: [String] = []
         var guards: [Guard?] = []
         var actions: [Action?] = []
-        /// Per handler, the events it is listed under in the handler table.
-        var handlerEvents: [[Int32]] = []
-        /// Per handler, the names of the events it names (nil for eventless, delayed and done handlers).
-        var handlerDescriptors: [[String]?] = []
+        /// Every (handler, event) listing of the handler table, in no particular order.
+        var listings: [(handler: Int32, event: Int32)] = []
 
         // 5. Initial transitions
         var regionDefaults: [Int32] = []
@@ -188,7 +186,7 @@ extension Statechart {
                 eventIndex: eventIndex,
                 eventIDs: eventIDs.map { $0! },
                 stateIndex: stateIndex,
-                matching: matching,
+                matching: matching.forgettingNames(),
                 initialActions: initialActions,
                 historyDefaultActions: historyDefaultActions
             )

@@ -176,16 +176,11 @@ public struct SCXMLDocument: Sendable {
     var transitions: [Transition]
     /// The `name` attribute of `<scxml>`, if any.
     public let name: String?
-    /// Proper ancestors of every node, nearest first (precomputed).
-    let ancestors: [[Int]]
     /// Index of every node by id.
     let indexByID: [String: Int]
     /// One past the last descendant of every node: in document order a node's
     /// descendants are the contiguous indices `node + 1 ..< subtreeEnd[node]`.
     let subtreeEnd: [Int]
-    /// For every atomic state, the transitions the selection algorithm tries, in order:
-    /// the state's own, then each ancestor's, nearest first (empty for other nodes).
-    let selectionChains: [[Int]]
 
     /// The document's chart definitions, made once and shared by every interpreter of the
     /// document (and so is what they compile to: see `Statechart.Definition`).
@@ -196,12 +191,6 @@ public struct SCXMLDocument: Sendable {
         self.name = name
         self.nodes = nodes
         self.transitions = transitions
-        var ancestors = [[Int]](repeating: [], count: nodes.count)
-        for index in nodes.indices where nodes[index].parent >= 0 {
-            let parent = nodes[index].parent
-            ancestors[index] = [parent] + ancestors[parent]
-        }
-        self.ancestors = ancestors
         var byID: [String: Int] = [:]
         for (index, node) in nodes.enumerated() where index > 0 { byID[node.id] = index }
         indexByID = byID
@@ -211,13 +200,23 @@ public struct SCXMLDocument: Sendable {
             end[parent] = max(end[parent], end[index])
         }
         subtreeEnd = end
-        selectionChains = nodes.indices.map { index in
-            switch nodes[index].kind {
-            case .atomic, .final:
-                ([index] + ancestors[index]).flatMap { nodes[$0].transitions }
-            default:
-                []
+    }
+
+    /// For an atomic state, the transitions the selection algorithm tries, in order: the
+    /// state's own, then each ancestor's, nearest first (empty for other nodes). Made when
+    /// asked, by walking up the tree, so a large document keeps no list per state.
+    func selectionChain(of index: Int) -> [Int] {
+        switch nodes[index].kind {
+        case .atomic, .final:
+            var chain: [Int] = []
+            var node = index
+            while node >= 0 {
+                chain += nodes[node].transitions
+                node = nodes[node].parent
             }
+            return chain
+        default:
+            return []
         }
     }
 

@@ -145,9 +145,9 @@ struct HandlerTableTests {
             if !back { try chart.handle("e64") }
             #expect(chart.activeStates == ["hub"])
         }
-        let table = chart.topology.handlerTable
-        #expect(table.list.count == count + 2)
-        #expect(table.pairEvents.count == count + 2)
+        let tables = chart.topology.tables
+        #expect(tables.handlerList.indices.count == count + 2)
+        #expect(tables.pairEvents.indices.count == count + 2)
     }
 
     @Test("handlers of one state for one event are tried in registration order")
@@ -199,9 +199,10 @@ struct HandlerTableTests {
                     .on("e\(index)", to: "s\((index + 2) % states)")
             }
         }
-        let table = chart.topology.handlerTable
-        #expect(table.list.count == 2 * states)
-        #expect(table.pairStart.count == states + 1)
+        let tables = chart.topology.tables
+        #expect(tables.handlerList.indices.count == 2 * states)
+        #expect(tables.pairEvents.indices.count == 2 * states)
+        #expect(tables.hot.indices.count == states)
         chart.start()
         try chart.handle("e0")
         #expect(chart.activeStates == ["s2"])
