@@ -92,7 +92,7 @@ struct Switch: Sendable {
     var histories: [Int32] = []
 }
 
-/// A switch as the step reads it: ranges into `Topology`'s flat scope and plan tables.
+/// A switch as the step reads it: ranges into the flat scope and plan tables (`SwitchTable`, then `TopologyTables`).
 struct SwitchHot: Sendable {
     let scopeStart: Int32
     let scopeCount: Int32
@@ -138,7 +138,7 @@ struct SwitchTable: Sendable {
 }
 
 /// What a handler does once its guard passes. Switches are referred to by index into
-/// `Topology.switches`, so the value is plain and copying it costs no reference counting.
+/// `TopologyTables.switches`, so the value is plain and copying it costs no reference counting.
 enum Effect: Sendable {
     case internalAction
     case transition(Int32)
@@ -172,7 +172,7 @@ struct StateHot: Sendable {
     let kind: StateKind
     let hasEnter: Bool
     let hasExit: Bool
-    /// The state's nested regions are `Topology.childRegions[regionStart ..< regionStart + regionCount]`.
+    /// The state's nested regions are `TopologyTables.childRegions[regionStart ..< regionStart + regionCount]`.
     let regionStart: Int32
     let regionCount: Int32
     /// The joins to reset on exit are `Topology.resetJoins[joinStart ..< joinStart + joinCount]`.

@@ -35,7 +35,7 @@ struct TopologyTables: @unchecked Sendable {
     /// `HandlerTable.pairEvents` and `pairHandlerStart`, for ``handlerRange(state:event:)``.
     let pairEvents: Slots<Int32>
     let pairHandlerStart: Slots<Int32>
-    /// `Topology.planRegions` and `planStates`, for `StatechartEngine.explicitChild(of:in:)`.
+    /// Per switch, the states it enters on the way to its targets, by region (`Switch.planRegions` and `planStates`), for `StatechartEngine.explicitChild(of:in:)`.
     let planRegions: Slots<Int32>
     let planStates: Slots<Int32>
 

@@ -8,9 +8,9 @@ extension StatechartEngine {
     /// to (the switch it makes, and the junction path or history record it took). Plain
     /// 32-bit numbers, so that one travels in registers.
     struct Pick {
-        /// The handler, an index into `Topology.handlers`.
+        /// The handler, an index into `TopologyTables.handlers`.
         var handler: Int32
-        /// The switch the transition makes (an index into `Topology.switches`), or
+        /// The switch the transition makes (an index into `TopologyTables.switches`), or
         /// ``internalTransition``, or ``joinArrival``.
         var change: Int32
         /// For a junction: the junction and the outgoing path whose guard passed; -1 else.
@@ -100,7 +100,7 @@ extension StatechartEngine {
     /// same path for several), with two shortcuts that change nothing but the cost: a plain
     /// move between siblings (see `Topology.directTarget(of:)`), here, small enough to be
     /// inlined into the dispatch; and entries that depend on nothing but the switch
-    /// (`Topology.hasStaticEntry`), read from the table in ``takeThroughScope(_:)``.
+    /// (`TopologyTables.hasStaticEntry`), read from the table in ``takeThroughScope(_:)``.
     @inline(__always)
     func take(_ pick: Pick) {
         let target = tables.directTargets[Int(pick.handler)]
