@@ -66,8 +66,7 @@ enum CoreBenchmarks {
     }
 
     static func run(_ report: SuiteReport) async throws {
-        // Memory first, while the heap holds nothing the timing runs left behind.
-        if report.wants("memory") { await memory(report) }
+        if report.wants("memory") { try await memory(report) }
         if report.wants("lock-step") { try await lockStep(report) }
         if report.wants("burst") { try await burst(report) }
         if report.wants("feedback") { try await feedback(report) }
@@ -258,43 +257,43 @@ enum CoreBenchmarks {
         var phase = 0
     }
 
-    /// Heap bytes per machine from the allocator, 2,000 kept alive at a time.
-    static func memory(_ report: SuiteReport) async {
-        let count = 2_000
-        let actorBytes = Harness.repeated(report.repetitions) {
-            Harness.heapBytes(perInstanceOf: count) { IdleActor() }
-        }
-        let idleBytes = Harness.repeated(report.repetitions) {
-            Harness.heapBytes(perInstanceOf: count) { AsyncStateMachine(stateMachine: definition).disableLog() }
-        }
-        report.add(
+    /// The kinds whose memory ``memory(_:)`` reports, each measured in a fresh process.
+    static var memoryProbes: [MemoryProbe] {
+        [
+            MemoryProbe(name: "core.bare-actor", count: 10_000) { count in (0..<count).map { _ in IdleActor() } },
+            MemoryProbe(name: "core.idle-machine", count: 10_000) { count in
+                (0..<count).map { _ in AsyncStateMachine(stateMachine: definition).disableLog() }
+            },
+            MemoryProbe(name: "core.observed-machine", count: 10_000) { count in await observedMachines(count) },
+        ]
+    }
+
+    /// All-arena heap bytes per machine (see ``MemoryProbe``), 10,000 kept alive.
+    static func memory(_ report: SuiteReport) async throws {
+        let actor = try MemoryProbe.measure("core.bare-actor", repetitions: report.repetitions)
+        try report.addMemory(
             "memory.idle-machine",
-            unit: "bytes",
-            idleBytes,
-            baseline: ("a bare actor", actorBytes),
-            target: .atMost(1024)
+            probe: "idle-machine",
+            baseline: ("a bare actor", actor),
+            target: .atMost(600)
         )
-        let observedBytes = await Harness.repeated(report.repetitions) {
-            await observedMachineBytes(count)
-        }
-        report.add(
+        try report.addMemory(
             "memory.observed-machine",
-            unit: "bytes",
-            observedBytes,
-            baseline: ("a bare actor", actorBytes),
-            target: .atMost(4096),
+            probe: "observed-machine",
+            baseline: ("a bare actor", actor),
+            target: .atMost(3500),
             note: "a machine with one task iterating it"
         )
     }
 
-    /// Heap bytes per machine while `count` machines each have a task iterating them.
-    static func observedMachineBytes(_ count: Int) async -> Double {
+    /// `count` machines, each with a task iterating it, returned once every task has
+    /// received the machine's initial state (the tasks stay suspended in `for await`).
+    static func observedMachines(_ count: Int) async -> [AsyncStateMachine<LoadingState, LoadingEvent>] {
         await detached {
-            let before = heap_bytes_in_use()
             let machines = (0..<count).map { _ in AsyncStateMachine(stateMachine: definition).disableLog() }
             let started = StartCounter()
             let allStarted = AsyncStream<Void>.makeStream()
-            let observers = machines.map { machine in
+            for machine in machines {
                 Task {
                     for await _ in machine {
                         if started.increment() == count { allStarted.continuation.finish() }
@@ -302,10 +301,7 @@ enum CoreBenchmarks {
                 }
             }
             for await _ in allStarted.stream {}
-            let after = heap_bytes_in_use()
-            for machine in machines { machine.finish() }
-            for observer in observers { await observer.value }
-            return (Double(after) - Double(before)) / Double(count)
+            return machines
         }
     }
 }

@@ -248,17 +248,6 @@ enum Harness {
         return allocation_count() - before
     }
 
-    /// Heap bytes per instance: the allocator's in-use bytes grown by building `count`
-    /// instances with `make` and keeping them all alive, divided by `count`.
-    static func heapBytes<T>(perInstanceOf count: Int, _ make: () throws -> T) rethrows -> Double {
-        var kept: [T] = []
-        kept.reserveCapacity(count)
-        let before = heap_bytes_in_use()
-        for _ in 0..<count { kept.append(try make()) }
-        let after = heap_bytes_in_use()
-        return withExtendedLifetime(kept) { (Double(after) - Double(before)) / Double(count) }
-    }
-
     /// Runs `body` `repetitions` times and returns a sample of its results (for figures
     /// that are not times, such as bytes per instance).
     static func repeated(_ repetitions: Int, _ body: () throws -> Double) rethrows -> Sample {

@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineHierarchy
 import StateMachineTable
+import Synchronization
 
 /// Benchmarks of the Hierarchy product, each scenario against a baseline that does the
 /// same work by hand (`swift run -c release Benchmarks hierarchy`):
@@ -10,7 +11,8 @@ import StateMachineTable
 /// - the seed's nested fixture (deep, local and external transitions, into and out of a
 ///   parallel state), a fork/join cycle, and a cycle through deep history, a delayed
 ///   transition's timer, a final state's done event and an eventless transition, each
-///   against hand-written region variables and switches;
+///   against hand-written region variables and switches, bare and doing the same work a
+///   chart's `handle` does around its step (see `SameWork`);
 /// - heap allocations per event on the ring and the nested fixture;
 /// - an SCXML document against the same chart built in Swift with the same options.
 enum HierarchyBenchmarks {
@@ -32,6 +34,7 @@ enum HierarchyBenchmarks {
         if report.wants("allocations") { try allocations(report) }
         if report.wants("scxml") { try scxml(report) }
         if report.wants("memory") { try memory(report) }
+        try ScaleBenchmarks.run(report)
     }
 
     // MARK: Profiling
@@ -241,6 +244,76 @@ enum HierarchyBenchmarks {
         }
     }
 
+    /// What a chart's `handle` does around its step, by hand, so that a hand-written
+    /// machine wrapped in it does the same work as the chart: any thread may call it (the
+    /// caller claims the machine with one compare-and-exchange and hands it back after the
+    /// step, as the chart's drainer role does), and the configuration of every completed
+    /// step is published for readers on other threads (a sequence lock over one atomic
+    /// per region, as `Statechart.activeStates` reads it).
+    final class SameWork: Sendable {
+        private let claimed = Atomic<Bool>(false)
+        private let version = Atomic<UInt64>(0)
+        /// One atomic per region. `nonisolated(unsafe)`: the pointer never changes after
+        /// `init`; what it points to is atomics, used only through their operations.
+        nonisolated(unsafe) private let published: UnsafeMutablePointer<Atomic<Int32>>
+        private let regions: Int
+
+        init(regions: Int) {
+            self.regions = regions
+            published = .allocate(capacity: regions)
+            for region in 0..<regions { (published + region).initialize(to: Atomic(-1)) }
+        }
+
+        deinit {
+            published.deinitialize(count: regions)
+            published.deallocate()
+        }
+
+        /// Runs `step` as the machine's only runner, then publishes `configuration(region)`
+        /// for every region; false when another thread holds the machine.
+        @inline(__always)
+        func run(_ step: () -> Bool, publishing configuration: (Int) -> Int32) -> Bool {
+            guard claimed.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+                return false
+            }
+            let handled = step()
+            let start = version.load(ordering: .relaxed)
+            version.store(start &+ 1, ordering: .relaxed)
+            atomicMemoryFence(ordering: .releasing)
+            for region in 0..<regions { published[region].store(configuration(region), ordering: .relaxed) }
+            version.store(start &+ 2, ordering: .releasing)
+            claimed.store(false, ordering: .releasing)
+            return handled
+        }
+    }
+
+    /// The nested fixture by hand, doing the same work as the chart (see ``SameWork``).
+    final class SameWorkNested {
+        let hand = HandNested()
+        /// The fixture's regions: the root, a's, b's, b2's, b3's two, c's and c2's two.
+        let work = SameWork(regions: 9)
+
+        @inline(never)
+        func handle(_ event: Int) -> Bool {
+            work.run(
+                { hand.handle(event) },
+                publishing: { region in
+                    switch region {
+                    case 0: Int32(hand.top.rawValue)
+                    case 1: Int32(hand.a)
+                    case 2: Int32(hand.b)
+                    case 3: Int32(hand.b2)
+                    case 4: Int32(hand.b31)
+                    case 5: Int32(hand.b32)
+                    case 6: Int32(hand.c)
+                    case 7: Int32(hand.c21)
+                    default: Int32(hand.c22)
+                    }
+                }
+            )
+        }
+    }
+
     static func cycle(
         _ report: SuiteReport,
         _ name: String,
@@ -252,6 +325,7 @@ enum HierarchyBenchmarks {
         let resolved = try events.map { try chart.resolve($0) }
         let codes = events.map(hand.code)
         let rounds = cycleEvents / events.count
+        let sameWork = SameWorkNested()
         let samples = try Harness.interleaved(
             repetitions: report.repetitions,
             operations: rounds * events.count,
@@ -263,6 +337,13 @@ enum HierarchyBenchmarks {
                 },
                 {
                     for _ in 0..<rounds {
+                        for code in codes where !sameWork.handle(code) {
+                            throw BenchmarkError("same-work \(name) broke")
+                        }
+                    }
+                },
+                {
+                    for _ in 0..<rounds {
                         for event in resolved where try chart.handle(event) != .handled {
                             throw BenchmarkError("\(name) broke at \(event.name)")
                         }
@@ -270,15 +351,22 @@ enum HierarchyBenchmarks {
                 },
             ]
         )
-        guard chart.activeStates == ["a", "a1"], hand.top == .a, hand.a == 1 else {
+        guard chart.activeStates == ["a", "a1"], hand.top == .a, hand.a == 1, sameWork.hand.top == .a else {
             throw BenchmarkError("\(name) did not come back to a/a1")
         }
         report.add(
             "\(name).handle",
             unit: "ns/event",
-            samples[1],
+            samples[2],
             baseline: ("hand-written regions", samples[0]),
             target: .atMost(target)
+        )
+        report.add(
+            "\(name).handle-vs-same-work",
+            unit: "ns/event",
+            samples[2],
+            baseline: ("hand-written regions, claimed and published (SameWork)", samples[1]),
+            target: .ratioAtMost(3)
         )
     }
 
@@ -358,10 +446,28 @@ enum HierarchyBenchmarks {
         }
     }
 
+    /// The feature cycle by hand, doing the same work as the chart (see ``SameWork``).
+    final class SameWorkFeatures {
+        let hand = HandFeatures()
+        /// The chart's regions: the root and work's.
+        let work = SameWork(regions: 2)
+
+        @inline(never)
+        func handle(_ event: Int) -> Bool {
+            work.run(
+                { hand.handle(event) },
+                publishing: { region in
+                    region == 0 ? Int32(hand.top == .idle ? 0 : hand.top == .work ? 1 : 2) : Int32(hand.work)
+                }
+            )
+        }
+    }
+
     static func featureCycle(_ report: SuiteReport) throws {
         let chart = try featureChart()
         chart.start()
         let hand = HandFeatures()
+        let sameWork = SameWorkFeatures()
         let events = try featureEvents.map { try chart.resolve($0) }
         let rounds = cycleEvents / featureEvents.count
         let samples = try Harness.interleaved(
@@ -375,6 +481,13 @@ enum HierarchyBenchmarks {
                 },
                 {
                     for _ in 0..<rounds {
+                        for code in 0..<5 where !sameWork.handle(code) {
+                            throw BenchmarkError("same-work feature cycle broke")
+                        }
+                    }
+                },
+                {
+                    for _ in 0..<rounds {
                         for event in events where try chart.handle(event) != .handled {
                             throw BenchmarkError("feature cycle broke at \(event.name)")
                         }
@@ -382,15 +495,22 @@ enum HierarchyBenchmarks {
                 },
             ]
         )
-        guard chart.activeStates == ["idle"], hand.top == .idle else {
+        guard chart.activeStates == ["idle"], hand.top == .idle, sameWork.hand.top == .idle else {
             throw BenchmarkError("the feature cycle did not come back to idle")
         }
         report.add(
             "history-timer-done-cycle.handle",
             unit: "ns/event",
-            samples[1],
+            samples[2],
             baseline: ("hand-written", samples[0]),
             target: .atMost(200)
+        )
+        report.add(
+            "history-timer-done-cycle.handle-vs-same-work",
+            unit: "ns/event",
+            samples[2],
+            baseline: ("hand-written, claimed and published (SameWork)", samples[1]),
+            target: .ratioAtMost(3)
         )
     }
 
@@ -474,24 +594,42 @@ enum HierarchyBenchmarks {
 
     // MARK: Memory
 
+    /// The started charts whose memory ``memory(_:)`` reports, each measured in a fresh
+    /// process (see ``MemoryProbe``): 10,000 live charts made from one definition, which
+    /// they share compiled, so each holds only its configuration, histories, timers and queue.
+    static var memoryProbes: [MemoryProbe] {
+        [
+            MemoryProbe(name: "hierarchy.flat-ring-chart", count: 10_000) { count in
+                let definition = try ring().definition
+                return try (0..<count).map { _ in
+                    let chart = try Chart(definition)
+                    chart.start()
+                    return chart
+                }
+            },
+            MemoryProbe(name: "hierarchy.nested-fixture-chart", count: 10_000) { count in
+                let definition = try Chart.definition(fromJSON: statemachineJSON)
+                return try (0..<count).map { _ in
+                    let chart = try Chart(definition)
+                    chart.start()
+                    return chart
+                }
+            },
+        ]
+    }
+
     static func memory(_ report: SuiteReport) throws {
-        let count = 1_000
-        let ringBytes = try Harness.repeated(report.repetitions) {
-            try Harness.heapBytes(perInstanceOf: count) {
-                let chart = try ring()
-                chart.start()
-                return chart
-            }
-        }
-        let nestedBytes = try Harness.repeated(report.repetitions) {
-            try Harness.heapBytes(perInstanceOf: count) { try nestedChart() }
-        }
-        report.add("memory.flat-ring-chart", unit: "bytes", ringBytes, note: "heap per started chart (mallinfo2)")
-        report.add(
+        try report.addMemory(
+            "memory.flat-ring-chart",
+            probe: "flat-ring-chart",
+            target: .atMost(2048),
+            note: "a started chart, 10,000 from one definition"
+        )
+        try report.addMemory(
             "memory.nested-fixture-chart",
-            unit: "bytes",
-            nestedBytes,
-            note: "heap per started chart (mallinfo2)"
+            probe: "nested-fixture-chart",
+            target: .atMost(4096),
+            note: "a started chart, 10,000 from one definition"
         )
     }
 }

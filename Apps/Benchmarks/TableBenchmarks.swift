@@ -77,14 +77,7 @@ enum TableBenchmarks {
                     return (ContinuousClock.now - start).nanoseconds / 1e6
                 }
                 report.add("\(name).buildTable", unit: "ms", build, target: .atMost(100))
-                let bytes = try Harness.repeated(report.repetitions) {
-                    try Harness.heapBytes(perInstanceOf: 10) {
-                        let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
-                        try shape.build(fsm, {})
-                        return fsm
-                    }
-                }
-                report.add("\(name).memory-per-table", unit: "bytes", bytes, note: "heap per built table (mallinfo2)")
+                try report.addMemory("\(name).memory-per-table", probe: name, note: "a built table")
 
                 let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
                 try shape.build(fsm, count)
@@ -116,6 +109,22 @@ enum TableBenchmarks {
                     baseline: ("hand-written dispatch over the same rows", samples[0]),
                     target: .atMost(200)
                 )
+            }
+        }
+    }
+
+    /// The predicate tables whose memory ``predicates(_:)`` reports, each measured in a
+    /// fresh process (`table.predicates.SHAPE.TYPE`).
+    static var memoryProbes: [MemoryProbe] {
+        PredicateShape.allCases.flatMap { shape in
+            [FSM<BenchState, BenchEvent>.PredicateHandling.eager, .lazy].map { type in
+                MemoryProbe(name: "table.predicates.\(shape.label).\(type)", count: 50) { count in
+                    try (0..<count).map { _ in
+                        let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
+                        try shape.build(fsm, {})
+                        return fsm
+                    }
+                }
             }
         }
     }

@@ -15,10 +15,14 @@ import Foundation
 ///
 /// `Benchmarks profile SCENARIO EVENTS` only runs a statechart scenario's events, untimed,
 /// for an instruction counter (see `HierarchyBenchmarks.profile`).
+///
+/// Memory figures are measured in fresh processes of this executable, which it starts as
+/// `Benchmarks memory-probe NAME` (see `MemoryProbe`).
 let usage = """
     usage: Benchmarks [core|table|hierarchy|soak|all] [--repetitions N] [--filter TEXT] [--json PATH]
                       [--soak-transitions N]
            Benchmarks profile \(HierarchyBenchmarks.profiles.map(\.name).joined(separator: "|")) EVENTS
+           Benchmarks memory-probe \(MemoryProbe.all.map(\.name).joined(separator: "|"))
     """
 
 let suites: [(name: String, run: (SuiteReport) async throws -> Void)] = [
@@ -44,6 +48,21 @@ if CommandLine.arguments.dropFirst().first == "profile" {
         fail("the number of events is a whole number from 1 to 100000000, not '\(arguments[1])'")
     }
     try profile.run(events)
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "scale-load" {
+    do {
+        try ScaleBenchmarks.loadInFreshProcess(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "memory-probe" {
+    guard CommandLine.arguments.count == 3 else { fail("memory-probe takes a probe's name") }
+    try await MemoryProbe.runChild(CommandLine.arguments[2])
     exit(0)
 }
 

@@ -77,7 +77,14 @@ unsigned long long allocation_count(void) { return 0; }
 
 #endif
 
+// glibc's mallinfo2 walks every arena (the main one and each thread's), not the main arena
+// only: its fields are sums over the arena list, the same totals malloc_info(3) prints.
 size_t heap_bytes_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
+}
+
+size_t heap_bytes_held(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.arena + info.hblkhd;
 }

@@ -57,8 +57,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         clock: any StatechartClock,
         stepObserver: (any StatechartStepObserver)?
     ) throws {
-        var compiler = Compiler(definition, options: options)
-        let model = try compiler.compile()
+        let model = try definition.compiledModel(options: options)
         self.definition = definition
         eventIndices = model.eventIndex
         let observers = ObserverRegistry()

@@ -12,7 +12,12 @@ int allocation_counting_available(void);
 unsigned long long allocation_count(void);
 
 /// The bytes the allocator has handed out and not yet had back (glibc's `mallinfo2`:
-/// in-use bytes of the arenas plus memory-mapped blocks).
+/// in-use bytes summed over every arena, plus memory-mapped blocks).
 size_t heap_bytes_in_use(void);
+
+/// The bytes the allocator holds from the system: every arena's size, free chunks and
+/// fragments included, plus memory-mapped blocks (`mallinfo2`'s `arena + hblkhd`, equal to
+/// `malloc_info`'s `<system type="current">` total plus its `mmap` total).
+size_t heap_bytes_held(void);
 
 #endif

@@ -2,7 +2,9 @@
 // the plain-number tables of its `Topology`.
 
 extension Statechart {
-    struct Model: Sendable {
+    /// Shared, like its topology, by every chart compiled from the same definition (a
+    /// class, so that each holds one reference).
+    final class Model: Sendable {
         let topology: Topology
         /// Per state, by index.
         let ids: [StateID]
@@ -25,5 +27,39 @@ extension Statechart {
         let initialActions: [Action?]
         /// Per history, its default transition's executable content (SCXML).
         let historyDefaultActions: [Action?]
+
+        init(
+            topology: Topology,
+            ids: [StateID],
+            enters: [Action?],
+            exits: [Action?],
+            tasks: [StateTask?],
+            guards: [Guard?],
+            actions: [Action?],
+            junctionGuards: [[Guard]],
+            junctionActions: [[Action?]],
+            eventIndex: [EventID: Int32],
+            eventIDs: [EventID],
+            stateIndex: [StateID: Int32],
+            matching: EventClasses,
+            initialActions: [Action?],
+            historyDefaultActions: [Action?]
+        ) {
+            self.topology = topology
+            self.ids = ids
+            self.enters = enters
+            self.exits = exits
+            self.tasks = tasks
+            self.guards = guards
+            self.actions = actions
+            self.junctionGuards = junctionGuards
+            self.junctionActions = junctionActions
+            self.eventIndex = eventIndex
+            self.eventIDs = eventIDs
+            self.stateIndex = stateIndex
+            self.matching = matching
+            self.initialActions = initialActions
+            self.historyDefaultActions = historyDefaultActions
+        }
     }
 }

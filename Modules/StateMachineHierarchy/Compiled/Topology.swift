@@ -92,7 +92,7 @@ struct Switch: Sendable {
     var histories: [Int32] = []
 }
 
-/// A switch as the step reads it: ranges into `Topology`'s flat scope and plan tables.
+/// A switch as the step reads it: ranges into the flat scope and plan tables (`SwitchTable`, then `TopologyTables`).
 struct SwitchHot: Sendable {
     let scopeStart: Int32
     let scopeCount: Int32
@@ -103,8 +103,42 @@ struct SwitchHot: Sendable {
     let historyCount: Int32
 }
 
+/// The switches a chart's compiler registers, flattened as the step reads them (into
+/// `TopologyTables`): each ``Switch`` is appended as it is made, so a chart of many
+/// transitions never holds an array per switch.
+struct SwitchTable: Sendable {
+    private(set) var hot: [SwitchHot] = []
+    /// Per switch, the name of its scope's region, for the debugger.
+    private(set) var scopeNames: [String] = []
+    private(set) var scopeRegions: [Int32] = []
+    private(set) var planRegions: [Int32] = []
+    private(set) var planStates: [Int32] = []
+    private(set) var histories: [Int32] = []
+
+    var count: Int { hot.count }
+
+    /// Appends `change`; its index is the count before.
+    mutating func append(_ change: Switch) {
+        hot.append(
+            SwitchHot(
+                scopeStart: Int32(scopeRegions.count),
+                scopeCount: Int32(change.scope.count),
+                planStart: Int32(planRegions.count),
+                planCount: Int32(change.planRegions.count),
+                historyStart: Int32(histories.count),
+                historyCount: Int32(change.histories.count)
+            )
+        )
+        scopeNames.append(change.scopeName)
+        scopeRegions += change.scope
+        planRegions += change.planRegions
+        planStates += change.planStates
+        histories += change.histories
+    }
+}
+
 /// What a handler does once its guard passes. Switches are referred to by index into
-/// `Topology.switches`, so the value is plain and copying it costs no reference counting.
+/// `TopologyTables.switches`, so the value is plain and copying it costs no reference counting.
 enum Effect: Sendable {
     case internalAction
     case transition(Int32)
@@ -138,7 +172,7 @@ struct StateHot: Sendable {
     let kind: StateKind
     let hasEnter: Bool
     let hasExit: Bool
-    /// The state's nested regions are `Topology.childRegions[regionStart ..< regionStart + regionCount]`.
+    /// The state's nested regions are `TopologyTables.childRegions[regionStart ..< regionStart + regionCount]`.
     let regionStart: Int32
     let regionCount: Int32
     /// The joins to reset on exit are `Topology.resetJoins[joinStart ..< joinStart + joinCount]`.
@@ -155,13 +189,22 @@ struct StateHot: Sendable {
     let isFinal: Bool
     let hasExtras: Bool
     let hasTask: Bool
+    /// The state's (event, handlers) pairs are `TopologyTables.pairEvents[pairStart ..< pairStart + pairCount]`,
+    /// in event order.
+    let pairStart: Int32
+    let pairCount: Int32
+    /// Bit `e % 64` is set when the state has handlers for some event `e` of that residue:
+    /// most events a state does not handle are turned away by this one test.
+    let eventMask: UInt64
 }
 
-struct Topology: Sendable {
+/// The immutable compiled chart, shared by every chart made from the same definition (see
+/// `Statechart.Definition`'s compiled cache): a class, so that an engine holds one reference
+/// to it, and the owner of ``tables``, the block of hot tables the engines read.
+final class Topology: Sendable {
     let name: String
     let states: [StateNode]
     let regions: [RegionNode]
-    let handlers: [HandlerNode]
     /// TBStateMachine's transition names by handler: `a --> b`, `c --> fork --> p/[a,b]`...
     let handlerNames: [String]
     let joins: [JoinNode]
@@ -169,14 +212,7 @@ struct Topology: Sendable {
     /// Event names by index, for the debugger and error messages.
     let eventNames: [String]
     let eventCount: Int
-    let switches: [SwitchHot]
     let switchScopeNames: [String]
-    let scopeRegions: [Int32]
-    let planRegions: [Int32]
-    let planStates: [Int32]
-    /// Handlers of state `s` for event `e` are `handlerList[handlerStart[s * eventCount + e] ..< handlerStart[s * eventCount + e + 1]]`.
-    let handlerStart: [Int32]
-    let handlerList: [Int32]
 
     let histories: [HistoryNode]
     let timers: [TimerNode]
@@ -208,31 +244,20 @@ struct Topology: Sendable {
     /// Histories, joins, timers or final states: the state a snapshot reads besides the configuration.
     let hasSnapshotExtras: Bool
 
-    // Flat copies of what the step reads on every event.
-    let hot: [StateHot]
-    let childRegions: [Int32]
     let resetJoins: [Int32]
     let stateTimers: [Int32]
     let stateHistories: [Int32]
     /// History `h` remembers `historyRegions[historyRegionStart[h] ..< historyRegionStart[h + 1]]`.
     let historyRegions: [Int32]
     let historyRegionStart: [Int32]
-    let regionInitial: [Int32]
-    /// Per switch, the states it enters, in entry order, with their regions: switch `c`'s
-    /// are `entryRegions/entryStates[entryStart[c] ..< entryStart[c + 1]]`, when
-    /// `hasStaticEntry[c]`. A switch's entries are static unless it enters a region through
-    /// an initial transition (SCXML's `<initial>`); a history target or a logging step
-    /// makes them depend on the run too, which the step checks itself.
-    let entryStart: [Int32]
-    let entryRegions: [Int32]
-    let entryStates: [Int32]
-    let hasStaticEntry: [Bool]
     /// The states with eventless transitions: while none of them is active, no eventless
     /// transition can be enabled, and a step need not look for one.
     let eventlessSources: [Int32]
-    /// Per handler: the state its transition enters when it is a plain move between two
-    /// sibling states (see `directTarget(of:)`), else -1.
-    let directTargets: [Int32]
+    /// The tables a step reads on every event (states, handlers, switches and their
+    /// scopes, plans and entries, the sparse handler table), made here and kept only in
+    /// one block this topology owns and frees: every engine made from it reads them there
+    /// (see `TopologyTables`).
+    let tables: TopologyTables
 
     init(
         name: String,
@@ -240,13 +265,12 @@ struct Topology: Sendable {
         regions: [RegionNode],
         handlers: [HandlerNode],
         handlerNames: [String],
-        switches: [Switch],
+        switches: SwitchTable,
         joins: [JoinNode],
         junctionNames: [String],
         eventNames: [String],
         eventCount: Int,
-        handlerStart: [Int32],
-        handlerList: [Int32],
+        handlerTable: HandlerTable,
         histories: [HistoryNode],
         timers: [TimerNode],
         eventlessEvent: Int32,
@@ -276,47 +300,24 @@ struct Topology: Sendable {
         self.name = name
         self.states = states
         self.regions = regions
-        self.handlers = handlers
         self.handlerNames = handlerNames
-        var hotSwitches: [SwitchHot] = []
-        var scopeRegions: [Int32] = []
-        var planRegions: [Int32] = []
-        var planStates: [Int32] = []
-        var switchHistories: [Int32] = []
-        for change in switches {
-            hotSwitches.append(
-                SwitchHot(
-                    scopeStart: Int32(scopeRegions.count),
-                    scopeCount: Int32(change.scope.count),
-                    planStart: Int32(planRegions.count),
-                    planCount: Int32(change.planRegions.count),
-                    historyStart: Int32(switchHistories.count),
-                    historyCount: Int32(change.histories.count)
-                )
-            )
-            scopeRegions += change.scope
-            planRegions += change.planRegions
-            planStates += change.planStates
-            switchHistories += change.histories
-        }
-        self.switchHistories = switchHistories
-        self.switches = hotSwitches
-        switchScopeNames = switches.map(\.scopeName)
-        self.scopeRegions = scopeRegions
-        self.planRegions = planRegions
-        self.planStates = planStates
+        let hotSwitches = switches.hot
+        let scopeRegions = switches.scopeRegions
+        let planRegions = switches.planRegions
+        let planStates = switches.planStates
+        switchHistories = switches.histories
+        switchScopeNames = switches.scopeNames
         self.joins = joins
         self.junctionNames = junctionNames
         self.eventNames = eventNames
         self.eventCount = eventCount
-        self.handlerStart = handlerStart
-        self.handlerList = handlerList
         var hot: [StateHot] = []
         var childRegions: [Int32] = []
         var resetJoins: [Int32] = []
         var stateTimers: [Int32] = []
         var stateHistories: [Int32] = []
-        for state in states {
+        for (index, state) in states.enumerated() {
+            let pairs = handlerTable.pairs(of: index)
             hot.append(
                 StateHot(
                     parent: state.parent,
@@ -333,7 +334,10 @@ struct Topology: Sendable {
                     historyCount: Int32(state.histories.count),
                     isFinal: state.isFinal,
                     hasExtras: state.isFinal || state.hasTask || !state.histories.isEmpty || !state.timers.isEmpty,
-                    hasTask: state.hasTask
+                    hasTask: state.hasTask,
+                    pairStart: Int32(pairs.lowerBound),
+                    pairCount: Int32(pairs.count),
+                    eventMask: pairs.reduce(0) { $0 | 1 << (UInt64(handlerTable.pairEvents[$1]) % 64) }
                 )
             )
             childRegions += state.regions
@@ -341,8 +345,6 @@ struct Topology: Sendable {
             stateTimers += state.timers
             stateHistories += state.histories
         }
-        self.hot = hot
-        self.childRegions = childRegions
         self.resetJoins = resetJoins
         self.stateTimers = stateTimers
         self.stateHistories = stateHistories
@@ -350,20 +352,19 @@ struct Topology: Sendable {
         historyRegionStart = histories.reduce(into: [0]) { starts, history in
             starts.append(starts[starts.count - 1] + Int32(history.regions.count))
         }
-        regionInitial = regions.map(\.initial)
+        let regionInitial = regions.map(\.initial)
         eventlessSources =
             eventlessEvent < 0
             ? []
             : states.indices.compactMap { state in
-                let slot = state * eventCount + Int(eventlessEvent)
-                return handlerStart[slot] < handlerStart[slot + 1] ? Int32(state) : nil
+                handlerTable.handlers(of: state, for: eventlessEvent).isEmpty ? nil : Int32(state)
             }
         let explicitChild = { (region: Int32, change: Int32) -> Int32? in
             let entry = hotSwitches[Int(change)]
             let plan = Int(entry.planStart)..<Int(entry.planStart + entry.planCount)
             return plan.first { planRegions[$0] == region }.map { planStates[$0] }
         }
-        directTargets = handlers.map { handler in
+        let directTargets = handlers.map { handler in
             Self.directTarget(
                 of: handler,
                 hot: hot,
@@ -412,10 +413,26 @@ struct Topology: Sendable {
             entryStart.append(Int32(entryRegions.count))
             hasStaticEntry.append(isStatic)
         }
-        self.entryStart = entryStart
-        self.entryRegions = entryRegions
-        self.entryStates = entryStates
-        self.hasStaticEntry = hasStaticEntry
+        tables = TopologyTables(
+            hot: hot,
+            childRegions: childRegions,
+            handlers: handlers,
+            handlerTable: handlerTable,
+            directTargets: directTargets,
+            switches: hotSwitches,
+            scopeRegions: scopeRegions,
+            entryStart: entryStart,
+            entryRegions: entryRegions,
+            entryStates: entryStates,
+            hasStaticEntry: hasStaticEntry,
+            regionInitial: regionInitial,
+            planRegions: planRegions,
+            planStates: planStates
+        )
+    }
+
+    deinit {
+        tables.release()
     }
 
     /// The state `handler` moves to when its transition is a plain move between two states
@@ -451,10 +468,9 @@ struct Topology: Sendable {
         Int(historyRegionStart[history])..<Int(historyRegionStart[history + 1])
     }
 
-    @inline(__always)
+    /// The slots in `handlerTable.list` of the handlers `state` tries for `event`, in order.
     func handlerRange(state: Int32, event: Int32) -> Range<Int> {
-        let slot = Int(state) * eventCount + Int(event)
-        return Int(handlerStart[slot])..<Int(handlerStart[slot + 1])
+        tables.handlerRange(state: state, event: event)
     }
 }
 

@@ -29,11 +29,11 @@ extension Statechart.Compiler {
         handlerNames.append(name)
         guards.append(handler.guardBlock)
         actions.append(handler.action)
-        handlerEvents.append(listedUnder ?? [event])
-        if case .event(let id) = handler.trigger {
-            handlerDescriptors.append(([id] + handler.extraEvents).map(statechartName))
+        let handler = Int32(handlers.count - 1)
+        if let listedUnder {
+            for event in listedUnder { listings.append((handler, event)) }
         } else {
-            handlerDescriptors.append(nil)
+            listings.append((handler, event))
         }
     }
 
@@ -211,42 +211,30 @@ extension Statechart.Compiler {
         // event named `done.state.<id>`: the handlers whose descriptors match that name
         // (`done`, `done.state`, `*`, the name itself) are listed under it too, as they are
         // for the same name in a chart without `onDone` (and in SCXML).
-        if prefixMatching {
-            for done in doneEvents where done >= 0 {
-                let name = syntheticNames[Int(done) - userEventCount]
-                for (handler, descriptors) in handlerDescriptors.enumerated() {
-                    guard let descriptors, !handlerEvents[handler].contains(done),
-                        descriptors.contains(where: {
-                            EventClasses.matches(descriptor: EventClasses.normalized($0), event: name)
-                        })
-                    else { continue }
-                    handlerEvents[handler].append(done)
+        guard prefixMatching, doneEvents.contains(where: { $0 >= 0 }) else { return }
+        var listed = Set(listings.map { Int64($0.handler) << 32 | Int64($0.event) })
+        // Handlers were compiled state by state, each state's in registration order.
+        var handler: Int32 = 0
+        for state in states {
+            for spec in state.handlers {
+                defer { handler += 1 }
+                guard case .event(let id) = spec.trigger else { continue }
+                let descriptors = ([id] + spec.extraEvents).map { EventClasses.normalized(statechartName($0)) }
+                for done in doneEvents where done >= 0 && !listed.contains(Int64(handler) << 32 | Int64(done)) {
+                    let name = syntheticNames[Int(done) - userEventCount]
+                    if descriptors.contains(where: { EventClasses.matches(descriptor: $0, event: name) }) {
+                        listings.append((handler, done))
+                        listed.insert(Int64(handler) << 32 | Int64(done))
+                    }
                 }
             }
         }
     }
 
-    /// The handler table: `start[s * eventCount + e] ..< start[s * eventCount + e + 1]`
-    /// are the slots in `list` of the handlers state `s` tries for event `e`, in order.
-    func handlerTable() -> (start: [Int32], list: [Int32]) {
-        // Flat handler table: for each (state, event) slot, the handlers in registration order.
-        var counts = [Int32](repeating: 0, count: states.count * eventCount + 1)
-        for (index, handler) in handlers.enumerated() {
-            for event in handlerEvents[index] {
-                counts[Int(handler.source) * eventCount + Int(event) + 1] += 1
-            }
-        }
-        for slot in counts.indices.dropFirst() { counts[slot] += counts[slot - 1] }
-        var fill = counts
-        var list = [Int32](repeating: 0, count: Int(counts.last ?? 0))
-        for (index, handler) in handlers.enumerated() {
-            for event in handlerEvents[index] {
-                let slot = Int(handler.source) * eventCount + Int(event)
-                list[Int(fill[slot])] = Int32(index)
-                fill[slot] += 1
-            }
-        }
-        return (counts, list)
+    /// The handler table: for every (state, event) pair with handlers, those handlers in
+    /// registration order (see `HandlerTable`).
+    func handlerTable() -> HandlerTable {
+        HandlerTable(stateCount: states.count, sources: handlers.map(\.source), listings: listings)
     }
 
     /// With prefix matching, every composite and parallel state raises its

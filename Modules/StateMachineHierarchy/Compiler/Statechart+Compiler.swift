@@ -67,15 +67,13 @@ extension Statechart {
         var stateTimers: [[Int32]] = []
 
         // 4. Handlers (and the switches every phase registers)
-        var switches: [Switch] = []
+        var switches = SwitchTable()
         var handlers: [HandlerNode] = []
         var handlerNames: [String] = []
         var guards: [Guard?] = []
         var actions: [Action?] = []
-        /// Per handler, the events it is listed under in the handler table.
-        var handlerEvents: [[Int32]] = []
-        /// Per handler, the names of the events it names (nil for eventless, delayed and done handlers).
-        var handlerDescriptors: [[String]?] = []
+        /// Every (handler, event) listing of the handler table, in no particular order.
+        var listings: [(handler: Int32, event: Int32)] = []
 
         // 5. Initial transitions
         var regionDefaults: [Int32] = []
@@ -103,9 +101,10 @@ extension Statechart {
         /// A compiler for `definition` under `options`.
         init(_ definition: Definition, options: StatechartOptions = StatechartOptions()) {
             self.definition = definition
-            prefixMatching = options.eventMatching == .prefix
-            compoundDomains = options.transitionDomain == .leastCommonCompoundAncestor
-            completesThroughChildren = options.parallelCompletion == .everyRegionInFinalState
+            let key = CompiledCache.Key(options)
+            prefixMatching = key.prefixMatching
+            compoundDomains = key.compoundDomains
+            completesThroughChildren = key.completesThroughChildren
         }
 
         /// Runs every phase and assembles the compiled chart.
@@ -129,7 +128,7 @@ extension Statechart {
         }
 
         /// The `Topology` and the `Model` made of what the phases built.
-        private func assemble(table: (start: [Int32], list: [Int32])) -> Model {
+        private func assemble(table: HandlerTable) -> Model {
             var eventIDs = [EventID?](repeating: nil, count: userEventCount)
             for (id, index) in eventIndex { eventIDs[Int(index)] = id }
             let topology = Topology(
@@ -163,8 +162,7 @@ extension Statechart {
                 junctionNames: junctionNames,
                 eventNames: eventIDs.map { statechartName($0!) } + syntheticNames,
                 eventCount: eventCount,
-                handlerStart: table.start,
-                handlerList: table.list,
+                handlerTable: table,
                 histories: histories,
                 timers: timers,
                 eventlessEvent: eventlessEvent,
@@ -188,7 +186,7 @@ extension Statechart {
                 eventIndex: eventIndex,
                 eventIDs: eventIDs.map { $0! },
                 stateIndex: stateIndex,
-                matching: matching,
+                matching: matching.forgettingNames(),
                 initialActions: initialActions,
                 historyDefaultActions: historyDefaultActions
             )

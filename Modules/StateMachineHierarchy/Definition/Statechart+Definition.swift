@@ -5,16 +5,25 @@ extension Statechart {
     /// (``Statechart/definition(fromJSON:)-(String)``), then refine it by path: attach enter and exit
     /// blocks, add transitions, or give guards and actions to transitions by name.
     /// Editing is cheap; validation happens once, when ``Statechart/init(_:options:clock:)`` compiles it.
+    ///
+    /// Charts made from one definition (or from unedited copies of it) share its compiled
+    /// form: the first compiles it, the others reuse the result, so each chart holds only
+    /// its own configuration, histories, timers and queue.
     public struct Definition: Sendable {
         /// The root region's name (TBStateMachine's root machine name).
-        public var name: String
+        public var name: String { didSet { compiled = CompiledCache() } }
+        /// Edited only through ``modify(at:_:)``, which starts a new compiled cache (an
+        /// observer here would copy the whole tree on every edit, as `modify` edits in place).
         var root: RegionSpec
-        var forks: [ForkSpec] = []
-        var joins: [JoinSpec] = []
-        var junctions: [JunctionSpec] = []
+        var forks: [ForkSpec] = [] { didSet { compiled = CompiledCache() } }
+        var joins: [JoinSpec] = [] { didSet { compiled = CompiledCache() } }
+        var junctions: [JunctionSpec] = [] { didSet { compiled = CompiledCache() } }
         /// Read from an SCXML document: its charts keep an SCXML session's sends and send
         /// ids (`SCXMLSends`), which other charts do without.
-        var isSCXMLSession = false
+        var isSCXMLSession = false { didSet { compiled = CompiledCache() } }
+        /// What this declaration compiled to, shared by its unedited copies; every edit
+        /// starts a new, empty one.
+        private var compiled = CompiledCache()
         /// A definition named `name` whose root region holds `states` (and any pseudo
         /// states declared among them). The first state is the initial one unless
         /// `initial` names another.
@@ -30,6 +39,21 @@ extension Statechart {
         init(name: String, root: RegionSpec) {
             self.name = name
             self.root = root
+        }
+
+        /// The compiled form under `options`: compiled the first time, then shared.
+        /// - Throws: ``StatechartError`` naming the state, event or pseudo state at fault.
+        func compiledModel(options: StatechartOptions) throws -> Model {
+            let key = CompiledCache.Key(options)
+            if let model = compiled.models.withLock({ $0[key] }) { return model }
+            var compiler = Compiler(self, options: options)
+            let model = try compiler.compile()
+            // Two threads may both compile a new definition; the first stored is the one kept.
+            return compiled.models.withLock { models in
+                if let stored = models[key] { return stored }
+                models[key] = model
+                return model
+            }
         }
 
         private mutating func add(_ element: Element) {
@@ -207,7 +231,7 @@ extension Statechart {
             var location: [Step] = []
             var regionIndex = 0
             for (position, component) in path.components.enumerated() {
-                guard let index = region.states.firstIndex(where: { statechartName($0.id) == component.name }) else {
+                guard let index = region.index(ofStateNamed: component.name) else {
                     throw StatechartError.invalidPath(
                         path: text,
                         component: component.name,
@@ -274,6 +298,7 @@ extension Statechart {
         }
 
         mutating func modify(at location: [Step], _ body: (inout NodeSpec) -> Void) {
+            compiled = CompiledCache()
             Self.modify(&root, location[...], body)
         }
 

@@ -2,6 +2,8 @@
 // path-based editing API of `Definition` all produce these values; `Statechart.init`
 // validates them and flattens them into the indexed tree the runtime steps through.
 
+import StateMachineSupport
+
 extension Statechart {
     struct RegionSpec: Sendable {
         var states: [NodeSpec]
@@ -11,6 +13,32 @@ extension Statechart {
         var initialTargets: [Target] = []
         /// The initial transition's executable content, run after the owner's enter block.
         var initialAction: Action? = nil
+        /// The states' positions by name, made on the first lookup and shared by copies.
+        private let names = StateNameIndex()
+
+        /// The position of the state named `name`, as `states.firstIndex` finds it, in
+        /// constant time once the region has been searched by name (paths are resolved one
+        /// component at a time, so a JSON chart's transitions would otherwise cost states x
+        /// transitions). An index that no longer fits `states` is not trusted.
+        func index(ofStateNamed name: String) -> Int? {
+            let index = names.positions.withLock { positions in
+                if positions == nil {
+                    var made: [String: Int] = [:]
+                    for (position, state) in states.enumerated() where made[statechartName(state.id)] == nil {
+                        made[statechartName(state.id)] = position
+                    }
+                    positions = made
+                }
+                return positions?[name]
+            }
+            if let index, index < states.count, statechartName(states[index].id) == name { return index }
+            return states.firstIndex { statechartName($0.id) == name }
+        }
+    }
+
+    /// A region's state positions by name (see `RegionSpec.index(ofStateNamed:)`).
+    final class StateNameIndex: Sendable {
+        let positions = Lock<[String: Int]?>(nil)
     }
 
     enum ContentSpec: Sendable {

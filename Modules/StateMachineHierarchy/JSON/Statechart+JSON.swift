@@ -24,7 +24,8 @@ extension Statechart where StateID == String, EventID == String {
         do {
             document = try JSONValue.parse(data)
         } catch {
-            let message = syntaxError(in: data) ?? "malformed JSON: \(describe(decodingError: error))"
+            // Foundation's words for what is wrong, where it has any; ours otherwise.
+            let message = syntaxError(in: data) ?? malformed(data, at: error.offset, error.reason)
             throw StatechartError.invalidJSON(StatechartJSONError(issues: [.init(path: "$", message: message)]))
         }
         var reader = JSONReader<Payload>()
@@ -70,21 +71,16 @@ extension Statechart where StateID == String, EventID == String {
             } else {
                 offset = data.count
             }
-            let before = data.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
-            return "malformed JSON at line \(line), column \(offset - lineStart + 1): \(reason)"
+            return malformed(data, at: offset, reason)
         }
     }
 
-    private static func describe(decodingError error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
-            return context.debugDescription + underlying
-        default:
-            return String(describing: error)
-        }
+    /// "malformed JSON at line L, column C: reason" for byte `offset` of `data`.
+    private static func malformed(_ data: Data, at offset: Int, _ reason: String) -> String {
+        let before = data.prefix(min(max(offset, 0), data.count))
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+        return "malformed JSON at line \(line), column \(before.endIndex - lineStart + 1): \(reason)"
     }
 }
 

@@ -60,10 +60,14 @@ struct SCXMLBuilder {
         for index in nodes.indices where nodes[index].kind == .root || nodes[index].kind == .compound {
             try resolveInitial(of: index)
         }
+        var indexByID: [String: Int] = [:]
+        for (index, node) in nodes.enumerated().dropFirst() where indexByID[node.id] == nil {
+            indexByID[node.id] = index
+        }
         var transitions: [SCXMLDocument.Transition] = []
         transitions.reserveCapacity(pending.count)
         for transition in pending {
-            transitions.append(try resolve(transition))
+            transitions.append(try resolve(transition, indexByID: indexByID))
         }
         for index in nodes.indices {
             nodes[index].transitions = ownTransitions[index]
@@ -296,10 +300,14 @@ struct SCXMLBuilder {
         initialTransition[node] = pending.count - 1
     }
 
-    private func resolve(_ transition: PendingTransition) throws(SCXMLError) -> SCXMLDocument.Transition {
+    /// `transition` with its targets looked up in `indexByID` (every state's id, the root's aside).
+    private func resolve(
+        _ transition: PendingTransition,
+        indexByID: [String: Int]
+    ) throws(SCXMLError) -> SCXMLDocument.Transition {
         var targets: [Int] = []
         for id in transition.targets {
-            guard let index = nodes.firstIndex(where: { $0.id == id }), index > 0 else {
+            guard let index = indexByID[id] else {
                 throw .unknownState(id: id, element: transition.element, line: transition.line)
             }
             targets.append(index)

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 
 /// A statechart loaded from an SCXML document (the null data model subset: states,
 /// compound and parallel states, finals, initial states, shallow and deep history,
@@ -175,27 +176,21 @@ public struct SCXMLDocument: Sendable {
     var transitions: [Transition]
     /// The `name` attribute of `<scxml>`, if any.
     public let name: String?
-    /// Proper ancestors of every node, nearest first (precomputed).
-    let ancestors: [[Int]]
     /// Index of every node by id.
     let indexByID: [String: Int]
     /// One past the last descendant of every node: in document order a node's
     /// descendants are the contiguous indices `node + 1 ..< subtreeEnd[node]`.
     let subtreeEnd: [Int]
-    /// For every atomic state, the transitions the selection algorithm tries, in order:
-    /// the state's own, then each ancestor's, nearest first (empty for other nodes).
-    let selectionChains: [[Int]]
+
+    /// The document's chart definitions, made once and shared by every interpreter of the
+    /// document (and so is what they compile to: see `Statechart.Definition`).
+    let definitions: SCXMLDefinitions
 
     init(name: String?, nodes: [Node], transitions: [Transition]) {
+        definitions = SCXMLDefinitions()
         self.name = name
         self.nodes = nodes
         self.transitions = transitions
-        var ancestors = [[Int]](repeating: [], count: nodes.count)
-        for index in nodes.indices where nodes[index].parent >= 0 {
-            let parent = nodes[index].parent
-            ancestors[index] = [parent] + ancestors[parent]
-        }
-        self.ancestors = ancestors
         var byID: [String: Int] = [:]
         for (index, node) in nodes.enumerated() where index > 0 { byID[node.id] = index }
         indexByID = byID
@@ -205,13 +200,23 @@ public struct SCXMLDocument: Sendable {
             end[parent] = max(end[parent], end[index])
         }
         subtreeEnd = end
-        selectionChains = nodes.indices.map { index in
-            switch nodes[index].kind {
-            case .atomic, .final:
-                ([index] + ancestors[index]).flatMap { nodes[$0].transitions }
-            default:
-                []
+    }
+
+    /// For an atomic state, the transitions the selection algorithm tries, in order: the
+    /// state's own, then each ancestor's, nearest first (empty for other nodes). Made when
+    /// asked, by walking up the tree, so a large document keeps no list per state.
+    func selectionChain(of index: Int) -> [Int] {
+        switch nodes[index].kind {
+        case .atomic, .final:
+            var chain: [Int] = []
+            var node = index
+            while node >= 0 {
+                chain += nodes[node].transitions
+                node = nodes[node].parent
             }
+            return chain
+        default:
+            return []
         }
     }
 
@@ -255,28 +260,48 @@ public struct SCXMLDocument: Sendable {
     /// Parses a document whose `<invoke src>` paths are relative to `baseURL` (the current
     /// directory when nil); `depth` counts the invocations above it.
     init(data: Data, baseURL: URL?, depth: Int) throws(SCXMLError) {
-        let tree = try SCXMLParser.parse(data)
-        try self.init(tree: tree, baseURL: baseURL, depth: depth)
+        // The element tree is let go once the document is built, before the chart compiles,
+        // so that a large document's tree and compiled chart never take memory together.
+        self = try Self.built(from: try SCXMLParser.parse(data), baseURL: baseURL, depth: depth)
+        try compileChart()
     }
 
+    /// The document `tree` describes (an `<invoke>`'s inline `<content>`).
     init(tree: SCXMLElement, baseURL: URL?, depth: Int) throws(SCXMLError) {
-        var builder = SCXMLBuilder(root: tree, baseURL: baseURL, depth: depth)
-        self = try builder.build()
-        // The chart compiles now, so that interpreters created later cannot fail.
+        self = try Self.built(from: tree, baseURL: baseURL, depth: depth)
+        try compileChart()
+    }
+
+    /// Compiles the chart now, so that interpreters created later cannot fail (and share
+    /// what it compiled to).
+    private func compileChart() throws(SCXMLError) {
         do {
-            var compiler = SCXMLChart.Compiler(definition, options: .scxml)
-            _ = try compiler.compile()
+            _ = try definition.compiledModel(options: .scxml)
         } catch {
             throw .invalidStructure(reason: "\(error)", line: nodes[0].line)
         }
     }
 
+    /// The document `tree` describes, checked but not compiled.
+    private static func built(from tree: SCXMLElement, baseURL: URL?, depth: Int) throws(SCXMLError) -> Self {
+        var builder = SCXMLBuilder(root: tree, baseURL: baseURL, depth: depth)
+        return try builder.build()
+    }
+
     /// The document as a chart definition, the model every SCXML chart runs from.
-    var definition: SCXMLChart.Definition { Self.definition(of: self) }
+    var definition: SCXMLChart.Definition { definition(tracing: true) }
 
     /// The document as a chart definition, with or without the blocks that record the
-    /// interpreter's trace.
-    func definition(tracing: Bool) -> SCXMLChart.Definition { Self.definition(of: self, tracing: tracing) }
+    /// interpreter's trace: made the first time, then shared.
+    func definition(tracing: Bool) -> SCXMLChart.Definition {
+        if let made = definitions.byTracing.withLock({ $0[tracing] }) { return made }
+        let made = Self.definition(of: self, tracing: tracing)
+        return definitions.byTracing.withLock { definitions in
+            if let stored = definitions[tracing] { return stored }
+            definitions[tracing] = made
+            return made
+        }
+    }
 
     /// The ids of all states (every node except the root), in document order.
     public var stateIDs: [String] { nodes.dropFirst().map(\.id) }
@@ -300,4 +325,10 @@ public struct SCXMLDocument: Sendable {
         if case .history = nodes[node].kind { return true }
         return false
     }
+}
+
+/// An SCXML document's chart definitions (with and without the trace's blocks), made on
+/// first use: a reference, so that copies of the document share them.
+final class SCXMLDefinitions: Sendable {
+    let byTracing = Lock<[Bool: SCXMLChart.Definition]>([:])
 }

@@ -18,7 +18,7 @@ extension SCXMLInterpreter {
         var accepted = Set<String>()
         for id in activeAtomicStates {
             guard let index = document.index(of: id) else { continue }
-            for transition in document.selectionChains[index] {
+            for transition in document.selectionChain(of: index) {
                 accepted.formUnion(document.transitions[transition].events)
             }
         }

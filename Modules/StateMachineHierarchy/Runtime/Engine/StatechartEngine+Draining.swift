@@ -312,7 +312,7 @@ extension StatechartEngine {
 
     /// Whether `state` is active and has not been re-entered since `generation`.
     private func isCurrent(_ state: Int32, generation: UInt64) -> Bool {
-        slots.current[Int(slots.hot[Int(state)].parent)] == state && slots.generations[Int(state)] == generation
+        slots.current[Int(tables.hot[Int(state)].parent)] == state && slots.generations[Int(state)] == generation
     }
 
     /// Takes eventless transitions until none is enabled, then processes the internal
@@ -357,7 +357,7 @@ extension StatechartEngine {
 
     /// Whether a state with eventless transitions is active (else none can be enabled).
     private func hasActiveEventlessSource() -> Bool {
-        for state in topology.eventlessSources where slots.current[Int(slots.hot[Int(state)].parent)] == state {
+        for state in topology.eventlessSources where slots.current[Int(tables.hot[Int(state)].parent)] == state {
             return true
         }
         return false

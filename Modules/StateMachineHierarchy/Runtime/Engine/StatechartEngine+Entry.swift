@@ -20,7 +20,7 @@ extension StatechartEngine {
     /// history's record or, when it has none, its default transition (whose content runs
     /// once the owner is entered).
     func applyHistories(of change: Int32) {
-        let entry = slots.switches[Int(change)]
+        let entry = tables.switches[Int(change)]
         guard entry.historyCount > 0 else { return }
         for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
             let history = Int(topology.switchHistories[slot])
@@ -38,7 +38,7 @@ extension StatechartEngine {
 
     /// Undoes ``applyHistories(of:)`` once the switch's entries are done.
     func clearHistories(of change: Int32) {
-        let entry = slots.switches[Int(change)]
+        let entry = tables.switches[Int(change)]
         guard entry.historyCount > 0 else { return }
         for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
             let history = Int(topology.switchHistories[slot])
@@ -67,7 +67,7 @@ extension StatechartEngine {
     /// `plan` is -1 for a plain default entry.
     func enterRegion(_ region: Int32, plan: Int32) {
         let explicit = plan >= 0 ? explicitChild(of: region, in: plan) : nil
-        var target = explicit ?? slots.regionInitial[Int(region)]
+        var target = explicit ?? tables.regionInitial[Int(region)]
         if explicit == nil {
             if topology.hasHistories, slots.restoreTargets[Int(region)] >= 0 {
                 target = slots.restoreTargets[Int(region)]
@@ -88,7 +88,7 @@ extension StatechartEngine {
         applyHistories(of: change)
         let owner = topology.regions[Int(region)].parent
         if topology.hasHistoryDefaultActions, owner >= 0 { runHistoryDefaults(owner: owner) }
-        var target = explicitChild(of: region, in: change) ?? slots.regionInitial[Int(region)]
+        var target = explicitChild(of: region, in: change) ?? tables.regionInitial[Int(region)]
         if topology.hasHistories, slots.restoreTargets[Int(region)] >= 0,
             explicitChild(of: region, in: change) == nil
         {
@@ -110,16 +110,16 @@ extension StatechartEngine {
             return
         }
         guard topology.doneEvents[Int(owner)] >= 0 || topology.raisesEveryDoneEvent else { return }
-        let state = slots.hot[Int(owner)]
+        let state = tables.hot[Int(owner)]
         for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-            let active = slots.current[Int(slots.childRegions[slot])]
-            guard active >= 0, slots.hot[Int(active)].isFinal else { return }
+            let active = slots.current[Int(tables.childRegions[slot])]
+            guard active >= 0, tables.hot[Int(active)].isFinal else { return }
         }
         raiseDone(owner)
         // SCXML: a parallel state whose children are all in final states completes too.
         guard topology.completesThroughChildren else { return }
         let parallel = topology.regions[Int(state.parent)].parent
-        if parallel >= 0, slots.hot[Int(parallel)].kind == .parallel, isInFinalState(parallel) {
+        if parallel >= 0, tables.hot[Int(parallel)].kind == .parallel, isInFinalState(parallel) {
             raiseDone(parallel)
         }
     }
@@ -135,17 +135,17 @@ extension StatechartEngine {
     /// SCXML's `isInFinalState`: a composite state whose active child is final, or a
     /// parallel state whose regions' states all are in final states.
     func isInFinalState(_ index: Int32) -> Bool {
-        let state = slots.hot[Int(index)]
+        let state = tables.hot[Int(index)]
         switch state.kind {
         case .simple:
             return false
         case .composite:
-            let active = slots.current[Int(slots.childRegions[Int(state.regionStart)])]
-            return active >= 0 && slots.hot[Int(active)].isFinal
+            let active = slots.current[Int(tables.childRegions[Int(state.regionStart)])]
+            return active >= 0 && tables.hot[Int(active)].isFinal
         case .parallel:
             for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-                let active = slots.current[Int(slots.childRegions[slot])]
-                guard active >= 0, slots.hot[Int(active)].isFinal || isInFinalState(active) else { return false }
+                let active = slots.current[Int(tables.childRegions[slot])]
+                guard active >= 0, tables.hot[Int(active)].isFinal || isInFinalState(active) else { return false }
             }
             return true
         }
@@ -156,7 +156,7 @@ extension StatechartEngine {
     func activate(_ index: Int32, remaining: [Int32: Duration]? = nil) {
         slots.generations[Int(index)] &+= 1
         let generation = slots.generations[Int(index)]
-        let state = slots.hot[Int(index)]
+        let state = tables.hot[Int(index)]
         for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
             let timer = topology.stateTimers[slot]
             // Restoring: only the timers that were pending when the snapshot was taken.
@@ -177,7 +177,7 @@ extension StatechartEngine {
     /// Records the state's histories and stops its timers and task; called before its
     /// children exit, while the configuration below it is still active.
     func deactivate(_ index: Int32) {
-        let state = slots.hot[Int(index)]
+        let state = tables.hot[Int(index)]
         for slot in Int(state.historyStart)..<Int(state.historyStart + state.historyCount) {
             let history = Int(topology.stateHistories[slot])
             let regions = topology.historyRegionSlots(history)
@@ -209,10 +209,10 @@ extension StatechartEngine {
     /// The state switch `change` enters in `region` instead of its initial state, if any.
     @inline(__always)
     func explicitChild(of region: Int32, in change: Int32) -> Int32? {
-        let entry = slots.switches[Int(change)]
+        let entry = tables.switches[Int(change)]
         for slot in Int(entry.planStart)..<Int(entry.planStart + entry.planCount)
-        where slots.planRegions[slot] == region {
-            return slots.planStates[slot]
+        where tables.planRegions[slot] == region {
+            return tables.planStates[slot]
         }
         return nil
     }
@@ -227,9 +227,9 @@ extension StatechartEngine {
         let active = slots.current[Int(region)]
         guard active >= 0 else { return false }
         if topology.states[Int(active)].deferred.contains(event) { return true }
-        let state = slots.hot[Int(active)]
+        let state = tables.hot[Int(active)]
         for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
-        where isDeferred(event, below: slots.childRegions[slot]) {
+        where isDeferred(event, below: tables.childRegions[slot]) {
             return true
         }
         return false
@@ -240,15 +240,15 @@ extension StatechartEngine {
     func enterState(_ index: Int32, plan: Int32) {
         log?.write("\tEnter '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         enterOnly(index)
-        let state = slots.hot[Int(index)]
+        let state = tables.hot[Int(index)]
         switch state.kind {
         case .simple:
             break
         case .composite:
-            enterRegion(slots.childRegions[Int(state.regionStart)], plan: plan)
+            enterRegion(tables.childRegions[Int(state.regionStart)], plan: plan)
         case .parallel:
             for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-                let inner = slots.childRegions[slot]
+                let inner = tables.childRegions[slot]
                 if plan >= 0, explicitChild(of: inner, in: plan) != nil {
                     enterRegion(inner, plan: plan)
                 } else {
@@ -264,7 +264,7 @@ extension StatechartEngine {
     /// region's completion when it is final. Its regions are entered by the caller.
     @inline(__always)
     func enterOnly(_ index: Int32) {
-        let state = slots.hot[Int(index)]
+        let state = tables.hot[Int(index)]
         notify(.entered, state: index)
         if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
         if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
@@ -278,13 +278,13 @@ extension StatechartEngine {
     /// regions are torn down (children first, in `regionExitOrder`), its partial joins reset,
     /// then its observers are told and its exit block runs.
     func exitState(_ index: Int32) {
-        let state = slots.hot[Int(index)]
+        let state = tables.hot[Int(index)]
         if state.hasExtras { deactivate(index) }
         let regions = Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
         if reverseRegionExit {
-            for slot in regions.reversed() { tearDownRegion(slots.childRegions[slot]) }
+            for slot in regions.reversed() { tearDownRegion(tables.childRegions[slot]) }
         } else {
-            for slot in regions { tearDownRegion(slots.childRegions[slot]) }
+            for slot in regions { tearDownRegion(tables.childRegions[slot]) }
         }
         for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
             // Semantics and decisions, "Partial joins reset on exit": leaving the join's region drops it.
@@ -308,7 +308,7 @@ extension StatechartEngine {
     func isActiveInStep(_ state: Int32) -> Bool {
         var current = state
         while true {
-            let region = slots.hot[Int(current)].parent
+            let region = tables.hot[Int(current)].parent
             guard slots.current[Int(region)] == current else { return false }
             let owner = topology.regions[Int(region)].parent
             guard owner >= 0 else { return true }

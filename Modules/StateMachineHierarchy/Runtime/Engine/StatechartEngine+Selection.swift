@@ -20,13 +20,13 @@ extension StatechartEngine {
     private func collect(region: Int32, event: Int32) throws(StatechartError) {
         let active = slots.current[Int(region)]
         guard active >= 0 else { return }
-        let state = slots.hot[Int(active)]
+        let state = tables.hot[Int(active)]
         if state.kind == .simple {
             try pickFirstEnabled(from: active, event: event)
             return
         }
         for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-            try collect(region: slots.childRegions[slot], event: event)
+            try collect(region: tables.childRegions[slot], event: event)
         }
     }
 
@@ -37,7 +37,7 @@ extension StatechartEngine {
             let range = handlerRange(state: state, event: event)
             if !range.isEmpty, let log { logWillHandle(state: state, event: event, log) }
             for slot in range {
-                let index = Int(slots.handlerList[slot])
+                let index = Int(tables.handlerList[slot])
                 // Picked already for another atomic state: the same guards pass again.
                 if picks.contains(where: { $0.handler == Int32(truncatingIfNeeded: index) }) { return }
                 if let pick = try choose(index) {
@@ -45,7 +45,7 @@ extension StatechartEngine {
                     return
                 }
             }
-            let owner = topology.regions[Int(slots.hot[Int(state)].parent)].parent
+            let owner = topology.regions[Int(tables.hot[Int(state)].parent)].parent
             guard owner >= 0 else { return }
             state = owner
         }
@@ -62,8 +62,8 @@ extension StatechartEngine {
             var replaced: [Int] = []
             for (position, earlier) in kept.enumerated() where scopesOverlap(candidate.change, earlier.change) {
                 if isState(
-                    slots.handlers[Int(candidate.handler)].source,
-                    below: slots.handlers[Int(earlier.handler)].source
+                    tables.handlers[Int(candidate.handler)].source,
+                    below: tables.handlers[Int(earlier.handler)].source
                 ) {
                     replaced.append(position)
                 } else {
@@ -81,12 +81,12 @@ extension StatechartEngine {
     /// Whether two switches exit states of one region (one scope at or inside the other).
     private func scopesOverlap(_ first: Int32, _ second: Int32) -> Bool {
         guard first >= 0, second >= 0 else { return false }
-        let a = slots.switches[Int(first)]
-        let b = slots.switches[Int(second)]
+        let a = tables.switches[Int(first)]
+        let b = tables.switches[Int(second)]
         for i in Int(a.scopeStart)..<Int(a.scopeStart + a.scopeCount) {
-            let left = slots.scopeRegions[i]
+            let left = tables.scopeRegions[i]
             for j in Int(b.scopeStart)..<Int(b.scopeStart + b.scopeCount) {
-                let right = slots.scopeRegions[j]
+                let right = tables.scopeRegions[j]
                 if left == right || isRegion(left, inside: right) || isRegion(right, inside: left) { return true }
             }
         }
@@ -97,7 +97,7 @@ extension StatechartEngine {
     private func isState(_ state: Int32, below ancestor: Int32) -> Bool {
         var current = state
         while true {
-            let owner = topology.regions[Int(slots.hot[Int(current)].parent)].parent
+            let owner = topology.regions[Int(tables.hot[Int(current)].parent)].parent
             guard owner >= 0 else { return false }
             if owner == ancestor { return true }
             current = owner
@@ -110,7 +110,7 @@ extension StatechartEngine {
         while true {
             let owner = topology.regions[Int(current)].parent
             guard owner >= 0 else { return false }
-            current = slots.hot[Int(owner)].parent
+            current = tables.hot[Int(owner)].parent
             if current == outer { return true }
         }
     }

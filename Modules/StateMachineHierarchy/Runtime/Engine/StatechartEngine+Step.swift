@@ -8,9 +8,9 @@ extension StatechartEngine {
     /// to (the switch it makes, and the junction path or history record it took). Plain
     /// 32-bit numbers, so that one travels in registers.
     struct Pick {
-        /// The handler, an index into `Topology.handlers`.
+        /// The handler, an index into `TopologyTables.handlers`.
         var handler: Int32
-        /// The switch the transition makes (an index into `Topology.switches`), or
+        /// The switch the transition makes (an index into `TopologyTables.switches`), or
         /// ``internalTransition``, or ``joinArrival``.
         var change: Int32
         /// For a junction: the junction and the outgoing path whose guard passed; -1 else.
@@ -42,16 +42,16 @@ extension StatechartEngine {
     private func dispatch(region: Int32, event: Int32) throws(StatechartError) -> Bool {
         let active = slots.current[Int(region)]
         guard active >= 0 else { return false }
-        let state = slots.hot[Int(active)]
+        let state = tables.hot[Int(active)]
         switch state.kind {
         case .simple:
             break
         case .composite:
-            if try dispatch(region: slots.childRegions[Int(state.regionStart)], event: event) { return true }
+            if try dispatch(region: tables.childRegions[Int(state.regionStart)], event: event) { return true }
         case .parallel:
             var handled = false
             for slot in Int(state.regionStart)..<Int(state.regionStart + state.regionCount) {
-                if try dispatch(region: slots.childRegions[slot], event: event) { handled = true }
+                if try dispatch(region: tables.childRegions[slot], event: event) { handled = true }
             }
             if handled { return true }
         }
@@ -59,7 +59,7 @@ extension StatechartEngine {
         guard !range.isEmpty else { return false }
         if let log { logWillHandle(state: active, event: event, log) }
         for slot in range {
-            let index = Int(slots.handlerList[slot])
+            let index = Int(tables.handlerList[slot])
             if let pick = try choose(index) {
                 take(pick)
                 return true
@@ -74,7 +74,7 @@ extension StatechartEngine {
     /// source arriving under `JoinSemantics.rememberArrivals` is recorded here.
     @inline(__always)
     func choose(_ index: Int) throws(StatechartError) -> Pick? {
-        let handler = slots.handlers[index]
+        let handler = tables.handlers[index]
         if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return nil }
         let number = Int32(truncatingIfNeeded: index)
         switch handler.effect {
@@ -98,42 +98,50 @@ extension StatechartEngine {
 
     /// Takes one chosen transition: exits, content, entries (see ``take(together:)``, the
     /// same path for several), with two shortcuts that change nothing but the cost: a plain
-    /// move between siblings (see `Topology.directTarget(of:)`), and entries that depend on
-    /// nothing but the switch (`Topology.hasStaticEntry`), read from the table.
+    /// move between siblings (see `Topology.directTarget(of:)`), here, small enough to be
+    /// inlined into the dispatch; and entries that depend on nothing but the switch
+    /// (`TopologyTables.hasStaticEntry`), read from the table in ``takeThroughScope(_:)``.
     @inline(__always)
     func take(_ pick: Pick) {
-        let change = pick.change
-        let target = slots.directTargets[Int(pick.handler)]
-        if target >= 0, log == nil {
-            let handler = slots.handlers[Int(pick.handler)]
-            let region = Int(slots.hot[Int(handler.source)].parent)
-            if settles { lastFired = Int(pick.handler) }
-            notify(.exited, state: handler.source)
-            slots.current[region] = -1
-            if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
-            slots.current[region] = target
-            notify(.entered, state: target)
+        let target = tables.directTargets[Int(pick.handler)]
+        guard target >= 0, log == nil else {
+            takeThroughScope(pick)
             return
         }
+        let handler = tables.handlers[Int(pick.handler)]
+        let region = Int(tables.hot[Int(handler.source)].parent)
+        if settles { lastFired = Int(pick.handler) }
+        notify(.exited, state: handler.source)
+        slots.current[region] = -1
+        if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
+        slots.current[region] = target
+        notify(.entered, state: target)
+    }
+
+    /// ``take(_:)`` for every transition but a plain move between siblings: exits the
+    /// switch's scope, runs the content, enters.
+    @inline(never)
+    private func takeThroughScope(_ pick: Pick) {
+        let change = pick.change
         if log != nil { logTaking(pick) }
         guard change >= 0 else {
             runContent(of: pick)
             return
         }
-        let entry = slots.switches[Int(change)]
+        let entry = tables.switches[Int(change)]
         exitScope(of: change)
         runContent(of: pick)
-        if pick.history < 0, entry.historyCount == 0, log == nil, slots.hasStaticEntry[Int(change)] {
-            for slot in Int(slots.entryStart[Int(change)])..<Int(slots.entryStart[Int(change) + 1]) {
-                let state = slots.entryStates[slot]
-                slots.current[Int(slots.entryRegions[slot])] = state
+        if pick.history < 0, entry.historyCount == 0, log == nil, tables.hasStaticEntry[Int(change)] {
+            for slot in Int(tables.entryStart[Int(change)])..<Int(tables.entryStart[Int(change) + 1]) {
+                let state = tables.entryStates[slot]
+                slots.current[Int(tables.entryRegions[slot])] = state
                 enterOnly(state)
             }
             return
         }
         followHistories(of: pick)
         for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
-            enterRegion(slots.scopeRegions[slot], plan: change)
+            enterRegion(tables.scopeRegions[slot], plan: change)
         }
         forgetHistories(of: pick)
     }
@@ -150,9 +158,9 @@ extension StatechartEngine {
         if log != nil { for pick in picks { logTaking(pick) } }
         pickScopes.removeAll(keepingCapacity: true)
         for pick in picks where pick.moves {
-            let entry = slots.switches[Int(pick.change)]
+            let entry = tables.switches[Int(pick.change)]
             for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
-                pickScopes.append((slots.scopeRegions[slot], pick.change))
+                pickScopes.append((tables.scopeRegions[slot], pick.change))
             }
         }
         // Regions are numbered in document order (pre-order), and the scopes of kept picks
@@ -173,12 +181,12 @@ extension StatechartEngine {
     /// `regionExitOrder`.
     @inline(__always)
     private func exitScope(of change: Int32) {
-        let entry = slots.switches[Int(change)]
+        let entry = tables.switches[Int(change)]
         let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
         if reverseRegionExit {
-            for slot in scope.reversed() { leave(region: slots.scopeRegions[slot]) }
+            for slot in scope.reversed() { leave(region: tables.scopeRegions[slot]) }
         } else {
-            for slot in scope { leave(region: slots.scopeRegions[slot]) }
+            for slot in scope { leave(region: tables.scopeRegions[slot]) }
         }
     }
 
@@ -199,7 +207,7 @@ extension StatechartEngine {
     private func runContent(of pick: Pick) {
         let index = Int(pick.handler)
         if settles { lastFired = index }
-        let handler = slots.handlers[index]
+        let handler = tables.handlers[index]
         switch pick.change {
         case Pick.internalTransition:
             if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
@@ -226,10 +234,10 @@ extension StatechartEngine {
     @inline(never)
     private func logTaking(_ pick: Pick) {
         let index = Int(pick.handler)
-        let handler = slots.handlers[index]
+        let handler = tables.handlers[index]
         switch pick.change {
         case Pick.internalTransition:
-            logTransition(index, scope: topology.regions[Int(slots.hot[Int(handler.source)].parent)].name)
+            logTransition(index, scope: topology.regions[Int(tables.hot[Int(handler.source)].parent)].name)
         case Pick.joinArrival:
             if case .join(_, _, let change) = handler.effect {
                 logTransition(index, scope: topology.switchScopeNames[Int(change)])
@@ -273,12 +281,12 @@ extension StatechartEngine {
         guard historyRecords[Int(history)].isEmpty else { return true }
         let owner = topology.histories[Int(history)].owner
         guard isActiveInStep(owner) else { return false }
-        let entry = slots.switches[Int(change)]
+        let entry = tables.switches[Int(change)]
         for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
-            let region = slots.scopeRegions[slot]
+            let region = tables.scopeRegions[slot]
             var state = owner
             while true {
-                let parent = slots.hot[Int(state)].parent
+                let parent = tables.hot[Int(state)].parent
                 if parent == region { return true }
                 let above = topology.regions[Int(parent)].parent
                 guard above >= 0 else { break }
@@ -290,7 +298,7 @@ extension StatechartEngine {
 
     /// Whether every source of `join` is active (`JoinSemantics.simultaneous`).
     private func allSourcesActive(_ join: Int) -> Bool {
-        topology.joins[join].sources.allSatisfy { slots.current[Int(slots.hot[Int($0)].parent)] == $0 }
+        topology.joins[join].sources.allSatisfy { slots.current[Int(tables.hot[Int($0)].parent)] == $0 }
     }
 
     /// Records a join source; true when every source has arrived (the progress resets).
@@ -315,8 +323,7 @@ extension StatechartEngine {
     /// The slots in `handlerList` of the handlers `state` has for `event`.
     @inline(__always)
     func handlerRange(state: Int32, event: Int32) -> Range<Int> {
-        let slot = Int(state) * eventCount + Int(event)
-        return Int(slots.handlerStart[slot])..<Int(slots.handlerStart[slot + 1])
+        tables.handlerRange(state: state, event: event)
     }
 }
 

@@ -163,8 +163,8 @@ extension StatechartEngine {
         joinArrivals = joinProgress.map { $0.filter { $0 }.count }
         started = true
         for (region, state) in configuration.enumerated() where state >= 0 {
-            if slots.hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
-            if region == 0, slots.hot[Int(state)].isFinal { finished = true }
+            if tables.hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
+            if region == 0, tables.hot[Int(state)].isFinal { finished = true }
         }
         dirtyExtras = .all
         publish()

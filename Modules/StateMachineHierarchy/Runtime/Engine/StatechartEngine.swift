@@ -78,11 +78,11 @@ final class StatechartEngine: @unchecked Sendable {
     /// inherited by tasks the blocks start, which then would touch the drainer's queue.)
     let drainingThread = Atomic<UInt>(0)
 
-    /// The topology's hottest tables and the drainer's per-region, per-state and per-timer
-    /// values, in one block freed in `deinit`.
+    /// The topology's hottest tables, shared with every engine of the same topology (which
+    /// `topology` keeps alive).
+    let tables: TopologyTables
+    /// The drainer's per-region, per-state and per-timer values, in one block freed in `deinit`.
     let slots: EngineSlots
-    /// The number of event classes: the stride of `slots.handlerStart`.
-    let eventCount: Int
 
     // Drainer-confined state (see the type's invariant). Only the drainer touches these,
     // one step at a time, so Swift's run-time exclusivity checks (a call into the runtime on
@@ -150,8 +150,8 @@ final class StatechartEngine: @unchecked Sendable {
         reportsEventStarts: Bool = false
     ) {
         self.topology = topology
+        tables = topology.tables
         slots = EngineSlots(topology: topology)
-        eventCount = topology.eventCount
         sends = sendsEvents ? SCXMLSends() : nil
         self.tracesSteps = tracesSteps
         self.reportsEventStarts = tracesSteps && reportsEventStarts
