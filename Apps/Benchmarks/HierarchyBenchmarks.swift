@@ -54,6 +54,14 @@ enum HierarchyBenchmarks {
         ("nested-fixture", { try profile(nestedChart(), nestedCycle, events: $0) }),
         ("fork-join-cycle", { try profile(nestedChart(), forkJoinEvents, events: $0) }),
         ("history-timer-done-cycle", { try profile(featureChart(), featureEvents, events: $0, start: true) }),
+        (
+            "scxml-ring",
+            { events in
+                let interpreter = SCXMLInterpreter(document: try SCXMLDocument(xml: ringSCXML), recordsTrace: false)
+                try interpreter.start()
+                for _ in 0..<events { try interpreter.send("next") }
+            }
+        ),
     ]
 
     /// Handles `cycle` on `chart` (started first when `start`) until at least `events`

@@ -426,6 +426,7 @@ final class Topology: Sendable {
             entryStates: entryStates,
             hasStaticEntry: hasStaticEntry,
             regionInitial: regionInitial,
+            regionParents: regions.map(\.parent),
             planRegions: planRegions,
             planStates: planStates
         )

@@ -32,6 +32,8 @@ struct TopologyTables: @unchecked Sendable {
     let hasStaticEntry: Slots<Bool>
     /// Per region, its initial state.
     let regionInitial: Slots<Int32>
+    /// Per region, the state that owns it (-1 for the root).
+    let regionParents: Slots<Int32>
     /// `HandlerTable.pairEvents` and `pairHandlerStart`, for ``handlerRange(state:event:)``.
     let pairEvents: Slots<Int32>
     let pairHandlerStart: Slots<Int32>
@@ -55,6 +57,7 @@ struct TopologyTables: @unchecked Sendable {
         entryStates: [Int32],
         hasStaticEntry: [Bool],
         regionInitial: [Int32],
+        regionParents: [Int32],
         planRegions: [Int32],
         planStates: [Int32]
     ) {
@@ -71,6 +74,7 @@ struct TopologyTables: @unchecked Sendable {
         let entryStatesPlace = layout.reserve(Int32.self, count: entryStates.count)
         let hasStaticEntryPlace = layout.reserve(Bool.self, count: hasStaticEntry.count)
         let regionInitialPlace = layout.reserve(Int32.self, count: regionInitial.count)
+        let regionParentsPlace = layout.reserve(Int32.self, count: regionParents.count)
         let pairEventsPlace = layout.reserve(Int32.self, count: handlerTable.pairEvents.count)
         let pairHandlerStartPlace = layout.reserve(Int32.self, count: handlerTable.pairHandlerStart.count)
         let planRegionsPlace = layout.reserve(Int32.self, count: planRegions.count)
@@ -90,6 +94,7 @@ struct TopologyTables: @unchecked Sendable {
         self.entryStates = Slots(entryStatesPlace, in: block, copying: entryStates)
         self.hasStaticEntry = Slots(hasStaticEntryPlace, in: block, copying: hasStaticEntry)
         self.regionInitial = Slots(regionInitialPlace, in: block, copying: regionInitial)
+        self.regionParents = Slots(regionParentsPlace, in: block, copying: regionParents)
         pairEvents = Slots(pairEventsPlace, in: block, copying: handlerTable.pairEvents)
         pairHandlerStart = Slots(pairHandlerStartPlace, in: block, copying: handlerTable.pairHandlerStart)
         self.planRegions = Slots(planRegionsPlace, in: block, copying: planRegions)

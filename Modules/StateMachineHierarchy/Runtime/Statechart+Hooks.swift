@@ -6,6 +6,16 @@ extension Statechart {
     /// before the chart (and so this object) can be shared; afterwards it is only read.
     final class Hooks: EngineHooks, @unchecked Sendable {
         let model: Model
+        // The model's tables that steps read, here so that a step reads them from this
+        // object's own storage: read through the shared model, a dictionary lookup retained
+        // and released the table on every event.
+        let eventIndex: [EventID: Int32]
+        let eventIDs: [EventID]
+        let ids: [StateID]
+        let enters: [Action?]
+        let exits: [Action?]
+        let guards: [Guard?]
+        let actions: [Action?]
         let observers: ObserverRegistry
         weak var engine: StatechartEngine?
         /// Told every processed event's name and every step's end; set only by the SCXML
@@ -15,6 +25,13 @@ extension Statechart {
 
         init(model: Model, observers: ObserverRegistry, stepObserver: (any StatechartStepObserver)? = nil) {
             self.model = model
+            eventIndex = model.eventIndex
+            eventIDs = model.eventIDs
+            ids = model.ids
+            enters = model.enters
+            exits = model.exits
+            guards = model.guards
+            actions = model.actions
             self.observers = observers
             self.stepObserver = stepObserver
         }
@@ -29,7 +46,7 @@ extension Statechart {
         /// The event table's index for `name` (-1 when no handler uses it), and the name
         /// traces give it when the table does not hold it as is (an empty name is an error).
         func lookUp(_ name: EventID) throws(StatechartError) -> (index: Int32, unlisted: String?) {
-            if let index = model.eventIndex[name] {
+            if let index = eventIndex[name] {
                 return (index, nil)
             }
             let text = statechartName(name)
@@ -51,7 +68,7 @@ extension Statechart {
         private func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
             Context(
                 payload: payload as? Payload,
-                event: event >= 0 && Int(event) < model.eventIDs.count ? model.eventIDs[Int(event)] : nil,
+                event: event >= 0 && Int(event) < eventIDs.count ? eventIDs[Int(event)] : nil,
                 hooks: self
             )
         }
@@ -77,19 +94,19 @@ extension Statechart {
         }
 
         func enter(_ state: Int32, payload: (any Sendable)?, event: Int32) {
-            model.enters[Int(state)]?(context(payload, event))
+            enters[Int(state)]?(context(payload, event))
         }
 
         func exit(_ state: Int32, payload: (any Sendable)?, event: Int32) {
-            model.exits[Int(state)]?(context(payload, event))
+            exits[Int(state)]?(context(payload, event))
         }
 
         func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool {
-            model.guards[handler]?(context(payload, event)) ?? true
+            guards[handler]?(context(payload, event)) ?? true
         }
 
         func runAction(of handler: Int, payload: (any Sendable)?, event: Int32) {
-            model.actions[handler]?(context(payload, event))
+            actions[handler]?(context(payload, event))
         }
 
         func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int? {
@@ -122,11 +139,11 @@ extension Statechart {
             switch tag {
             case .entered: kind = .entered
             case .exited: kind = .exited
-            case .internalTransition: kind = .internalTransition(model.eventIDs[Int(event)])
+            case .internalTransition: kind = .internalTransition(eventIDs[Int(event)])
             }
             let notification = Notification(
                 kind: kind,
-                state: model.ids[Int(state)],
+                state: ids[Int(state)],
                 path: model.topology.states[Int(state)].path,
                 payload: payload as? Payload
             )

@@ -220,3 +220,11 @@ struct ReadmeStatechartExamples {
         #expect(try readmeResolvedRing().activeStates == ["s0"])
     }
 }
+
+/// The Hierarchy "Speed" article: many charts from one definition, which they share compiled.
+func readmeSharedDefinition() throws -> [Statechart<String, String, Never>] {
+typealias Chart = Statechart<String, String, Never>
+let definition = try Chart.definition(fromFile: "order.json")  // read and checked once
+let charts = try (0..<10_000).map { _ in try Chart(definition) }  // compiled once, shared
+    return charts
+}

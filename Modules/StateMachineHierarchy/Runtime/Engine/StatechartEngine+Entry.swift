@@ -86,7 +86,7 @@ extension StatechartEngine {
         let change = topology.regionDefaults[Int(region)]
         if topology.hasInitialActions { hooks.runInitialAction(of: region, payload: stepPayload, event: stepEvent) }
         applyHistories(of: change)
-        let owner = topology.regions[Int(region)].parent
+        let owner = tables.regionParents[Int(region)]
         if topology.hasHistoryDefaultActions, owner >= 0 { runHistoryDefaults(owner: owner) }
         var target = explicitChild(of: region, in: change) ?? tables.regionInitial[Int(region)]
         if topology.hasHistories, slots.restoreTargets[Int(region)] >= 0,
@@ -102,7 +102,7 @@ extension StatechartEngine {
     /// A final state was entered in `region`: the root region finishes the chart; a state
     /// whose regions are all in final states raises its done event (if anything handles it).
     func regionCompleted(_ region: Int32) {
-        let owner = topology.regions[Int(region)].parent
+        let owner = tables.regionParents[Int(region)]
         guard owner >= 0 else {
             finished = true
             dirtyExtras.insert(.finished)
@@ -118,7 +118,7 @@ extension StatechartEngine {
         raiseDone(owner)
         // SCXML: a parallel state whose children are all in final states completes too.
         guard topology.completesThroughChildren else { return }
-        let parallel = topology.regions[Int(state.parent)].parent
+        let parallel = tables.regionParents[Int(state.parent)]
         if parallel >= 0, tables.hot[Int(parallel)].kind == .parallel, isInFinalState(parallel) {
             raiseDone(parallel)
         }
@@ -310,7 +310,7 @@ extension StatechartEngine {
         while true {
             let region = tables.hot[Int(current)].parent
             guard slots.current[Int(region)] == current else { return false }
-            let owner = topology.regions[Int(region)].parent
+            let owner = tables.regionParents[Int(region)]
             guard owner >= 0 else { return true }
             current = owner
         }

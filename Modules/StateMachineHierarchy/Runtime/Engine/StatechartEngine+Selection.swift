@@ -45,7 +45,7 @@ extension StatechartEngine {
                     return
                 }
             }
-            let owner = topology.regions[Int(tables.hot[Int(state)].parent)].parent
+            let owner = tables.regionParents[Int(tables.hot[Int(state)].parent)]
             guard owner >= 0 else { return }
             state = owner
         }
@@ -97,7 +97,7 @@ extension StatechartEngine {
     private func isState(_ state: Int32, below ancestor: Int32) -> Bool {
         var current = state
         while true {
-            let owner = topology.regions[Int(tables.hot[Int(current)].parent)].parent
+            let owner = tables.regionParents[Int(tables.hot[Int(current)].parent)]
             guard owner >= 0 else { return false }
             if owner == ancestor { return true }
             current = owner
@@ -108,7 +108,7 @@ extension StatechartEngine {
     private func isRegion(_ region: Int32, inside outer: Int32) -> Bool {
         var current = region
         while true {
-            let owner = topology.regions[Int(current)].parent
+            let owner = tables.regionParents[Int(current)]
             guard owner >= 0 else { return false }
             current = tables.hot[Int(owner)].parent
             if current == outer { return true }

@@ -288,7 +288,7 @@ extension StatechartEngine {
             while true {
                 let parent = tables.hot[Int(state)].parent
                 if parent == region { return true }
-                let above = topology.regions[Int(parent)].parent
+                let above = tables.regionParents[Int(parent)]
                 guard above >= 0 else { break }
                 state = above
             }
