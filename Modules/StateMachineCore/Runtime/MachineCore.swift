@@ -189,13 +189,30 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     }
 
     /// Starts the machine (emits the initial state) if it has not started yet.
+    ///
+    /// When no drainer is running, the caller emits the initial state itself, holding the
+    /// drainer role for that moment (claimed and given back under the lock, like a drainer):
+    /// starting a machine by observing it then starts no task. A drainer task is started
+    /// only if commands arrived meanwhile. The drainer task this saves is what an observed
+    /// machine's memory grew by: every observer starting its machine started one, and the
+    /// frames of the tasks that had exited stayed in the allocator's arenas as free fragments
+    /// (see the "Speed and memory" article).
     @inlinable
     func start() {
-        let startDrainer = shared.withLock { shared -> Bool in
+        let emitsHere = shared.withLock { shared -> Bool in
             guard !shared.isStarted else { return false }
             shared.isStarted = true
+            if shared.claimDrainer() { return true }
             shared.queue.append(.start)
-            return shared.claimDrainer()
+            return false
+        }
+        guard emitsHere else { return }
+        emitInitialState()
+        publishPendingStates()
+        let startDrainer = shared.withLock { shared -> Bool in
+            guard shared.queue.isEmpty else { return true }
+            shared.isDraining = false
+            return false
         }
         if startDrainer { spawnDrainer() }
     }
