@@ -77,7 +77,14 @@ enum TableBenchmarks {
                     return (ContinuousClock.now - start).nanoseconds / 1e6
                 }
                 report.add("\(name).buildTable", unit: "ms", build, target: .atMost(100))
-                try report.addMemory("\(name).memory-per-table", probe: name, note: "a built table")
+                // swift-fsm 0.9.6 keeps 107,091 bytes for the three-type eager table (issue 27).
+                let isThreeTypeEager = shape == .allThree && type == .eager
+                try report.addMemory(
+                    "\(name).memory-per-table",
+                    probe: name,
+                    target: isThreeTypeEager ? .atMost(107_091) : nil,
+                    note: isThreeTypeEager ? "a built table; swift-fsm's: 107,091 bytes" : "a built table"
+                )
 
                 let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
                 try shape.build(fsm, count)

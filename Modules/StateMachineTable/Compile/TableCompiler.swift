@@ -9,6 +9,9 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
     /// reports, the validated rows and each state's entry and exit actions.
     struct Output {
         let table: CompiledTable<State, Event>
+        /// The rows, for diagrams, graph rows and checks of the built table; without the
+        /// locations of their statements, which only the errors of the build read (most of
+        /// a row's memory besides its predicates, and a built table keeps every row).
         let rows: [Row<State, Event>]
         let onEntry: [State: [AnyAction]]
         let onExit: [State: [AnyAction]]
@@ -90,6 +93,6 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
             groups: groups,
             predicates: PredicateIndex(types: types)
         )
-        return Output(table: table, rows: rows, onEntry: onEntry, onExit: onExit)
+        return Output(table: table, rows: rows.map(\.withoutLocations), onEntry: onEntry, onExit: onExit)
     }
 }

@@ -21,7 +21,7 @@ extension FSM {
                     state: row.state,
                     event: row.event,
                     // `value` holds the predicate itself (see `PredicateValue.init`).
-                    predicates: row.predicates.map { $0.value.base as! any Predicate },
+                    predicates: row.predicates.map(\.predicate),
                     nextState: row.nextState,
                     isConditional: !row.conditions.isEmpty
                 )
