@@ -20,7 +20,6 @@ extension FSM {
                 GraphRow(
                     state: row.state,
                     event: row.event,
-                    // `value` holds the predicate itself (see `PredicateValue.init`).
                     predicates: row.predicates.map(\.predicate),
                     nextState: row.nextState,
                     isConditional: !row.conditions.isEmpty
