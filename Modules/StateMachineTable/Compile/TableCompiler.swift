@@ -64,7 +64,7 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
 
         var cells = [Cell](repeating: .none, count: stateList.count * eventList.count)
         var groups: [PredicateGroup] = []
-        var compiled: [CompiledTransition<Event>] = []
+        var compiled: [CompiledTable<State, Event>.Transition] = []
         for (index, row) in rows.enumerated() {
             var firing = actions.rows[index]
             if executeAlways || row.nextState != row.state {
@@ -72,7 +72,7 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
                 firing += actions.onEntry[row.nextState] ?? []
             }
             compiled.append(
-                CompiledTransition(next: stateIndex[row.nextState]!, firing: firing, conditions: row.conditions)
+                .init(next: stateIndex[row.nextState]!, firing: firing, conditions: row.conditions)
             )
         }
         for key in groupOrder {

@@ -36,12 +36,8 @@ extension FSM {
         isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let transition = take(event, predicates) else { return false }
-        if transition.isSync {
-            transition.firing.runSync(with: event)
-        } else {
-            await transition.firing.run(with: event)
-        }
+        guard let index = take(event, predicates) else { return false }
+        await fire(index, with: event)
         return true
     }
 

@@ -35,23 +35,15 @@ extension FSM {
         @inlinable
         public func handleEvent(_ event: Event) async {
             // The machine's own steps, inline: one async call per event, on the main actor.
-            guard let transition = base.take(event, []) else { return }
-            if transition.isSync {
-                transition.firing.runSync(with: event)
-            } else {
-                await transition.firing.run(with: event)
-            }
+            guard let index = base.take(event, []) else { return }
+            await base.fire(index, with: event)
         }
 
         /// Handles `event` with predicates on the main actor.
         @inlinable
         public func handleEvent(_ event: Event, predicates: any Predicate...) async {
-            guard let transition = base.take(event, predicates) else { return }
-            if transition.isSync {
-                transition.firing.runSync(with: event)
-            } else {
-                await transition.firing.run(with: event)
-            }
+            guard let index = base.take(event, predicates) else { return }
+            await base.fire(index, with: event)
         }
 
         /// The built table as Graphviz DOT; see ``FSM/dot()``.
