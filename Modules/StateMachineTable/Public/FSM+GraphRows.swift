@@ -37,7 +37,7 @@ extension FSM {
     ) async -> Bool {
         if let checker { checker.check("handleEvent", isolation) }
         guard let index = take(event, predicates) else { return false }
-        await fire(index, with: event)
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
         return true
     }
 

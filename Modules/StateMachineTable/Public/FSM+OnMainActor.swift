@@ -36,14 +36,23 @@ extension FSM {
         public func handleEvent(_ event: Event) async {
             // The machine's own steps, inline: one async call per event, on the main actor.
             guard let index = base.take(event, []) else { return }
-            await base.fire(index, with: event)
+            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
         }
 
         /// Handles `event` with predicates on the main actor.
         @inlinable
         public func handleEvent(_ event: Event, predicates: any Predicate...) async {
             guard let index = base.take(event, predicates) else { return }
-            await base.fire(index, with: event)
+            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
+        }
+
+        /// Runs the actions of transition `index`, some asynchronous. Isolated to the main
+        /// actor by its declaration, not by an `isolated` parameter, so that the caller
+        /// (on the main actor) knows it returns there: no switch back to the main actor
+        /// follows ``handleEvent(_:)``, whose usual event does not suspend.
+        @usableFromInline
+        func fire(_ index: Int, with event: Event) async {
+            await base.table.fire(index, with: event)
         }
 
         /// The built table as Graphviz DOT; see ``FSM/dot()``.

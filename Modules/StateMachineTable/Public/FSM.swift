@@ -121,7 +121,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     public func handleEvent(_ event: Event, isolation: isolated (any Actor)? = #isolation) async {
         if let checker { checker.check("handleEvent", isolation) }
         guard let index = take(event, []) else { return }
-        await fire(index, with: event)
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
     }
 
     /// Handles `event` given the current predicate values, one per predicate type the
@@ -137,7 +137,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         // The same body as the array form, not a call to it: one async call per event.
         if let checker { checker.check("handleEvent", isolation) }
         guard let index = take(event, predicates) else { return }
-        await fire(index, with: event)
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
     }
 
     /// ``handleEvent(_:predicates:isolation:)-(_,Predicate...,_)`` with the predicates in an array,
@@ -150,19 +150,21 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     ) async {
         if let checker { checker.check("handleEvent", isolation) }
         guard let index = take(event, predicates) else { return }
-        await fire(index, with: event)
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
     }
 
     /// Finds the transition for `event` and moves to its state, or logs that there is
-    /// none. The state changes before the caller runs the actions (``fire(_:with:)``), so
-    /// actions (which may send events) see the new state.
+    /// none. The state changes before the caller runs the actions
+    /// (``fireWithoutSuspending(_:with:)``), so actions (which may send events) see the new
+    /// state.
     ///
-    /// It and ``fire(_:with:)`` read the table through an unretained reference, so that an
-    /// event costs no reference count on the table, its transition or their arrays (they
-    /// were most of a turnstile event's time). That is safe because `table` is replaced
-    /// only by the first `buildTable`, and before it the table has no transition, so no
-    /// action can run and build it meanwhile; once built, the table (and everything it
-    /// holds) lives as long as `self`, which the caller keeps alive for the call.
+    /// It and ``fireWithoutSuspending(_:with:)`` read the table through an unretained
+    /// reference, so that an event costs no reference count on the table, its transition or
+    /// their arrays (they were most of a turnstile event's time). That is safe because
+    /// `table` is replaced only by the first `buildTable`, and before it the table has no
+    /// transition, so no action can run and build it meanwhile; once built, the table (and
+    /// everything it holds) lives as long as `self`, which the caller keeps alive for the
+    /// call.
     @inlinable
     func take(_ event: Event, _ predicates: [any Predicate]) -> Int? {
         let found = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table -> Int? in
@@ -183,16 +185,18 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         return found
     }
 
-    /// Runs the actions of transition `index` (from ``take(_:_:)``): without suspending
-    /// when they are all synchronous.
+    /// Runs the actions of transition `index` (from ``take(_:_:)``) when they are all
+    /// synchronous, and returns true; returns false, running nothing, when some are
+    /// asynchronous: the caller then awaits `table.fire(_:with:isolation:)`. Synchronous,
+    /// so the usual event makes no async call (which would switch to the caller's
+    /// executor on entry, a runtime call per event).
     @inlinable
-    func fire(_ index: Int, with event: Event, isolation: isolated (any Actor)? = #isolation) async {
-        let isSync = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+    func fireWithoutSuspending(_ index: Int, with event: Event) -> Bool {
+        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
             guard table.isSync[index] else { return false }
             table.fireSync(index, with: event)
             return true
         }
-        if !isSync { await table.fire(index, with: event) }
     }
 
     @usableFromInline
