@@ -21,9 +21,10 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable and Sendable, or protected by
     // the `shared` lock, except the drainer-owned properties (`currentState`, `spareQueue`,
     // `pendingStates`, `midPassWakeInterval`, `lastMidPassWake`, `isObserverBehind`), which only
-    // the drainer touches. At most one drainer exists at a time: it is started by whoever
-    // flips `isDraining` from false to true under the `shared` lock, and it flips it back
-    // under the same lock before it exits, so successive drainers are ordered by that lock.
+    // the holder of the drainer role touches. At most one holds it at a time: whoever flips
+    // `isDraining` from false to true under the `shared` lock (and then starts the drainer
+    // task, or, in `start()`, emits the initial state itself), and it flips it back under the
+    // same lock when done, so successive holders are ordered by that lock.
 
     @usableFromInline typealias AnyState = any State<SuperState>
     @usableFromInline typealias AnyEvent = any Event<SuperEvent>

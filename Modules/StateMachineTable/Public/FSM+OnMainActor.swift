@@ -46,10 +46,11 @@ extension FSM {
             if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
         }
 
-        /// Runs the actions of transition `index`, some asynchronous. Isolated to the main
-        /// actor by its declaration, not by an `isolated` parameter, so that the caller
-        /// (on the main actor) knows it returns there: no switch back to the main actor
-        /// follows ``handleEvent(_:)``, whose usual event does not suspend.
+        /// Runs the actions of transition `index`, some asynchronous, on the main actor: the
+        /// rare path of ``handleEvent(_:)``, out of line. (The usual event makes no async
+        /// call; what it still pays over a plain `FSM` is the switch to the main actor's
+        /// executor that entering a main-actor method makes, a runtime call even when the
+        /// caller is already there.)
         @usableFromInline
         func fire(_ index: Int, with event: Event) async {
             await base.table.fire(index, with: event)
