@@ -80,8 +80,10 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
             if members.count == 1 && rows[members[0]].predicates.isEmpty {
                 cells[key] = .direct(members[0])
             } else {
-                cells[key] = .predicated(groups.count)
-                groups.append(Self.predicateGroup(members, rows: rows, types: types, eager: isEager))
+                let group = Self.predicateGroup(members, rows: rows, types: types, eager: isEager)
+                cells[key] =
+                    group.relevantMask != nil && !group.dense.isEmpty ? .eager(groups.count) : .predicated(groups.count)
+                groups.append(group)
             }
         }
 

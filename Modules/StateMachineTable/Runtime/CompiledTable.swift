@@ -83,16 +83,29 @@ final class CompiledTable<State: FSMHashable, Event: FSMHashable> {
             return nil
         case .direct(let index):
             return index
+        case .eager(let index):
+            let found = Unmanaged.passUnretained(groups[index])._withUnsafeGuaranteedRef { group in
+                group.eagerTransition(for: passed, predicates)
+            }
+            if let found { return found }
+            return predicatedTransition(index, passed)
         case .predicated(let index):
-            // Unretained, as in `FSM.take`: the table holds its groups for as long as it lives.
-            return Unmanaged.passUnretained(groups[index])._withUnsafeGuaranteedRef { group in
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: predicates.count) { cases in
-                    // A loop, not `initialize(repeating:)`: a call of memset costs more
-                    // than the few types a table has.
-                    for type in cases.indices { (cases.baseAddress! + type).initialize(to: -1) }
-                    predicates.fill(cases, from: passed)
-                    return group.transition(for: cases)
-                }
+            return predicatedTransition(index, passed)
+        }
+    }
+
+    /// The transition of group `index` given the `passed` predicates, through a buffer of
+    /// their cases (lazy groups, and eager ones when a relevant type is left out).
+    @inlinable
+    func predicatedTransition(_ index: Int, _ passed: [any Predicate]) -> Int? {
+        // Unretained, as in `FSM.take`: the table holds its groups for as long as it lives.
+        Unmanaged.passUnretained(groups[index])._withUnsafeGuaranteedRef { group in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: predicates.count) { cases in
+                // A loop, not `initialize(repeating:)`: a call of memset costs more
+                // than the few types a table has.
+                for type in cases.indices { (cases.baseAddress! + type).initialize(to: -1) }
+                predicates.fill(cases, from: passed)
+                return group.transition(for: cases)
             }
         }
     }

@@ -6,6 +6,9 @@ final class PredicateGroup {
     @usableFromInline let strides: [Int]
     /// The predicate types some row of the group names.
     @usableFromInline let relevant: [Int]
+    /// ``relevant`` as bits (type `t` is bit `t`); nil when the table has more than 64
+    /// predicate types.
+    @usableFromInline let relevantMask: UInt64?
     /// Eager tables: the winner of every combination of the relevant types' cases, as its
     /// row's position in ``rowTransitions`` plus one (0 for none), one byte each while the
     /// group has fewer than 255 rows; ``wideDense`` holds them otherwise. Empty for lazy
@@ -34,6 +37,7 @@ final class PredicateGroup {
     ) {
         self.strides = strides
         self.relevant = relevant
+        relevantMask = strides.count <= 64 ? relevant.reduce(0) { $0 | 1 << UInt64($1) } : nil
         if rows.count < Int(UInt8.max) {
             self.dense = dense.map { UInt8($0) }
             wideDense = []
@@ -69,6 +73,33 @@ final class PredicateGroup {
             }
         }
         return scan(cases)
+    }
+
+    /// An eager group's winner read straight from the passed predicates, without a buffer
+    /// of cases: `.some(nil)` when no row matches the combination, nil when this shortcut
+    /// does not apply (a relevant type not passed, a value no case has; or a lazy or wide
+    /// group, or more than 64 predicate types, which the table's cells tell apart): the
+    /// caller then takes the general way, ``transition(for:)``.
+    @inlinable
+    func eagerTransition(for passed: [any Predicate], _ index: PredicateIndex) -> Int?? {
+        guard !dense.isEmpty, let relevantMask else { return nil }
+        return passed.withUnsafeBufferPointer { buffer -> Int?? in
+            var seen: UInt64 = 0
+            var offset = 0
+            for position in buffer.indices {
+                guard let type = index.typeIndex(in: buffer, at: position) else { continue }
+                let bit: UInt64 = 1 &<< UInt64(type)
+                // For a type passed twice the first value counts, as in `fill`.
+                guard seen & bit == 0 else { continue }
+                let value = index.caseIndex(in: buffer, at: position, type: type)
+                guard value >= 0 else { return nil }
+                seen |= bit
+                offset &+= value &* strides[type]
+            }
+            guard seen & relevantMask == relevantMask else { return nil }
+            let position = Int(dense[offset])
+            return position == 0 ? .some(nil) : rowTransitions[position &- 1]
+        }
     }
 
     /// The most specific row whose predicates were all passed.

@@ -45,25 +45,37 @@ final class PredicateIndex {
     func fill(_ cases: UnsafeMutableBufferPointer<Int>, from predicates: [any Predicate]) {
         predicates.withUnsafeBufferPointer { buffer in
             for position in buffer.indices {
-                let id =
-                    Self.typeID(of: UnsafeRawPointer(buffer.baseAddress! + position))
-                    ?? ObjectIdentifier(type(of: buffer[position]))
-                var type = 0
-                while type < typeIDs.count && typeIDs[type] != id { type &+= 1 }
-                guard type < typeIDs.count, cases[type] < 0 else { continue }
-                if isOneByte[type] {
-                    // Reads the value's byte in place, as `inlineByte(of:)` does, without
-                    // copying the existential out of the array.
-                    let byte = UnsafeRawPointer(buffer.baseAddress! + position).load(as: UInt8.self)
-                    let found = byteCases[type &* 256 &+ Int(byte)]
-                    if found >= 0 {
-                        cases[type] = Int(found)
-                        continue
-                    }
-                }
-                cases[type] = slowCaseIndex(of: buffer[position], type: type)
+                guard let type = typeIndex(in: buffer, at: position), cases[type] < 0 else { continue }
+                cases[type] = caseIndex(in: buffer, at: position, type: type)
             }
         }
+    }
+
+    /// The table's index of the type of `buffer[position]`, or nil when the table does not
+    /// use that type. Always inlined: it runs once per predicate of every event.
+    @inlinable @inline(__always)
+    func typeIndex(in buffer: UnsafeBufferPointer<any Predicate>, at position: Int) -> Int? {
+        let id =
+            Self.typeID(of: UnsafeRawPointer(buffer.baseAddress! + position))
+            ?? ObjectIdentifier(type(of: buffer[position]))
+        var type = 0
+        while type < typeIDs.count && typeIDs[type] != id { type &+= 1 }
+        return type < typeIDs.count ? type : nil
+    }
+
+    /// The case index of `buffer[position]`, a value of the table's type `type` (-1 for a
+    /// value no case of the type has). Always inlined: it runs once per predicate of every
+    /// event.
+    @inlinable @inline(__always)
+    func caseIndex(in buffer: UnsafeBufferPointer<any Predicate>, at position: Int, type: Int) -> Int {
+        if isOneByte[type] {
+            // Reads the value's byte in place, as `inlineByte(of:)` does, without copying the
+            // existential out of the array.
+            let byte = UnsafeRawPointer(buffer.baseAddress! + position).load(as: UInt8.self)
+            let found = byteCases[type &* 256 &+ Int(byte)]
+            if found >= 0 { return Int(found) }
+        }
+        return slowCaseIndex(of: buffer[position], type: type)
     }
 
     /// The dynamic type of the value in the `any Predicate` existential at `existential`,
