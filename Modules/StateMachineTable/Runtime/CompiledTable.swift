@@ -101,8 +101,7 @@ final class CompiledTable<State: FSMHashable, Event: FSMHashable> {
         // Unretained, as in `FSM.take`: the table holds its groups for as long as it lives.
         Unmanaged.passUnretained(groups[index])._withUnsafeGuaranteedRef { group in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: predicates.count) { cases in
-                // A loop, not `initialize(repeating:)`: a call of memset costs more
-                // than the few types a table has.
+                // -1 for every type: no value passed for it yet.
                 for type in cases.indices { (cases.baseAddress! + type).initialize(to: -1) }
                 predicates.fill(cases, from: passed)
                 return group.transition(for: cases)
