@@ -9,8 +9,8 @@ import StateMachineTable
 ///   behind one `async` call per event, with the same counters and the same
 ///   1,000,000-event sequence;
 /// - 100 transitions x 3 predicate types x 10 cases, in two shapes, eager and lazy:
-///   `buildTable` time, heap bytes per table, and `handleEvent` with three predicates
-///   against a hand-written dispatch over the same rows;
+///   `buildTable` time, all-arena heap bytes per table (see ``MemoryProbe``), and
+///   `handleEvent` with three predicates against a hand-written dispatch over the same rows;
 /// - `FSM.OnMainActor` driven from the main actor against a plain `FSM` driven from a
 ///   nonisolated context, and against an actor that must be hopped to per event.
 enum TableBenchmarks {
@@ -56,7 +56,7 @@ enum TableBenchmarks {
             unit: "ns/event",
             samples[1],
             baseline: ("nested switch, one async call per event", samples[0]),
-            target: .ratioAtMost(3)
+            target: .ratioAtMost(1.15)
         )
     }
 
@@ -77,7 +77,14 @@ enum TableBenchmarks {
                     return (ContinuousClock.now - start).nanoseconds / 1e6
                 }
                 report.add("\(name).buildTable", unit: "ms", build, target: .atMost(100))
-                try report.addMemory("\(name).memory-per-table", probe: name, note: "a built table")
+                // swift-fsm 0.9.6 keeps 107,091 bytes for the three-type eager table (issue 27).
+                let isThreeTypeEager = shape == .allThree && type == .eager
+                try report.addMemory(
+                    "\(name).memory-per-table",
+                    probe: name,
+                    target: isThreeTypeEager ? .atMost(107_091) : nil,
+                    note: isThreeTypeEager ? "a built table; swift-fsm's: 107,091 bytes" : "a built table"
+                )
 
                 let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
                 try shape.build(fsm, count)
@@ -107,7 +114,7 @@ enum TableBenchmarks {
                     unit: "ns/event",
                     samples[1],
                     baseline: ("hand-written dispatch over the same rows", samples[0]),
-                    target: .atMost(200)
+                    target: .ratioAtMost(1.5)
                 )
             }
         }

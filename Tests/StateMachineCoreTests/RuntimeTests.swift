@@ -234,13 +234,33 @@ struct RuntimeTests {
         #expect(await iterator.next() == nil)
     }
 
+    /// Observing a machine starts it on the observer's task, holding the command loop's role
+    /// for that moment: events sent by other tasks meanwhile must still follow the initial
+    /// state, in order, with none lost (and, under the thread sanitizer, without a race on
+    /// the loop's state).
+    @Test("events sent while an observer starts the machine follow its initial state, in order")
+    func eventsSentWhileObservationStarts() async {
+        for _ in 0..<200 {
+            let machine = countingMachine()
+            let sender = Task {
+                for sequence in 0..<10 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
+            }
+            let values = await within { await take(11, from: machine).compactMap { ($0 as? Count)?.value } }
+            await sender.value
+            #expect(values == Array(0...10))
+            await machine.finishAndWait()
+        }
+    }
+
     /// A composite's child is such a machine: nothing can iterate it, and it used to keep
-    /// every state it committed until its parent left the owning state.
+    /// every state it committed until its parent left the owning state. It is started the
+    /// way a composite starts its children: observation ended first, since `start()` may
+    /// publish the initial state at once.
     @Test("a machine whose observation has ended keeps no states, while lastKnownState follows")
     func noBufferAfterObservationEnded() async {
         let machine = countingMachine()
-        machine.core.start()
         machine.core.finishObservation()
+        machine.core.start()
         for sequence in 0..<1_000 { machine.send(event: Increment(sender: 0, sequence: sequence)) }
         await machine.sendAndWait(event: Increment(sender: 0, sequence: 1_000))
         #expect(machine.core.shared.withLock { $0.states.count } == 0)

@@ -5,7 +5,7 @@ import Testing
 /// The strong form of "eager and lazy agree": random tables (random rows naming random
 /// subsets of three predicate types, with random conditions), built both ways, must
 /// either throw the same problems or behave the same on random event sequences with
-/// random (sometimes incomplete, sometimes foreign) predicates.
+/// random (sometimes incomplete, sometimes foreign, sometimes repeated) predicates.
 ///
 /// Rows are generated below the DSL (a result builder cannot loop), straight into the
 /// values the DSL produces; the DSL itself is covered by the other suites.
@@ -92,6 +92,12 @@ struct EagerLazyPropertyTests {
                     ? nil : predicate(type, Int.random(in: 0..<3, using: &random))
             }
             if Int.random(in: 0..<5, using: &random) == 0 { predicates.append(Enforcement.strong) }
+            // Sometimes a type twice: its first value counts.
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                predicates.append(
+                    predicate(Int.random(in: 0..<3, using: &random), Int.random(in: 0..<3, using: &random))
+                )
+            }
             log.calls = []
             await fsm.handleEvent(event, predicates: predicates)
             outcome.trace.append("\(event) \(predicates.map { "\($0)" }) -> \(fsm.state) \(log.calls)")

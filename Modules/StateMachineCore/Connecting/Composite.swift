@@ -225,11 +225,12 @@ public struct ChildMachine: Sendable {
             child
                 .onInitialState { _, state in await onInitialState(state) }
                 .onTransition { _, _, event, new in await onTransition(event, new) }
-            child.core.start()
             // Nothing can iterate a child: its states reach the parent through the callbacks
             // above, and buffering them for an observer would keep every one until the
-            // parent leaves the owning state.
+            // parent leaves the owning state. Finished before the start, which may emit the
+            // initial state at once.
             child.core.finishObservation()
+            child.core.start()
             return RunningChild(
                 send: { event in
                     guard let event = event as? any Event<ChildEvent> else { return }

@@ -21,9 +21,10 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable and Sendable, or protected by
     // the `shared` lock, except the drainer-owned properties (`currentState`, `spareQueue`,
     // `pendingStates`, `midPassWakeInterval`, `lastMidPassWake`, `isObserverBehind`), which only
-    // the drainer touches. At most one drainer exists at a time: it is started by whoever
-    // flips `isDraining` from false to true under the `shared` lock, and it flips it back
-    // under the same lock before it exits, so successive drainers are ordered by that lock.
+    // the holder of the drainer role touches. At most one holds it at a time: whoever flips
+    // `isDraining` from false to true under the `shared` lock (and then starts the drainer
+    // task, or, in `start()`, emits the initial state itself), and it flips it back under the
+    // same lock when done, so successive holders are ordered by that lock.
 
     @usableFromInline typealias AnyState = any State<SuperState>
     @usableFromInline typealias AnyEvent = any Event<SuperEvent>
@@ -189,13 +190,30 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     }
 
     /// Starts the machine (emits the initial state) if it has not started yet.
+    ///
+    /// When no drainer is running, the caller emits the initial state itself, holding the
+    /// drainer role for that moment (claimed and given back under the lock, like a drainer):
+    /// starting a machine by observing it then starts no task. A drainer task is started
+    /// only if commands arrived meanwhile. The drainer task this saves is what an observed
+    /// machine's memory grew by: every observer starting its machine started one, and the
+    /// frames of the tasks that had exited stayed in the allocator's arenas as free fragments
+    /// (see the "Speed and memory" article).
     @inlinable
     func start() {
-        let startDrainer = shared.withLock { shared -> Bool in
+        let emitsHere = shared.withLock { shared -> Bool in
             guard !shared.isStarted else { return false }
             shared.isStarted = true
+            if shared.claimDrainer() { return true }
             shared.queue.append(.start)
-            return shared.claimDrainer()
+            return false
+        }
+        guard emitsHere else { return }
+        emitInitialState()
+        publishPendingStates()
+        let startDrainer = shared.withLock { shared -> Bool in
+            guard shared.queue.isEmpty else { return true }
+            shared.isDraining = false
+            return false
         }
         if startDrainer { spawnDrainer() }
     }

@@ -26,6 +26,23 @@ struct Row<State: FSMHashable, Event: FSMHashable> {
 
     var predicateSet: Set<PredicateValue> { Set(predicates) }
 
+    /// The row without ``locations``, as a built table keeps it (``statement`` then names
+    /// the `define`).
+    var withoutLocations: Row {
+        Row(
+            state: state,
+            event: event,
+            next: next,
+            predicates: predicates,
+            conditions: conditions,
+            actions: actions,
+            isOverride: isOverride,
+            scope: scope,
+            locations: [],
+            defineLocation: defineLocation
+        )
+    }
+
     /// The row as errors print it.
     var statement: TableStatement {
         let location = locations.max { ($0.file, $0.line) < ($1.file, $1.line) } ?? defineLocation

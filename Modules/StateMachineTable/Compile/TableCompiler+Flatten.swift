@@ -64,7 +64,9 @@ struct Flattener<State: FSMHashable, Event: FSMHashable> {
             // The syntax guarantees `when` and `then` are present in a complete row.
             guard let next = partial.next else { continue }
             for event in partial.events {
-                for match in partial.matches {
+                // At their exact size: the syntax grew them by appending, and the built
+                // table keeps every row.
+                for match in partial.matches.map({ $0.map { $0 } }) {
                     rows.append(
                         Row(
                             state: define.state,

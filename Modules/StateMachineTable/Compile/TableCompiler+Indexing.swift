@@ -15,7 +15,7 @@ extension TableCompiler {
         var seen = Set<ObjectIdentifier>()
         for row in rows {
             for value in row.predicates where seen.insert(value.type).inserted {
-                types.append(PredicateType(of: value.value.base as! any Predicate))
+                types.append(PredicateType(of: value.predicate))
             }
         }
         return types
@@ -48,10 +48,11 @@ extension TableCompiler {
             .map { (constraints: $0, transition: $1) }
             .sorted { $0.constraints.count > $1.constraints.count }
 
+        // Each combination's winner as its position in `ranked` plus one (0 for none).
         var dense: [Int32] = []
         if eager {
-            dense = [Int32](repeating: -1, count: size)
-            for row in ranked.reversed() {
+            dense = [Int32](repeating: 0, count: size)
+            for (position, row) in ranked.enumerated().reversed() {
                 let fixed = Dictionary(
                     row.constraints.map { ($0.type, $0.case) },
                     uniquingKeysWith: { first, _ in first }
@@ -62,7 +63,7 @@ extension TableCompiler {
                 while true {
                     var offset = base
                     for (position, type) in free.enumerated() { offset += counter[position] * strides[type] }
-                    dense[offset] = Int32(row.transition)
+                    dense[offset] = Int32(position + 1)
                     var position = 0
                     while position < free.count {
                         counter[position] += 1

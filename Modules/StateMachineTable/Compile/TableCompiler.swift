@@ -9,6 +9,9 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
     /// reports, the validated rows and each state's entry and exit actions.
     struct Output {
         let table: CompiledTable<State, Event>
+        /// The rows, for diagrams, graph rows and checks of the built table; without the
+        /// locations of their statements, which only the errors of the build read (most of
+        /// a row's memory besides its predicates, and a built table keeps every row).
         let rows: [Row<State, Event>]
         let onEntry: [State: [AnyAction]]
         let onExit: [State: [AnyAction]]
@@ -61,7 +64,7 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
 
         var cells = [Cell](repeating: .none, count: stateList.count * eventList.count)
         var groups: [PredicateGroup] = []
-        var compiled: [CompiledTransition<Event>] = []
+        var compiled: [CompiledTable<State, Event>.Transition] = []
         for (index, row) in rows.enumerated() {
             var firing = actions.rows[index]
             if executeAlways || row.nextState != row.state {
@@ -69,7 +72,7 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
                 firing += actions.onEntry[row.nextState] ?? []
             }
             compiled.append(
-                CompiledTransition(next: stateIndex[row.nextState]!, firing: firing, conditions: row.conditions)
+                .init(next: stateIndex[row.nextState]!, firing: firing, conditions: row.conditions)
             )
         }
         for key in groupOrder {
@@ -77,8 +80,10 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
             if members.count == 1 && rows[members[0]].predicates.isEmpty {
                 cells[key] = .direct(members[0])
             } else {
-                cells[key] = .predicated(groups.count)
-                groups.append(Self.predicateGroup(members, rows: rows, types: types, eager: isEager))
+                let group = Self.predicateGroup(members, rows: rows, types: types, eager: isEager)
+                cells[key] =
+                    group.relevantMask != nil && !group.dense.isEmpty ? .eager(groups.count) : .predicated(groups.count)
+                groups.append(group)
             }
         }
 
@@ -90,6 +95,6 @@ struct TableCompiler<State: FSMHashable, Event: FSMHashable> {
             groups: groups,
             predicates: PredicateIndex(types: types)
         )
-        return Output(table: table, rows: rows, onEntry: onEntry, onExit: onExit)
+        return Output(table: table, rows: rows.map(\.withoutLocations), onEntry: onEntry, onExit: onExit)
     }
 }

@@ -20,8 +20,7 @@ extension FSM {
                 GraphRow(
                     state: row.state,
                     event: row.event,
-                    // `value` holds the predicate itself (see `PredicateValue.init`).
-                    predicates: row.predicates.map { $0.value.base as! any Predicate },
+                    predicates: row.predicates.map(\.predicate),
                     nextState: row.nextState,
                     isConditional: !row.conditions.isEmpty
                 )
@@ -37,12 +36,8 @@ extension FSM {
         isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let transition = take(event, predicates) else { return false }
-        if transition.isSync {
-            transition.firing.runSync(with: event)
-        } else {
-            await transition.firing.run(with: event)
-        }
+        guard let index = take(event, predicates) else { return false }
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
         return true
     }
 

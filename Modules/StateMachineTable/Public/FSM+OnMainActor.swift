@@ -35,23 +35,25 @@ extension FSM {
         @inlinable
         public func handleEvent(_ event: Event) async {
             // The machine's own steps, inline: one async call per event, on the main actor.
-            guard let transition = base.take(event, []) else { return }
-            if transition.isSync {
-                transition.firing.runSync(with: event)
-            } else {
-                await transition.firing.run(with: event)
-            }
+            guard let index = base.take(event, []) else { return }
+            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
         }
 
         /// Handles `event` with predicates on the main actor.
         @inlinable
         public func handleEvent(_ event: Event, predicates: any Predicate...) async {
-            guard let transition = base.take(event, predicates) else { return }
-            if transition.isSync {
-                transition.firing.runSync(with: event)
-            } else {
-                await transition.firing.run(with: event)
-            }
+            guard let index = base.take(event, predicates) else { return }
+            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
+        }
+
+        /// Runs the actions of transition `index`, some asynchronous, on the main actor: the
+        /// rare path of ``handleEvent(_:)``, out of line. (The usual event makes no async
+        /// call; what it still pays over a plain `FSM` is the switch to the main actor's
+        /// executor that entering a main-actor method makes, a runtime call even when the
+        /// caller is already there.)
+        @usableFromInline
+        func fire(_ index: Int, with event: Event) async {
+            await base.table.fire(index, with: event)
         }
 
         /// The built table as Graphviz DOT; see ``FSM/dot()``.

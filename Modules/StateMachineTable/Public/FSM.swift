@@ -120,12 +120,8 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     @inlinable
     public func handleEvent(_ event: Event, isolation: isolated (any Actor)? = #isolation) async {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let transition = take(event, []) else { return }
-        if transition.isSync {
-            transition.firing.runSync(with: event)
-        } else {
-            await transition.firing.run(with: event)
-        }
+        guard let index = take(event, []) else { return }
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
     }
 
     /// Handles `event` given the current predicate values, one per predicate type the
@@ -140,12 +136,8 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     ) async {
         // The same body as the array form, not a call to it: one async call per event.
         if let checker { checker.check("handleEvent", isolation) }
-        guard let transition = take(event, predicates) else { return }
-        if transition.isSync {
-            transition.firing.runSync(with: event)
-        } else {
-            await transition.firing.run(with: event)
-        }
+        guard let index = take(event, predicates) else { return }
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
     }
 
     /// ``handleEvent(_:predicates:isolation:)-(_,Predicate...,_)`` with the predicates in an array,
@@ -157,22 +149,32 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         isolation: isolated (any Actor)? = #isolation
     ) async {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let transition = take(event, predicates) else { return }
-        if transition.isSync {
-            transition.firing.runSync(with: event)
-        } else {
-            await transition.firing.run(with: event)
-        }
+        guard let index = take(event, predicates) else { return }
+        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
     }
 
     /// Finds the transition for `event` and moves to its state, or logs that there is
-    /// none. The state changes before the caller runs the actions, so actions (which
-    /// may send events) see the new state.
+    /// none. The state changes before the caller runs the actions
+    /// (``fireWithoutSuspending(_:with:)``), so actions (which may send events) see the new
+    /// state.
+    ///
+    /// It and ``fireWithoutSuspending(_:with:)`` read the table through an unretained
+    /// reference, so that an event costs no reference count on the table, its transition or
+    /// their arrays (they were most of a turnstile event's time). That is safe because
+    /// `table` is replaced only by the first `buildTable`, and before it the table has no
+    /// transition, so no action can run and build it meanwhile; once built, the table (and
+    /// everything it holds) lives as long as `self`, which the caller keeps alive for the
+    /// call.
     @inlinable
-    func take(_ event: Event, _ predicates: [any Predicate]) -> CompiledTransition<Event>? {
-        guard let transition = table.transition(from: stateIndex, on: event, predicates: predicates),
-            transition.conditionsHold()
-        else {
+    func take(_ event: Event, _ predicates: [any Predicate]) -> Int? {
+        let found = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table -> Int? in
+            guard let index = table.transitionIndex(from: stateIndex, on: event, predicates: predicates),
+                table.conditionsHold(index)
+            else { return nil }
+            stateIndex = table.next[index]
+            return index
+        }
+        guard let found else {
             // Only debug builds log, and only they hand `predicates` to code that cannot be
             // inlined: in release builds the caller's variadic array can stay on the stack.
             #if DEBUG
@@ -180,8 +182,21 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
             #endif
             return nil
         }
-        stateIndex = transition.next
-        return transition
+        return found
+    }
+
+    /// Runs the actions of transition `index` (from ``take(_:_:)``) when they are all
+    /// synchronous, and returns true; returns false, running nothing, when some are
+    /// asynchronous: the caller then awaits `table.fire(_:with:isolation:)`. Synchronous,
+    /// so the usual event makes no async call (which would switch to the caller's
+    /// executor on entry, a runtime call per event).
+    @inlinable
+    func fireWithoutSuspending(_ index: Int, with event: Event) -> Bool {
+        Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table in
+            guard table.isSync[index] else { return false }
+            table.fireSync(index, with: event)
+            return true
+        }
     }
 
     @usableFromInline

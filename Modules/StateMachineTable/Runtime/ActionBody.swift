@@ -30,33 +30,3 @@ extension ActionBody {
         }
     }
 }
-
-extension Array {
-    /// Runs every action in order; only for lists of synchronous actions.
-    @inlinable
-    func runSync<Event: FSMHashable>(with event: Event) where Element == ActionBody<Event> {
-        for action in self {
-            switch action {
-            case .sync(let body): body()
-            case .syncWithEvent(let body): body(event)
-            case .async, .asyncWithEvent: preconditionFailure("runSync on an async action")
-            }
-        }
-    }
-
-    /// Runs every action in order, in the caller's isolation (async actions keep their own).
-    @inlinable
-    func run<Event: FSMHashable>(
-        with event: Event,
-        isolation: isolated (any Actor)? = #isolation
-    ) async where Element == ActionBody<Event> {
-        for action in self {
-            switch action {
-            case .sync(let body): body()
-            case .syncWithEvent(let body): body(event)
-            case .async(let body): await body()
-            case .asyncWithEvent(let body): await body(event)
-            }
-        }
-    }
-}

@@ -7,4 +7,8 @@ enum Cell {
     case direct(Int)
     /// Rows that name predicates: the index of their ``PredicateGroup``.
     case predicated(Int)
+    /// Rows that name predicates, in a group whose every combination was resolved when the
+    /// table was built (``PredicateGroup/eagerTransition(for:_:)`` applies): the index of
+    /// their group.
+    case eager(Int)
 }

@@ -6,9 +6,18 @@ final class PredicateGroup {
     @usableFromInline let strides: [Int]
     /// The predicate types some row of the group names.
     @usableFromInline let relevant: [Int]
-    /// Eager tables: the winning transition for every combination of the relevant types'
-    /// cases (-1 for none). Empty for lazy tables.
-    @usableFromInline let dense: [Int32]
+    /// ``relevant`` as bits (type `t` is bit `t`); nil when the table has more than 64
+    /// predicate types.
+    @usableFromInline let relevantMask: UInt64?
+    /// Eager tables: the winner of every combination of the relevant types' cases, as its
+    /// row's position in ``rowTransitions`` plus one (0 for none), one byte each while the
+    /// group has fewer than 255 rows; ``wideDense`` holds them otherwise. Empty for lazy
+    /// tables. One byte, not the transition's index in four, because these cells are most
+    /// of an eager table's memory (the product of the relevant types' case counts, per
+    /// group).
+    @usableFromInline let dense: [UInt8]
+    /// ``dense`` for a group of 255 rows or more.
+    @usableFromInline let wideDense: [Int32]
     /// Every row, most specific first, for lazy lookup and for calls that leave out a
     /// relevant predicate type: row `r` has the (type, case) constraints at positions
     /// `rowStarts[r]..<rowStarts[r + 1]` of ``constraintTypes`` and ``constraintCases``,
@@ -18,6 +27,8 @@ final class PredicateGroup {
     @usableFromInline let constraintCases: [Int]
     @usableFromInline let rowTransitions: [Int]
 
+    /// `dense` gives each combination's winner as its position in `rows` plus one (0 for
+    /// none), empty for lazy tables; `rows` are most specific first.
     init(
         strides: [Int],
         relevant: [Int],
@@ -26,7 +37,14 @@ final class PredicateGroup {
     ) {
         self.strides = strides
         self.relevant = relevant
-        self.dense = dense
+        relevantMask = strides.count <= 64 ? relevant.reduce(0) { $0 | 1 << UInt64($1) } : nil
+        if rows.count < Int(UInt8.max) {
+            self.dense = dense.map { UInt8($0) }
+            wideDense = []
+        } else {
+            self.dense = []
+            wideDense = dense
+        }
         var starts = [0]
         for row in rows { starts.append(starts.last! + row.constraints.count) }
         rowStarts = starts
@@ -38,7 +56,7 @@ final class PredicateGroup {
     /// The transition for the given case of each predicate type (-1 where not passed).
     @inlinable
     func transition(for cases: UnsafeMutableBufferPointer<Int>) -> Int? {
-        if !dense.isEmpty {
+        if !dense.isEmpty || !wideDense.isEmpty {
             var offset = 0
             var complete = true
             for type in relevant {
@@ -50,11 +68,38 @@ final class PredicateGroup {
                 offset &+= value &* strides[type]
             }
             if complete {
-                let found = dense[offset]
-                return found < 0 ? nil : Int(found)
+                let position = dense.isEmpty ? Int(wideDense[offset]) : Int(dense[offset])
+                return position == 0 ? nil : rowTransitions[position &- 1]
             }
         }
         return scan(cases)
+    }
+
+    /// An eager group's winner read straight from the passed predicates, without a buffer
+    /// of cases: `.some(nil)` when no row matches the combination, nil when this shortcut
+    /// does not apply (a relevant type not passed, a value no case has; or a lazy or wide
+    /// group, or more than 64 predicate types, which the table's cells tell apart): the
+    /// caller then takes the general way, ``transition(for:)``.
+    @inlinable
+    func eagerTransition(for passed: [any Predicate], _ index: PredicateIndex) -> Int?? {
+        guard !dense.isEmpty, let relevantMask else { return nil }
+        return passed.withUnsafeBufferPointer { buffer -> Int?? in
+            var seen: UInt64 = 0
+            var offset = 0
+            for position in buffer.indices {
+                guard let type = index.typeIndex(in: buffer, at: position) else { continue }
+                let bit: UInt64 = 1 &<< UInt64(type)
+                // For a type passed twice the first value counts, as in `fill`.
+                guard seen & bit == 0 else { continue }
+                let value = index.caseIndex(in: buffer, at: position, type: type)
+                guard value >= 0 else { return nil }
+                seen |= bit
+                offset &+= value &* strides[type]
+            }
+            guard seen & relevantMask == relevantMask else { return nil }
+            let position = Int(dense[offset])
+            return position == 0 ? .some(nil) : rowTransitions[position &- 1]
+        }
     }
 
     /// The most specific row whose predicates were all passed.

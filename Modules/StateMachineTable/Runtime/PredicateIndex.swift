@@ -30,7 +30,7 @@ final class PredicateIndex {
         }
     }
 
-    @usableFromInline var count: Int { typeIDs.count }
+    @inlinable var count: Int { typeIDs.count }
 
     /// The first byte of a one-byte value stored in an existential. Values of up to three
     /// words are stored inline at the start of the existential container (Swift's ABI),
@@ -45,22 +45,58 @@ final class PredicateIndex {
     func fill(_ cases: UnsafeMutableBufferPointer<Int>, from predicates: [any Predicate]) {
         predicates.withUnsafeBufferPointer { buffer in
             for position in buffer.indices {
-                let id = ObjectIdentifier(type(of: buffer[position]))
-                var type = 0
-                while type < typeIDs.count && typeIDs[type] != id { type &+= 1 }
-                guard type < typeIDs.count, cases[type] < 0 else { continue }
-                if isOneByte[type] {
-                    // Reads the value's byte in place, as `inlineByte(of:)` does, without
-                    // copying the existential out of the array.
-                    let byte = UnsafeRawPointer(buffer.baseAddress! + position).load(as: UInt8.self)
-                    let found = byteCases[type &* 256 &+ Int(byte)]
-                    if found >= 0 {
-                        cases[type] = Int(found)
-                        continue
-                    }
-                }
-                cases[type] = slowCaseIndex(of: buffer[position], type: type)
+                guard let type = typeIndex(in: buffer, at: position), cases[type] < 0 else { continue }
+                cases[type] = caseIndex(in: buffer, at: position, type: type)
             }
+        }
+    }
+
+    /// The table's index of the type of `buffer[position]`, or nil when the table does not
+    /// use that type. Always inlined: it runs once per predicate of every event.
+    @inlinable @inline(__always)
+    func typeIndex(in buffer: UnsafeBufferPointer<any Predicate>, at position: Int) -> Int? {
+        let id =
+            Self.typeID(of: UnsafeRawPointer(buffer.baseAddress! + position))
+            ?? ObjectIdentifier(type(of: buffer[position]))
+        var type = 0
+        while type < typeIDs.count && typeIDs[type] != id { type &+= 1 }
+        return type < typeIDs.count ? type : nil
+    }
+
+    /// The case index of `buffer[position]`, a value of the table's type `type` (-1 for a
+    /// value no case of the type has). Always inlined: it runs once per predicate of every
+    /// event.
+    @inlinable @inline(__always)
+    func caseIndex(in buffer: UnsafeBufferPointer<any Predicate>, at position: Int, type: Int) -> Int {
+        if isOneByte[type] {
+            // Reads the value's byte in place, as `inlineByte(of:)` does, without copying the
+            // existential out of the array.
+            let byte = UnsafeRawPointer(buffer.baseAddress! + position).load(as: UInt8.self)
+            let found = byteCases[type &* 256 &+ Int(byte)]
+            if found >= 0 { return Int(found) }
+        }
+        return slowCaseIndex(of: buffer[position], type: type)
+    }
+
+    /// The dynamic type of the value in the `any Predicate` existential at `existential`,
+    /// read in place when the value is a struct or an enum, or nil for other kinds (a
+    /// class's dynamic type may be a subclass of the type the existential records).
+    ///
+    /// Copying the existential out to ask `type(of:)` costs a copy, a runtime call and a
+    /// destruction per predicate, most of an eager lookup's time. The layout is Swift's
+    /// stable ABI: an opaque existential is three words of inline buffer, then the type's
+    /// metadata, then its witness tables; a metadata's first word is its kind (0x200 for a
+    /// struct, 0x201 for an enum, 0x202 for an optional), and a value type's metadata is
+    /// its dynamic type, what `type(of:)` returns.
+    @inlinable
+    static func typeID(of existential: UnsafeRawPointer) -> ObjectIdentifier? {
+        let metadata = existential.load(
+            fromByteOffset: 3 &* MemoryLayout<UnsafeRawPointer>.stride,
+            as: UnsafeRawPointer.self
+        )
+        switch metadata.load(as: UInt.self) {
+        case 0x200, 0x201, 0x202: return ObjectIdentifier(unsafeBitCast(metadata, to: Any.Type.self))
+        default: return nil
         }
     }
 
