@@ -248,6 +248,28 @@ enum Harness {
         return allocation_count() - before
     }
 
+    /// Runs this executable again with `arguments` in a fresh process (for figures that a
+    /// process's earlier work would blur: memory, peak resident set) and returns what it
+    /// printed; a non-zero exit is an error naming the command and what it printed.
+    static func runFreshProcess(_ arguments: [String]) throws -> Data {
+        let child = Process()
+        child.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        )
+        child.arguments = arguments
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else {
+            throw BenchmarkError(
+                "\(arguments.joined(separator: " ")) exited with \(child.terminationStatus): \(String(decoding: data, as: UTF8.self))"
+            )
+        }
+        return data
+    }
+
     /// Runs `body` `repetitions` times and returns a sample of its results (for figures
     /// that are not times, such as bytes per instance).
     static func repeated(_ repetitions: Int, _ body: () throws -> Double) rethrows -> Sample {

@@ -101,21 +101,11 @@ struct MemoryProbe {
         guard let probe = all.first(where: { $0.name == name }) else {
             throw BenchmarkError("no memory probe '\(name)'")
         }
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         var growths: [Growth] = []
         for _ in 0..<repetitions {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: executable)
-            child.arguments = ["memory-probe", name]
-            let output = Pipe()
-            child.standardOutput = output
-            try child.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            child.waitUntilExit()
-            guard child.terminationStatus == 0, let growth = try? JSONDecoder().decode(Growth.self, from: data) else {
-                throw BenchmarkError(
-                    "memory-probe \(name) exited with \(child.terminationStatus): \(String(decoding: data, as: UTF8.self))"
-                )
+            let data = try Harness.runFreshProcess(["memory-probe", name])
+            guard let growth = try? JSONDecoder().decode(Growth.self, from: data) else {
+                throw BenchmarkError("memory-probe \(name) printed no growth: \(String(decoding: data, as: UTF8.self))")
             }
             growths.append(growth)
         }

@@ -170,21 +170,15 @@ enum ScaleBenchmarks {
 
     /// The peak resident memory, in MB, of a fresh `Benchmarks scale-load` process.
     static func peakMegabytes(_ format: Format, _ shape: Shape, states: Int) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        )
-        process.arguments = ["scale-load", format.rawValue, shape.rawValue, String(states)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let text = String(data: data, encoding: .utf8),
-            let kilobytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let arguments = ["scale-load", format.rawValue, shape.rawValue, String(states)]
+        let data = try Harness.runFreshProcess(arguments)
+        guard
+            let kilobytes = Double(
+                String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            )
         else {
             throw BenchmarkError(
-                "scale-load \(format.rawValue) \(shape.rawValue) \(states) failed (status \(process.terminationStatus))"
+                "\(arguments.joined(separator: " ")) printed no peak: \(String(decoding: data, as: UTF8.self))"
             )
         }
         return kilobytes / 1024

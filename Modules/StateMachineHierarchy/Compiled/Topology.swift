@@ -211,7 +211,6 @@ final class Topology: Sendable {
     let junctionNames: [String]
     /// Event names by index, for the debugger and error messages.
     let eventNames: [String]
-    let eventCount: Int
     let switchScopeNames: [String]
 
     let histories: [HistoryNode]
@@ -269,7 +268,6 @@ final class Topology: Sendable {
         joins: [JoinNode],
         junctionNames: [String],
         eventNames: [String],
-        eventCount: Int,
         handlerTable: HandlerTable,
         histories: [HistoryNode],
         timers: [TimerNode],
@@ -310,7 +308,6 @@ final class Topology: Sendable {
         self.joins = joins
         self.junctionNames = junctionNames
         self.eventNames = eventNames
-        self.eventCount = eventCount
         var hot: [StateHot] = []
         var childRegions: [Int32] = []
         var resetJoins: [Int32] = []

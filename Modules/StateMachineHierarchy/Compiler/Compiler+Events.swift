@@ -33,7 +33,4 @@ extension Statechart.Compiler {
         syntheticNames.append(name)
         return Int32(userEventCount + syntheticNames.count - 1)
     }
-
-    /// The number of events: the user's and the synthetic ones.
-    var eventCount: Int { userEventCount + syntheticNames.count }
 }

@@ -161,7 +161,6 @@ extension Statechart {
                 joins: joins,
                 junctionNames: junctionNames,
                 eventNames: eventIDs.map { statechartName($0!) } + syntheticNames,
-                eventCount: eventCount,
                 handlerTable: table,
                 histories: histories,
                 timers: timers,
