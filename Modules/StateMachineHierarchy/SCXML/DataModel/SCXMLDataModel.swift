@@ -1,0 +1,206 @@
+/// A data model that SCXML documents can declare (`<scxml datamodel="...">`): what
+/// evaluates their expressions, conditions, locations and scripts.
+///
+/// A document without a `datamodel` attribute, or with `datamodel="null"`, runs with the
+/// null data model, built in: `In('id')` conditions, quoted literals in `<log expr>`, and
+/// `idlocation` slots. Other data models come from their own products, so that a program
+/// that never loads such a document never links their engine: the `StateMachineECMAScript`
+/// product adds `SCXMLDataModel.ecmascript`. Pass the data model when loading:
+///
+/// ```swift
+/// let document = try SCXMLDocument(xml: text, dataModel: .ecmascript)
+/// ```
+public struct SCXMLDataModel: Sendable {
+    /// The implementation.
+    package let engine: any SCXMLDataModelEngine
+
+    /// A data model served by `engine`.
+    package init(engine: any SCXMLDataModelEngine) {
+        self.engine = engine
+    }
+
+    /// The value of the `datamodel` attribute that selects it (`"null"`, `"ecmascript"`).
+    public var name: String { engine.name }
+
+    /// The null data model (SCXML 1.0, section B.1), which every document without a
+    /// `datamodel` attribute uses.
+    public static let null = SCXMLDataModel(engine: SCXMLNullDataModel())
+}
+
+// MARK: The seam
+
+/// What implements a data model: compiles a document's scripts once, when it loads, into
+/// a form every session of the document shares.
+package protocol SCXMLDataModelEngine: Sendable {
+    /// The `datamodel` attribute's value for this model.
+    var name: String { get }
+    /// Compiles the document's scripts, in the order given; their positions in `sources`
+    /// are the numbers sessions evaluate them by.
+    /// - Throws: a failure whose `index` names the source that does not compile.
+    func compile(_ sources: [SCXMLScriptSource]) throws(SCXMLScriptFailure) -> any SCXMLCompiledScripts
+}
+
+/// One script of a document, as written, with where it is.
+package struct SCXMLScriptSource: Sendable, Hashable {
+    /// What the text is.
+    package enum Kind: Sendable, Hashable {
+        /// An expression whose value is used (`expr`, `eventexpr`, `<content expr>`...).
+        case value
+        /// A boolean expression (`cond`).
+        case condition
+        /// A location: what can be assigned (`<assign location>`, `idlocation`,
+        /// `<foreach item index>`, `namelist` entries).
+        case location
+        /// A script (`<script>`): statements, no value.
+        case script
+    }
+
+    /// What the text is.
+    package var kind: Kind
+    /// The text as written in the document.
+    package var text: String
+    /// The line of the element.
+    package var line: Int
+    /// The element it belongs to (`transition`, `assign`...).
+    package var element: String
+    /// The attribute that holds it (`cond`, `expr`...), or `<script>` for a script's body.
+    package var attribute: String
+
+    /// A source.
+    package init(kind: Kind, text: String, line: Int, element: String, attribute: String) {
+        self.kind = kind
+        self.text = text
+        self.line = line
+        self.element = element
+        self.attribute = attribute
+    }
+
+    /// Where the source is, as errors name it: `line 12: cond="x > 1" on <transition>`
+    /// (a script's body is `<script> at line 12`).
+    package var location: String {
+        if attribute == "<script>" { return "line \(line): <script>" }
+        return "line \(line): \(attribute)=\"\(text)\" on <\(element)>"
+    }
+}
+
+/// Why a script did not compile or run: the data model's own message (an ECMAScript
+/// engine's `TypeError: ...`), and for compile errors, which source.
+package struct SCXMLScriptFailure: Error, Sendable, Equatable {
+    /// The position of the failing source in what `compile` was given (compile errors).
+    package var index: Int?
+    /// The data model's message.
+    package var message: String
+
+    /// A failure.
+    package init(index: Int? = nil, message: String) {
+        self.index = index
+        self.message = message
+    }
+}
+
+/// A document's compiled scripts, shared by all its sessions.
+package protocol SCXMLCompiledScripts: Sendable {
+    /// A session's own data, with the system variables `host` gives.
+    /// - Throws: when the data model cannot make one (out of memory).
+    func makeSession(_ host: SCXMLDataModelHost) throws(SCXMLScriptFailure) -> any SCXMLDataModelSession
+}
+
+/// What a session's data model learns from the interpreter it serves.
+package struct SCXMLDataModelHost: Sendable {
+    /// `_sessionid`.
+    package var sessionID: String
+    /// `_name` (the `<scxml name>`, null when there is none).
+    package var name: String?
+    /// `_ioprocessors`.
+    package var ioProcessors: SCXMLValue
+    /// `In(id)`: whether the state `id` is active in the running step.
+    package var isActive: @Sendable (String) -> Bool
+
+    /// A host.
+    package init(
+        sessionID: String,
+        name: String?,
+        ioProcessors: SCXMLValue,
+        isActive: @escaping @Sendable (String) -> Bool
+    ) {
+        self.sessionID = sessionID
+        self.name = name
+        self.ioProcessors = ioProcessors
+        self.isActive = isActive
+    }
+}
+
+/// The fields of `_event` (SCXML 1.0, section 5.10.1).
+package struct SCXMLEventFields: Sendable, Equatable {
+    /// `name`.
+    package var name: String
+    /// `type`: `"platform"`, `"internal"` or `"external"`.
+    package var type: String
+    /// `sendid` (undefined when nil).
+    package var sendID: String?
+    /// `origin` (undefined when nil).
+    package var origin: String?
+    /// `origintype` (undefined when nil).
+    package var originType: String?
+    /// `invokeid` (undefined when nil).
+    package var invokeID: String?
+    /// `data` (undefined when nil).
+    package var data: SCXMLValue?
+
+    /// An event's fields.
+    package init(
+        name: String,
+        type: String,
+        sendID: String? = nil,
+        origin: String? = nil,
+        originType: String? = nil,
+        invokeID: String? = nil,
+        data: SCXMLValue? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.sendID = sendID
+        self.origin = origin
+        self.originType = originType
+        self.invokeID = invokeID
+        self.data = data
+    }
+}
+
+/// One session's data. Its methods are called by one thread at a time (the interpreter
+/// serialises them), never concurrently; a failure is reported to the document as
+/// `error.execution`, and the session stays usable.
+package protocol SCXMLDataModelSession: AnyObject {
+    /// The value of the expression `script` (a `.value` source).
+    func evaluate(_ script: Int) throws(SCXMLScriptFailure) -> SCXMLValue
+    /// The truth of the condition `script` (a `.condition` source).
+    func isTrue(_ script: Int) throws(SCXMLScriptFailure) -> Bool
+    /// Assigns the value of the expression `expression` to `location`, keeping the data
+    /// model's own value (an object stays the same object).
+    func assign(_ location: Int, from expression: Int) throws(SCXMLScriptFailure)
+    /// Assigns `value` to `location`.
+    func assign(_ location: Int, value: SCXMLValue) throws(SCXMLScriptFailure)
+    /// Runs the script `script` (a `.script` source).
+    func run(_ script: Int) throws(SCXMLScriptFailure)
+    /// Declares the variable `id` (`<data>`) with the value of `expression`, or undefined
+    /// when nil.
+    func declare(_ id: String, from expression: Int?) throws(SCXMLScriptFailure)
+    /// Declares the variable `id` with `value`.
+    func declare(_ id: String, value: SCXMLValue) throws(SCXMLScriptFailure)
+    /// `<foreach>`: for each element of a shallow copy of the array `array`, assigns it
+    /// to `item` and its position to `index` (if any), then calls `body`, which returns
+    /// false to stop. Returns false when `body` did.
+    func forEach(
+        array: Int,
+        item: Int,
+        index: Int?,
+        body: () -> Bool
+    ) throws(SCXMLScriptFailure) -> Bool
+    /// Binds `_event` to the event about to be processed (nil before the first).
+    func setEvent(_ event: SCXMLEventFields?)
+    /// Every variable the document declared or scripts made, as values (snapshots).
+    /// - Throws: naming the first variable that cannot cross (a function, a cycle).
+    func variables() throws(SCXMLScriptFailure) -> [String: SCXMLValue]
+    /// Sets the variables from a snapshot's `variables()`.
+    func restore(_ variables: [String: SCXMLValue]) throws(SCXMLScriptFailure)
+}

@@ -1,0 +1,91 @@
+/// A value that crosses between Swift and an SCXML data model: what JSON can hold.
+///
+/// Event data (`_event.data`), `<param>` and `<content>` values, `<donedata>` and the
+/// variables a snapshot keeps are `SCXMLValue`s. A data model value that JSON cannot hold
+/// (an ECMAScript function, a cyclic object) does not cross: the data model reports it as
+/// an error instead of sending part of it.
+public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// JSON's `null` (also what ECMAScript's `undefined` crosses as).
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number (JSON numbers are doubles; non-finite numbers do not cross).
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([SCXMLValue])
+    /// An object; its keys are unordered.
+    case object([String: SCXMLValue])
+
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([SCXMLValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: SCXMLValue].self))
+        }
+    }
+
+    /// Encodes the value as the JSON value it is.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The value as compact JSON with sorted keys; a string is quoted (`"text"`).
+    public var json: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+            return "\(value)"
+        case .string(let value): return Self.quoted(value)
+        case .array(let values): return "[" + values.map(\.json).joined(separator: ",") + "]"
+        case .object(let members):
+            let pairs = members.keys.sorted().map { Self.quoted($0) + ":" + members[$0]!.json }
+            return "{" + pairs.joined(separator: ",") + "}"
+        }
+    }
+
+    /// A string as itself, anything else as its ``json`` (what `<log expr>` writes).
+    public var description: String {
+        if case .string(let text) = self { return text }
+        return json
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case let control where control.value < 0x20:
+                result += "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
+                    + String(control.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
