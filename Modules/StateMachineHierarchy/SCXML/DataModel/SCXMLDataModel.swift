@@ -168,8 +168,9 @@ package struct SCXMLEventFields: Sendable, Equatable {
 }
 
 /// One session's data. Its methods are called by one thread at a time (the interpreter
-/// serialises them), never concurrently; a failure is reported to the document as
-/// `error.execution`, and the session stays usable.
+/// serialises them behind its lock), never concurrently, and never re-entered: none takes
+/// a callback into the interpreter's content (`In()` only reads the configuration). A
+/// failure is reported to the document as `error.execution`, and the session stays usable.
 package protocol SCXMLDataModelSession: AnyObject {
     /// The value of the expression `script` (a `.value` source).
     func evaluate(_ script: Int) throws(SCXMLScriptFailure) -> SCXMLValue
@@ -187,15 +188,15 @@ package protocol SCXMLDataModelSession: AnyObject {
     func declare(_ id: String, from expression: Int?) throws(SCXMLScriptFailure)
     /// Declares the variable `id` with `value`.
     func declare(_ id: String, value: SCXMLValue) throws(SCXMLScriptFailure)
-    /// `<foreach>`: for each element of a shallow copy of the array `array`, assigns it
-    /// to `item` and its position to `index` (if any), then calls `body`, which returns
-    /// false to stop. Returns false when `body` did.
-    func forEach(
-        array: Int,
-        item: Int,
-        index: Int?,
-        body: () -> Bool
-    ) throws(SCXMLScriptFailure) -> Bool
+    /// `<foreach>` begins: evaluates the array expression `array` and keeps a shallow copy
+    /// of it on the session's stack of iterations (foreach elements nest); returns its
+    /// length. Fails when the value is not an array.
+    func beginForEach(array: Int) throws(SCXMLScriptFailure) -> Int
+    /// Assigns the element at `position` of the innermost iteration's copy to `item`, and
+    /// `position` to `index` (if any).
+    func assignForEach(position: Int, item: Int, index: Int?) throws(SCXMLScriptFailure)
+    /// Ends the innermost iteration (drops its copy), also after a failure.
+    func endForEach()
     /// Binds `_event` to the event about to be processed (nil before the first).
     func setEvent(_ event: SCXMLEventFields?)
     /// Every variable the document declared or scripts made, as values (snapshots).

@@ -115,14 +115,15 @@ struct SCXMLNullDataModel: SCXMLDataModelEngine {
             throw SCXMLScriptFailure(message: "the null data model has no <data>")
         }
 
-        func forEach(
-            array: Int,
-            item: Int,
-            index: Int?,
-            body: () -> Bool
-        ) throws(SCXMLScriptFailure) -> Bool {
+        func beginForEach(array: Int) throws(SCXMLScriptFailure) -> Int {
             throw SCXMLScriptFailure(message: "the null data model has no <foreach>")
         }
+
+        func assignForEach(position: Int, item: Int, index: Int?) throws(SCXMLScriptFailure) {
+            throw SCXMLScriptFailure(message: "the null data model has no <foreach>")
+        }
+
+        func endForEach() {}
 
         func setEvent(_ event: SCXMLEventFields?) {}
 
