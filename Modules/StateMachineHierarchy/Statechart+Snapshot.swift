@@ -40,9 +40,8 @@ extension Statechart {
             scxml: extras.sends.map { published in
                 StatechartSnapshot.SCXMLSession(
                     sends: published.sends.map {
-                        .init(event: $0.name, sendID: $0.id, remaining: max($0.deadline - now, .zero))
+                        .init(event: $0.name, sendID: $0.id, data: $0.data, remaining: max($0.deadline - now, .zero))
                     },
-                    sendIDSlots: published.sendIDSlots,
                     generatedSendIDCount: published.generatedSendIDCount
                 )
             }
@@ -153,7 +152,11 @@ extension Statechart {
             guard let request = try? hooks.request(for: Event(try eventID(named: send.event))) else {
                 throw StatechartError.invalidSnapshot(reason: "a pending send has the empty event name")
             }
-            return (request: request, name: send.event, id: send.sendID, remaining: max(send.remaining, .zero))
+            let payload: (any Sendable)? = SCXMLEventPayload(type: "external", sendID: send.sendID, data: send.data)
+            return (
+                request: request, payload: payload, name: send.event, id: send.sendID,
+                remaining: max(send.remaining, .zero)
+            )
         }
         engine.restore(
             configuration: configuration,
@@ -161,7 +164,6 @@ extension Statechart {
             joinProgress: joins,
             remaining: remaining,
             sends: sends,
-            sendIDSlots: session.sendIDSlots,
             generatedSendIDCount: session.generatedSendIDCount
         )
     }

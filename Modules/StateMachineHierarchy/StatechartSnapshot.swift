@@ -46,8 +46,9 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
     }
 
     /// What an SCXML session keeps besides its states: the delayed `<send>`s that had not
-    /// fired and the send ids of its `idlocation` slots. Only charts read from SCXML have
-    /// one; it is nil for typed and JSON charts.
+    /// fired, and its data: the send ids of its `idlocation` slots (null data model) or its
+    /// variables (other data models). Only charts read from SCXML have one; it is nil for
+    /// typed and JSON charts.
     public struct SCXMLSession: Codable, Sendable, Hashable {
         /// A delayed send (SCXML's `<send delay>`) that had not fired.
         public struct PendingSend: Codable, Sendable, Hashable {
@@ -55,18 +56,21 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
             public var event: String
             /// Its send id (from `id`, or generated for `idlocation`), which `<cancel>` uses.
             public var sendID: String?
+            /// The event's data (`_event.data`), if any.
+            public var data: SCXMLValue?
             /// The delay it had left (zero if it was already due).
             public var remaining: Duration
 
             /// A pending send of `event` due in `remaining`.
-            public init(event: String, sendID: String? = nil, remaining: Duration) {
+            public init(event: String, sendID: String? = nil, data: SCXMLValue? = nil, remaining: Duration) {
                 self.event = event
                 self.sendID = sendID
+                self.data = data
                 self.remaining = remaining
             }
 
             private enum CodingKeys: String, CodingKey {
-                case event, sendID, remainingNanoseconds
+                case event, sendID, data, remainingNanoseconds
             }
 
             /// Decodes `remainingNanoseconds` as an integer count of nanoseconds.
@@ -74,6 +78,7 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 event = try container.decode(String.self, forKey: .event)
                 sendID = try container.decodeIfPresent(String.self, forKey: .sendID)
+                data = try container.decodeIfPresent(SCXMLValue.self, forKey: .data)
                 remaining = .nanoseconds(try container.decode(Int64.self, forKey: .remainingNanoseconds))
             }
 
@@ -82,22 +87,33 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(event, forKey: .event)
                 try container.encodeIfPresent(sendID, forKey: .sendID)
+                try container.encodeIfPresent(data, forKey: .data)
                 try container.encode(remaining.snapshotNanoseconds, forKey: .remainingNanoseconds)
             }
         }
 
         /// The delayed sends waiting for their timers, in the order they were made.
         public var sends: [PendingSend]
-        /// The `idlocation` slots: the send id last generated into each.
+        /// The `idlocation` slots of a null-data-model session: the send id last generated
+        /// into each.
         public var sendIDSlots: [String: String]
         /// How many send ids were generated so far (so restored ones stay unique).
         public var generatedSendIDCount: Int
+        /// The variables of a session with a data model (ECMAScript's), as JSON values; nil
+        /// for the null data model.
+        public var data: [String: SCXMLValue]?
 
-        /// A session's sends and slots.
-        public init(sends: [PendingSend] = [], sendIDSlots: [String: String] = [:], generatedSendIDCount: Int = 0) {
+        /// A session's sends, slots and variables.
+        public init(
+            sends: [PendingSend] = [],
+            sendIDSlots: [String: String] = [:],
+            generatedSendIDCount: Int = 0,
+            data: [String: SCXMLValue]? = nil
+        ) {
             self.sends = sends
             self.sendIDSlots = sendIDSlots
             self.generatedSendIDCount = generatedSendIDCount
+            self.data = data
         }
     }
 

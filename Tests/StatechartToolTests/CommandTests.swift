@@ -230,7 +230,7 @@ struct CommandTests {
                   </state>
                 </scxml>
                 """,
-                "line 3: <script> is not supported (null data model subset)"
+                #"line 3: <script> needs a data model; this document has the null data model (declare datamodel="ecmascript" on <scxml>)"#
             ),
             (
                 "broken.scxml",

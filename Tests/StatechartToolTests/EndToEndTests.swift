@@ -47,7 +47,10 @@ struct EndToEndTests {
         )
         let (status, text) = try await runBinary(["run", file])
         #expect(status == 2)
-        #expect(text == "statechart: \(file): line 3: <script> is not supported (null data model subset)\n")
+        #expect(
+            text
+                == "statechart: \(file): line 3: <script> needs a data model; this document has the null data model (declare datamodel=\"ecmascript\" on <scxml>)\n"
+        )
     }
 
     @Test("an unknown option exits 2 with the usage")

@@ -24,7 +24,7 @@ extension SCXMLDocument {
         for (index, node) in nodes.enumerated() where index > 0 {
             for transitionIndex in node.transitions {
                 let transition = self.transitions[transitionIndex]
-                let guardLabel = transition.condition.map(\.description)
+                let guardLabel = transition.condition.map(conditionLabel)
                 let targets = transition.targets.isEmpty ? [index] : transition.targets
                 for target in targets {
                     transitions.append(
@@ -33,7 +33,7 @@ extension SCXMLDocument {
                             target: nodes[target].id,
                             events: transition.events,
                             guardLabel: guardLabel,
-                            actions: transition.actions.map(Self.diagramLabel)
+                            actions: transition.actions.map(diagramLabel)
                         )
                     )
                 }
@@ -42,15 +42,30 @@ extension SCXMLDocument {
         return Diagram(name: name ?? "scxml", root: diagramRegion(of: 0), transitions: transitions)
     }
 
+    /// A condition as an arrow's label: the null data model's in its normal form, others
+    /// as written.
+    private func conditionLabel(_ condition: Script) -> String {
+        let text = scripts[condition.index].text
+        guard dataModel.name == "null", let parsed = try? SCXMLConditionParser.parse(text) else { return text }
+        return parsed.description
+    }
+
     /// How an arrow's label names a piece of executable content: `raise e`, `send e`,
-    /// `cancel`, `log`, `if`.
-    private static func diagramLabel(_ action: Action) -> String {
+    /// `cancel`, `log`, `if`, `assign x`, `script`, `foreach`.
+    private func diagramLabel(_ action: Action) -> String {
         switch action {
         case .raise(let event): "raise \(event)"
-        case .send(let send): "send \(send.event)"
+        case .send(let send):
+            switch send.event {
+            case .literal(let name): "send \(name)"
+            case .expression(let script): "send \(scripts[script.index].text)"
+            }
         case .cancel: "cancel"
         case .log(let label, _): label.map { "log \($0)" } ?? "log"
         case .if: "if"
+        case .assign(let location, _): "assign \(scripts[location.index].text)"
+        case .script: "script"
+        case .foreach: "foreach"
         }
     }
 

@@ -7,7 +7,7 @@ struct SCXMLBuilder {
     private struct PendingTransition {
         var source: Int
         var events: [String]
-        var condition: SCXMLDocument.Condition?
+        var condition: SCXMLDocument.Script?
         var targets: [String]
         var isInternal: Bool
         var actions: [SCXMLDocument.Action]
@@ -20,6 +20,18 @@ struct SCXMLBuilder {
     private let baseURL: URL?
     /// How many invocations lead to this document.
     private let depth: Int
+    /// The data model the caller offers for documents that declare it.
+    private let available: SCXMLDataModel?
+    /// The data model of this document (from its `datamodel` attribute).
+    private var dataModel = SCXMLDataModel.null
+    /// Whether `dataModel` is the null one, whose subset is checked element by element.
+    private var isNull = true
+    /// The data model the document declares when it was not given (it then runs with the
+    /// null data model as long as it needs nothing more).
+    private var missingDataModel: String?
+    /// Every script of the document, in document order.
+    private var scripts: [SCXMLScriptSource] = []
+    private var initialScripts: [SCXMLDocument.Action] = []
     private var nodes: [SCXMLDocument.Node] = []
     private var pending: [PendingTransition] = []
     /// Per node: where its transitions are in `pending`; and its default entry.
@@ -36,10 +48,11 @@ struct SCXMLBuilder {
 
     private static let stateElements: Set<String> = ["state", "parallel", "final", "history"]
 
-    init(root: SCXMLElement, baseURL: URL? = nil, depth: Int = 0) {
+    init(root: SCXMLElement, baseURL: URL? = nil, depth: Int = 0, dataModel: SCXMLDataModel? = nil) {
         self.root = root
         self.baseURL = baseURL
         self.depth = depth
+        available = dataModel
     }
 
     mutating func build() throws(SCXMLError) -> SCXMLDocument {
@@ -47,6 +60,14 @@ struct SCXMLBuilder {
         try Self.checkAttributes(root, allowed: ["initial", "name", "version", "datamodel", "binding"])
         if let binding = root.attributes["binding"], binding != "early", binding != "late" {
             throw .unsupportedValue(element: "scxml", attribute: "binding", value: binding, line: root.line)
+        }
+        switch root.attributes["datamodel"] {
+        case nil, "null": break
+        case let name? where name == available?.name:
+            dataModel = available!
+            isNull = false
+        case let name?:
+            missingDataModel = name
         }
         appendNode(id: "", kind: .root, parent: -1, line: root.line)
         initialAttribute[0] = try root.attributes["initial"].map { text throws(SCXMLError) in
@@ -79,7 +100,30 @@ struct SCXMLBuilder {
         for reference in conditionStates where idLines[reference.id] == nil {
             throw .unknownState(id: reference.id, element: reference.element, line: reference.line)
         }
-        let document = SCXMLDocument(name: root.attributes["name"], nodes: nodes, transitions: transitions)
+        let compiled: any SCXMLCompiledScripts
+        do {
+            compiled = try dataModel.engine.compile(scripts)
+        } catch {
+            let source = error.index.map { scripts[$0] }
+            throw .invalidExpression(
+                element: source?.element ?? "scxml",
+                attribute: source?.attribute ?? "datamodel",
+                value: source?.text ?? "",
+                reason: error.message,
+                line: source?.line ?? root.line
+            )
+        }
+        let document = SCXMLDocument(
+            name: root.attributes["name"],
+            nodes: nodes,
+            transitions: transitions,
+            dataModel: dataModel,
+            scripts: scripts,
+            compiledScripts: compiled,
+            lateBinding: root.attributes["binding"] == "late",
+            initialScripts: initialScripts,
+            baseURL: baseURL
+        )
         try validate(document)
         return document
     }
@@ -126,6 +170,14 @@ struct SCXMLBuilder {
                         || nodes[node].kind == .parallel
                 else { throw .unsupportedElement(element: "invoke", line: child.line) }
                 nodes[node].invokes.append(try invoke(child, in: node))
+            case "donedata" where nodes[node].kind == .final:
+                break  // read with the <final>
+            case "datamodel" where node == 0 || nodes[node].kind != .final:
+                try requireData(child)
+                try Self.checkAttributes(child, allowed: [])
+                nodes[node].data += try dataItems(in: child)
+            case "script" where node == 0:
+                initialScripts.append(try script(child))
             case "onentry", "onexit":
                 if node == 0 { throw .unsupportedElement(element: child.name, line: child.line) }
                 try Self.checkAttributes(child, allowed: [])
@@ -158,7 +210,8 @@ struct SCXMLBuilder {
             kind = .parallel
         case "final":
             try Self.checkAttributes(element, allowed: ["id"])
-            if let bad = element.children.first(where: { $0.name != "onentry" && $0.name != "onexit" }) {
+            let allowed: Set<String> = isNull ? ["onentry", "onexit"] : ["onentry", "onexit", "donedata"]
+            if let bad = element.children.first(where: { !allowed.contains($0.name) }) {
                 throw .unsupportedElement(element: bad.name, line: bad.line)
             }
             kind = .final
@@ -177,6 +230,14 @@ struct SCXMLBuilder {
             kind = .history(deep: type == "deep")
         }
         appendNode(id: id, kind: kind, parent: parent, line: element.line)
+        if kind == .final {
+            for donedata in element.children where donedata.name == "donedata" {
+                guard nodes[index].doneData == nil else {
+                    throw .invalidStructure(reason: "a <final> has at most one <donedata>", line: donedata.line)
+                }
+                nodes[index].doneData = try doneData(donedata)
+            }
+        }
         if case .history = kind {
             nodes[parent].histories.append(index)
             let transitions = element.children.filter { $0.name == "transition" }
@@ -368,7 +429,179 @@ struct SCXMLBuilder {
         }
     }
 
-    // MARK: Helpers
+    // MARK: Scripts
+
+    /// Registers a script for the data model to compile, and returns its number.
+    private mutating func script(
+        _ kind: SCXMLScriptSource.Kind,
+        _ text: String,
+        on element: SCXMLElement,
+        attribute: String
+    ) -> SCXMLDocument.Script {
+        scripts.append(
+            SCXMLScriptSource(kind: kind, text: text, line: element.line, element: element.name, attribute: attribute)
+        )
+        return SCXMLDocument.Script(index: scripts.count - 1)
+    }
+
+    /// The attribute `name` of `element` as a script, if present.
+    private mutating func script(
+        _ kind: SCXMLScriptSource.Kind,
+        attribute name: String,
+        of element: SCXMLElement
+    ) -> SCXMLDocument.Script? {
+        element.attributes[name].map { script(kind, $0, on: element, attribute: name) }
+    }
+
+    /// Fails unless the document has a data model: `what` needs one.
+    private func requireData(_ element: SCXMLElement, attribute: String? = nil) throws(SCXMLError) {
+        guard isNull else { return }
+        if let missingDataModel { throw .dataModelUnavailable(name: missingDataModel, line: element.line) }
+        throw .needsDataModel(element: element.name, attribute: attribute, line: element.line)
+    }
+
+    /// At most one of the attributes `names` of `element`.
+    private static func exclusive(_ names: [String], of element: SCXMLElement) throws(SCXMLError) {
+        let present = names.filter { element.attributes[$0] != nil }
+        if present.count > 1 {
+            throw .invalidStructure(
+                reason: "<\(element.name)> cannot have both '\(present[0])' and '\(present[1])'",
+                line: element.line
+            )
+        }
+    }
+
+    /// A `<script>`: its `src` file or its text, as a script of the data model.
+    private mutating func script(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.Action {
+        try requireData(element)
+        try Self.checkAttributes(element, allowed: ["src"])
+        if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+        if let src = element.attributes["src"] {
+            guard !element.hasText else {
+                throw .invalidStructure(reason: "<script> cannot have both 'src' and a body", line: element.line)
+            }
+            return .script(script(.script, try read(src, for: element), on: element, attribute: "<script>"))
+        }
+        return .script(script(.script, element.text, on: element, attribute: "<script>"))
+    }
+
+    /// The `<data>` elements of a `<datamodel>`.
+    private mutating func dataItems(in element: SCXMLElement) throws(SCXMLError) -> [SCXMLDocument.DataItem] {
+        var items: [SCXMLDocument.DataItem] = []
+        for child in element.children {
+            guard child.name == "data" else { throw .unsupportedElement(element: child.name, line: child.line) }
+            try Self.checkAttributes(child, allowed: ["id", "src", "expr"])
+            guard let id = child.attributes["id"], !id.isEmpty else {
+                throw .missingAttribute(element: "data", attribute: "id", line: child.line)
+            }
+            try Self.exclusive(["src", "expr"], of: child)
+            if child.attributes["src"] != nil || child.attributes["expr"] != nil,
+                child.hasText || !child.children.isEmpty
+            {
+                throw .invalidStructure(
+                    reason: "<data> '\(id)' has both a value attribute and content",
+                    line: child.line
+                )
+            }
+            if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+            let value: SCXMLDocument.ValueSource?
+            if let expression = script(.value, attribute: "expr", of: child) {
+                value = .expression(expression)
+            } else if let src = child.attributes["src"] {
+                value = .literal(Self.inlineValue(try read(src, for: child)))
+            } else if child.hasText {
+                value = .literal(Self.inlineValue(child.text))
+            } else {
+                value = nil
+            }
+            items.append(SCXMLDocument.DataItem(id: id, value: value, line: child.line))
+        }
+        return items
+    }
+
+    /// Inline content as a value: JSON when it is JSON, else the text with its whitespace
+    /// runs made single spaces (SCXML 1.0, section B.2.2).
+    static func inlineValue(_ text: String) -> SCXMLValue {
+        if let json = try? JSONValue.parse(Data(text.utf8)) { return SCXMLValue(json) }
+        return .string(text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+    }
+
+    /// The text of the file a `src` names (a `file:` URI or a path), relative to the
+    /// document's folder.
+    private func read(_ src: String, for element: SCXMLElement) throws(SCXMLError) -> String {
+        let url = SCXMLDocument.url(of: src, relativeTo: baseURL)
+        do {
+            return try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw .invalidStructure(
+                reason: "<\(element.name) src=\"\(src)\">: cannot read \(url.path)",
+                line: element.line
+            )
+        }
+    }
+
+    /// `<param>`s and a `namelist`: each name with the script of its value.
+    private mutating func params(
+        of element: SCXMLElement,
+        namelist: String?
+    ) throws(SCXMLError) -> [SCXMLDocument.Param] {
+        var params: [SCXMLDocument.Param] = []
+        if let namelist {
+            try requireData(element, attribute: "namelist")
+            for name in Self.tokens(namelist) {
+                params.append(
+                    SCXMLDocument.Param(name: name, value: script(.value, name, on: element, attribute: "namelist"))
+                )
+            }
+        }
+        for child in element.children where child.name == "param" {
+            try requireData(child)
+            try Self.checkAttributes(child, allowed: ["name", "expr", "location"])
+            guard let name = child.attributes["name"], !name.isEmpty else {
+                throw .missingAttribute(element: "param", attribute: "name", line: child.line)
+            }
+            try Self.exclusive(["expr", "location"], of: child)
+            if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+            guard
+                let value = script(.value, attribute: "expr", of: child)
+                    ?? script(.value, attribute: "location", of: child)
+            else { throw .missingAttribute(element: "param", attribute: "expr", line: child.line) }
+            params.append(SCXMLDocument.Param(name: name, value: value))
+        }
+        return params
+    }
+
+    /// A `<content>`: its `expr`, or its text as JSON or a space-normalised string.
+    private mutating func content(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.ValueSource {
+        try requireData(element)
+        try Self.checkAttributes(element, allowed: ["expr"])
+        if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+        if let expression = script(.value, attribute: "expr", of: element) {
+            guard !element.hasText else {
+                throw .invalidStructure(reason: "<content> cannot have both 'expr' and a body", line: element.line)
+            }
+            return .expression(expression)
+        }
+        return .literal(Self.inlineValue(element.text))
+    }
+
+    /// A `<donedata>`: one `<content>` or `<param>`s.
+    private mutating func doneData(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.DoneData {
+        try Self.checkAttributes(element, allowed: [])
+        let contents = element.children.filter { $0.name == "content" }
+        if let bad = element.children.first(where: { $0.name != "content" && $0.name != "param" }) {
+            throw .unsupportedElement(element: bad.name, line: bad.line)
+        }
+        if let content = contents.first {
+            guard contents.count == 1, element.children.count == 1 else {
+                throw .invalidStructure(reason: "<donedata> holds one <content> or <param>s", line: element.line)
+            }
+            return .content(try self.content(content))
+        }
+        return .params(try params(of: element, namelist: nil))
+    }
+
+    // MARK: Executable content
 
     private mutating func actions(in element: SCXMLElement) throws(SCXMLError) -> [SCXMLDocument.Action] {
         var actions: [SCXMLDocument.Action] = []
@@ -384,26 +617,58 @@ struct SCXMLBuilder {
             case "log":
                 try Self.checkAttributes(child, allowed: ["label", "expr"])
                 if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
-                var value: String?
-                if let expression = child.attributes["expr"] {
-                    guard let literal = Self.quotedLiteral(expression) else {
-                        throw .invalidExpression(
-                            element: "log",
-                            attribute: "expr",
-                            value: expression,
-                            reason: "the null data model's expr is a quoted literal, such as 'text'",
-                            line: child.line
-                        )
-                    }
-                    value = literal
+                if isNull, let expression = child.attributes["expr"],
+                    SCXMLNullDataModel.quotedLiteral(expression) == nil
+                {
+                    if let missingDataModel { throw .dataModelUnavailable(name: missingDataModel, line: child.line) }
+                    throw .invalidExpression(
+                        element: "log",
+                        attribute: "expr",
+                        value: expression,
+                        reason: "the null data model's expr is a quoted literal, such as 'text'",
+                        line: child.line
+                    )
                 }
-                actions.append(.log(label: child.attributes["label"], value: value))
+                actions.append(
+                    .log(label: child.attributes["label"], expr: script(.value, attribute: "expr", of: child))
+                )
             case "if":
                 actions.append(.if(try branches(of: child)))
             case "send":
                 actions.append(.send(try send(child)))
             case "cancel":
                 actions.append(.cancel(try cancel(child)))
+            case "assign":
+                try requireData(child)
+                try Self.checkAttributes(child, allowed: ["location", "expr"])
+                guard let location = script(.location, attribute: "location", of: child) else {
+                    throw .missingAttribute(element: "assign", attribute: "location", line: child.line)
+                }
+                if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
+                if let expression = script(.value, attribute: "expr", of: child) {
+                    guard !child.hasText else {
+                        throw .invalidStructure(
+                            reason: "<assign> cannot have both 'expr' and content",
+                            line: child.line
+                        )
+                    }
+                    actions.append(.assign(location: location, value: .expression(expression)))
+                } else {
+                    actions.append(.assign(location: location, value: .literal(Self.inlineValue(child.text))))
+                }
+            case "script":
+                actions.append(try script(child))
+            case "foreach":
+                try requireData(child)
+                try Self.checkAttributes(child, allowed: ["array", "item", "index"])
+                guard let array = script(.value, attribute: "array", of: child) else {
+                    throw .missingAttribute(element: "foreach", attribute: "array", line: child.line)
+                }
+                guard let item = script(.location, attribute: "item", of: child) else {
+                    throw .missingAttribute(element: "foreach", attribute: "item", line: child.line)
+                }
+                let index = script(.location, attribute: "index", of: child)
+                actions.append(.foreach(array: array, item: item, index: index, actions: try self.actions(in: child)))
             default:
                 throw .unsupportedElement(element: child.name, line: child.line)
             }
@@ -412,16 +677,25 @@ struct SCXMLBuilder {
     }
 
     /// The SCXML invocation types (URI, short and legacy forms).
-    private static let scxmlInvokeTypes: Set<String> = [
+    static let scxmlInvokeTypes: Set<String> = [
         "http://www.w3.org/TR/scxml/", "http://www.w3.org/TR/scxml", "scxml",
     ]
 
-    /// An `<invoke>` of an SCXML document given by `src` or inline `<content>`.
+    /// An `<invoke>` of an SCXML document given by `src`/`srcexpr` or `<content>`.
     private mutating func invoke(_ element: SCXMLElement, in node: Int) throws(SCXMLError) -> SCXMLDocument.Invoke {
-        try Self.checkAttributes(element, allowed: ["type", "src", "id", "idlocation", "autoforward"])
+        try Self.checkAttributes(
+            element,
+            allowed: ["type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward"]
+        )
         if let type = element.attributes["type"], !Self.scxmlInvokeTypes.contains(type) {
             throw .unsupportedValue(element: "invoke", attribute: "type", value: type, line: element.line)
         }
+        for attribute in ["typeexpr", "srcexpr"] where element.attributes[attribute] != nil {
+            try requireData(element, attribute: attribute)
+        }
+        try Self.exclusive(["type", "typeexpr"], of: element)
+        try Self.exclusive(["src", "srcexpr"], of: element)
+        try Self.exclusive(["id", "idlocation"], of: element)
         let autoforward: Bool
         switch element.attributes["autoforward"] ?? "false" {
         case "true": autoforward = true
@@ -430,16 +704,22 @@ struct SCXMLBuilder {
             throw .unsupportedValue(element: "invoke", attribute: "autoforward", value: other, line: element.line)
         }
         let id = element.attributes["id"]
-        let idLocation = element.attributes["idlocation"]
-        if id != nil, idLocation != nil {
-            throw .invalidStructure(reason: "<invoke> cannot have both 'id' and 'idlocation'", line: element.line)
-        }
         if let id, id.isEmpty || id.contains(where: \.isWhitespace) {
             throw .unsupportedValue(element: "invoke", attribute: "id", value: id, line: element.line)
         }
-        if let idLocation, !Self.isSlotName(idLocation) {
-            throw .unsupportedValue(element: "invoke", attribute: "idlocation", value: idLocation, line: element.line)
+        if isNull, let idLocation = element.attributes["idlocation"] {
+            guard SCXMLNullDataModel.isSlotName(idLocation) else {
+                throw .unsupportedValue(
+                    element: "invoke",
+                    attribute: "idlocation",
+                    value: idLocation,
+                    line: element.line
+                )
+            }
+            idLocations.insert(idLocation)
         }
+        let idLocation = script(.location, attribute: "idlocation", of: element)
+        let typeExpression = script(.value, attribute: "typeexpr", of: element)
         guard depth < SCXMLDocument.maxInvokeDepth else {
             throw .invalidStructure(
                 reason:
@@ -447,49 +727,71 @@ struct SCXMLBuilder {
                 line: element.line
             )
         }
-        var child: SCXMLDocument?
+        var source: SCXMLDocument.Invoke.Source?
         var finalize: [SCXMLDocument.Action] = []
+        let hasSource = element.attributes["src"] != nil || element.attributes["srcexpr"] != nil
         for part in element.children {
             switch part.name {
             case "content":
-                try Self.checkAttributes(part, allowed: [])
-                guard child == nil, element.attributes["src"] == nil else {
+                guard source == nil, !hasSource else {
                     throw .invalidStructure(
-                        reason: "<invoke> needs exactly one of 'src' and <content>",
+                        reason: "<invoke> needs exactly one of 'src', 'srcexpr' and <content>",
                         line: part.line
                     )
                 }
+                if let expression = part.attributes["expr"] {
+                    try requireData(part, attribute: "expr")
+                    try Self.checkAttributes(part, allowed: ["expr"])
+                    guard part.children.isEmpty, !part.hasText else {
+                        throw .invalidStructure(reason: "<content> cannot have both 'expr' and a body", line: part.line)
+                    }
+                    source = .contentExpression(script(.value, expression, on: part, attribute: "expr"))
+                    continue
+                }
+                try Self.checkAttributes(part, allowed: [])
                 guard part.children.count == 1, part.children[0].name == "scxml", !part.hasText else {
                     throw .invalidStructure(
                         reason: "<content> of an <invoke> must hold one <scxml> element",
                         line: part.line
                     )
                 }
-                child = try SCXMLDocument(tree: part.children[0], baseURL: baseURL, depth: depth + 1)
+                source = .document(
+                    try SCXMLDocument(tree: part.children[0], baseURL: baseURL, depth: depth + 1, dataModel: available)
+                )
             case "finalize":
                 try Self.checkAttributes(part, allowed: [])
                 finalize += try actions(in: part)
+            case "param":
+                break  // read below
             default:
                 throw .unsupportedElement(element: part.name, line: part.line)
             }
         }
         if let src = element.attributes["src"] {
-            let url = URL(fileURLWithPath: src, relativeTo: baseURL).standardizedFileURL
+            let url = SCXMLDocument.url(of: src, relativeTo: baseURL)
             do {
-                child = try SCXMLDocument.load(contentsOf: url, depth: depth + 1)
+                source = .document(try SCXMLDocument.load(contentsOf: url, depth: depth + 1, dataModel: available))
             } catch {
                 throw .invalidStructure(reason: "<invoke src=\"\(src)\">: \(error)", line: element.line)
             }
         }
-        guard let child else {
-            throw .invalidStructure(reason: "<invoke> needs exactly one of 'src' and <content>", line: element.line)
+        if let expression = script(.value, attribute: "srcexpr", of: element) {
+            source = .sourceExpression(expression)
         }
-        if let idLocation { idLocations.insert(idLocation) }
+        let params = try params(of: element, namelist: element.attributes["namelist"])
+        guard let source else {
+            throw .invalidStructure(
+                reason: "<invoke> needs exactly one of 'src', 'srcexpr' and <content>",
+                line: element.line
+            )
+        }
         return SCXMLDocument.Invoke(
             id: id,
             idLocation: idLocation,
+            typeExpression: typeExpression,
             autoforward: autoforward,
-            document: child,
+            source: source,
+            params: params,
             finalize: finalize,
             line: element.line
         )
@@ -503,7 +805,7 @@ struct SCXMLBuilder {
             throw .missingAttribute(element: "if", attribute: "cond", line: element.line)
         }
         var branches: [SCXMLDocument.Branch] = []
-        var condition: SCXMLDocument.Condition? = try self.condition(text, on: element)
+        var condition: SCXMLDocument.Script? = try self.condition(text, on: element)
         var content = SCXMLElement(name: "if", attributes: [:], line: element.line)
         var sawElse = false
         for child in element.children {
@@ -534,117 +836,122 @@ struct SCXMLBuilder {
         return branches
     }
 
-    /// Parses the `cond` of `element`; the states it names are checked once all ids are known.
+    /// The `cond` of `element` as a script. The null data model's conditions are parsed
+    /// here too, so that the states they name are checked once all ids are known.
     private mutating func condition(
         _ text: String,
         on element: SCXMLElement
-    ) throws(SCXMLError) -> SCXMLDocument.Condition {
-        let condition: SCXMLDocument.Condition
-        do {
-            condition = try SCXMLConditionParser.parse(text)
-        } catch {
-            throw .invalidExpression(
-                element: element.name,
-                attribute: "cond",
-                value: text,
-                reason: error.reason,
+    ) throws(SCXMLError) -> SCXMLDocument.Script {
+        if isNull {
+            let condition: SCXMLDocument.Condition
+            do {
+                condition = try SCXMLConditionParser.parse(text)
+            } catch {
+                if let missingDataModel { throw .dataModelUnavailable(name: missingDataModel, line: element.line) }
+                throw .invalidExpression(
+                    element: element.name,
+                    attribute: "cond",
+                    value: text,
+                    reason: error.reason,
+                    line: element.line
+                )
+            }
+            for id in condition.stateIDs { conditionStates.append((id, element.name, element.line)) }
+        }
+        return script(.condition, text, on: element, attribute: "cond")
+    }
+
+    /// Text given by the attribute `name` or, with a data model, the expression `name`expr.
+    private mutating func text(
+        _ name: String,
+        of element: SCXMLElement
+    ) throws(SCXMLError) -> SCXMLDocument.Text? {
+        try Self.exclusive([name, name + "expr"], of: element)
+        if let expression = element.attributes[name + "expr"] {
+            try requireData(element, attribute: name + "expr")
+            return .expression(script(.value, expression, on: element, attribute: name + "expr"))
+        }
+        return element.attributes[name].map { .literal($0) }
+    }
+
+    /// A `<send>`. A literal `target` and `type` are checked now; expressions when it runs.
+    private mutating func send(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.Send {
+        try Self.checkAttributes(
+            element,
+            allowed: [
+                "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay",
+                "delayexpr", "namelist",
+            ]
+        )
+        if let bad = element.children.first(where: { $0.name != "param" && $0.name != "content" }) {
+            throw .unsupportedElement(element: bad.name, line: bad.line)
+        }
+        let contents = element.children.filter { $0.name == "content" }
+        let content = try contents.first.map { part throws(SCXMLError) in try self.content(part) }
+        if contents.count > 1 {
+            throw .invalidStructure(reason: "<send> has at most one <content>", line: element.line)
+        }
+        let params = try params(of: element, namelist: element.attributes["namelist"])
+        if content != nil, !params.isEmpty {
+            throw .invalidStructure(
+                reason: "<send> cannot have both <content> and <param>/namelist",
                 line: element.line
             )
         }
-        for id in condition.stateIDs { conditionStates.append((id, element.name, element.line)) }
-        return condition
-    }
-
-    /// The text of a quoted literal (`'text'` or `"text"`), nil for anything else.
-    private static func quotedLiteral(_ expression: String) -> String? {
-        let trimmed = expression.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count >= 2, let quote = trimmed.first, quote == "'" || quote == "\"", trimmed.last == quote
-        else { return nil }
-        let inner = trimmed.dropFirst().dropLast()
-        return inner.contains(quote) ? nil : String(inner)
-    }
-
-    /// The SCXML event I/O processor's type URI (and its short legacy form).
-    private static let scxmlProcessorTypes: Set<String> = [
-        "http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml",
-    ]
-
-    /// A `<send>` to the machine itself. Expressions (`eventexpr`, `delayexpr`,
-    /// `targetexpr`, `typeexpr`, `namelist`) need a data model and are rejected as
-    /// unsupported attributes; `<param>` and `<content>` as unsupported elements.
-    private mutating func send(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.Send {
-        try Self.checkAttributes(element, allowed: ["event", "delay", "id", "idlocation", "target", "type"])
-        if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
-        guard let event = element.attributes["event"] else {
+        guard let event = try text("event", of: element) else {
             throw .missingAttribute(element: "send", attribute: "event", line: element.line)
         }
-        guard !event.isEmpty, !event.contains(where: { $0.isWhitespace }) else {
-            throw .unsupportedValue(element: "send", attribute: "event", value: event, line: element.line)
+        if case .literal(let name) = event, name.isEmpty || name.contains(where: { $0.isWhitespace }) {
+            throw .unsupportedValue(element: "send", attribute: "event", value: name, line: element.line)
         }
-        var target: SCXMLDocument.Send.Target
-        switch element.attributes["target"] {
-        case nil: target = .external
-        case "#_internal": target = .internal
-        case "#_parent": target = .parent
-        case let other? where other.hasPrefix("#_scxml_"):
-            // Another session by its id: this processor reaches no session that way.
-            target = .undeliverable(error: "error.communication")
-        case let other? where other.hasPrefix("#_") && other.count > 2:
-            target = .invoked(String(other.dropFirst(2)))
-        case _?:
-            // A URI the SCXML event I/O processor cannot deliver to.
-            target = .undeliverable(error: "error.execution")
-        }
-        if let type = element.attributes["type"], !Self.scxmlProcessorTypes.contains(type) {
-            // A processor type this interpreter does not implement.
-            target = .undeliverable(error: "error.execution")
-        }
-        var delay = Duration.zero
+        let target = try text("target", of: element)
+        let type = try text("type", of: element)
+        try Self.exclusive(["delay", "delayexpr"], of: element)
+        var delay = SCXMLDocument.Send.Delay.fixed(.zero)
         if let text = element.attributes["delay"] {
             guard let parsed = SCXMLDocument.duration(css2: text) else {
                 throw .invalidDelay(element: "send", value: text, line: element.line)
             }
-            delay = parsed
+            delay = .fixed(parsed)
+        } else if let expression = element.attributes["delayexpr"] {
+            try requireData(element, attribute: "delayexpr")
+            delay = .expression(script(.value, expression, on: element, attribute: "delayexpr"))
         }
-        if delay > .zero, target == .parent || { if case .invoked = target { true } else { false } }() {
-            throw .invalidStructure(
-                reason: "a <send> to another session cannot have a delay (only sends to this session can wait)",
-                line: element.line
-            )
-        }
-        if target == .internal, delay > .zero {
+        if case .literal(let targetText) = target, SCXMLDocument.sendTarget(targetText, type: nil) == .internal,
+            delay != .fixed(.zero)
+        {
             throw .invalidStructure(
                 reason:
                     "a <send> to #_internal cannot have a delay (the internal queue is emptied within the macrostep)",
                 line: element.line
             )
         }
+        try Self.exclusive(["id", "idlocation"], of: element)
         let id = element.attributes["id"]
-        let idLocation = element.attributes["idlocation"]
-        if id != nil, idLocation != nil {
-            throw .invalidStructure(reason: "<send> cannot have both 'id' and 'idlocation'", line: element.line)
-        }
         if let id, id.isEmpty {
             throw .unsupportedValue(element: "send", attribute: "id", value: id, line: element.line)
         }
-        if let idLocation {
-            guard Self.isSlotName(idLocation) else {
+        if isNull, let idLocation = element.attributes["idlocation"] {
+            guard SCXMLNullDataModel.isSlotName(idLocation) else {
                 throw .unsupportedValue(element: "send", attribute: "idlocation", value: idLocation, line: element.line)
             }
             idLocations.insert(idLocation)
         }
         return SCXMLDocument.Send(
             event: event,
+            target: target,
+            type: type,
             delay: delay,
             id: id,
-            idLocation: idLocation,
-            target: target,
+            idLocation: script(.location, attribute: "idlocation", of: element),
+            params: params,
+            content: content,
             line: element.line
         )
     }
 
-    /// A `<cancel>` with exactly one of `sendid` and `sendidexpr` (a slot filled by an
-    /// `idlocation`, or a quoted literal id).
+    /// A `<cancel>` with exactly one of `sendid` and `sendidexpr`. With the null data
+    /// model, `sendidexpr` is a quoted literal or a slot an `idlocation` fills.
     private mutating func cancel(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.Cancel {
         try Self.checkAttributes(element, allowed: ["sendid", "sendidexpr"])
         if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
@@ -653,36 +960,32 @@ struct SCXMLBuilder {
             guard !id.isEmpty else {
                 throw .unsupportedValue(element: "cancel", attribute: "sendid", value: id, line: element.line)
             }
-            return SCXMLDocument.Cancel(reference: .id(id), line: element.line)
+            return SCXMLDocument.Cancel(sendID: .literal(id), line: element.line)
         case let (nil, expression?):
             let trimmed = expression.trimmingCharacters(in: .whitespaces)
-            if trimmed.count >= 3, let quote = trimmed.first, quote == "'" || quote == "\"", trimmed.last == quote {
-                let id = String(trimmed.dropFirst().dropLast())
-                if !id.contains(quote) {
-                    return SCXMLDocument.Cancel(reference: .id(id), line: element.line)
+            if isNull {
+                if let literal = SCXMLNullDataModel.quotedLiteral(trimmed), !literal.isEmpty {
+                    return SCXMLDocument.Cancel(sendID: .literal(literal), line: element.line)
                 }
+                guard SCXMLNullDataModel.isSlotName(trimmed) else {
+                    throw .unsupportedValue(
+                        element: "cancel",
+                        attribute: "sendidexpr",
+                        value: expression,
+                        line: element.line
+                    )
+                }
+                cancelledLocations.append((trimmed, element.line))
             }
-            guard Self.isSlotName(trimmed) else {
-                throw .unsupportedValue(
-                    element: "cancel",
-                    attribute: "sendidexpr",
-                    value: expression,
-                    line: element.line
-                )
-            }
-            cancelledLocations.append((trimmed, element.line))
-            return SCXMLDocument.Cancel(reference: .location(trimmed), line: element.line)
+            return SCXMLDocument.Cancel(
+                sendID: .expression(script(.value, trimmed, on: element, attribute: "sendidexpr")),
+                line: element.line
+            )
         case (nil, nil):
             throw .missingAttribute(element: "cancel", attribute: "sendid", line: element.line)
         case (_?, _?):
             throw .invalidStructure(reason: "<cancel> cannot have both 'sendid' and 'sendidexpr'", line: element.line)
         }
-    }
-
-    /// A slot name: letters, digits, `_`, `.`, `-` and `$`, not starting with a digit.
-    private static func isSlotName(_ text: String) -> Bool {
-        guard let first = text.first, !first.isNumber else { return false }
-        return text.allSatisfy { $0.isLetter || $0.isNumber || "_.-$".contains($0) }
     }
 
     private static func checkAttributes(_ element: SCXMLElement, allowed: Set<String>) throws(SCXMLError) {

@@ -6,14 +6,35 @@
 // which a chart written in Swift may choose too.
 
 /// The chart an SCXML document runs as: state and event identifiers are the document's
-/// ids and event names; the payload says which invoked session sent an event (SCXML's
-/// null data model carries no data).
-typealias SCXMLChart = Statechart<String, String, SCXMLEventOrigin>
+/// ids and event names; the payload is what `_event` says of an event besides its name.
+typealias SCXMLChart = Statechart<String, String, SCXMLEventPayload>
 
-/// Where an event came from, when it came from a session this one invoked.
-struct SCXMLEventOrigin: Sendable {
-    /// The invocation's id.
-    let invokeID: String
+/// What an event carries besides its name: `_event`'s fields (SCXML 1.0, section 5.10.1).
+struct SCXMLEventPayload: Sendable {
+    /// `"platform"`, `"internal"` or `"external"`.
+    var type: String
+    var sendID: String?
+    var origin: String?
+    var originType: String?
+    /// The invocation's id, when the event came from a session this one invoked.
+    var invokeID: String?
+    var data: SCXMLValue?
+
+    init(
+        type: String,
+        sendID: String? = nil,
+        origin: String? = nil,
+        originType: String? = nil,
+        invokeID: String? = nil,
+        data: SCXMLValue? = nil
+    ) {
+        self.type = type
+        self.sendID = sendID
+        self.origin = origin
+        self.originType = originType
+        self.invokeID = invokeID
+        self.data = data
+    }
 }
 
 extension SCXMLDocument {
@@ -37,13 +58,23 @@ extension SCXMLDocument {
         )
         guard let initialIndex = nodes[parent].initialTransition else { return region }
         let initial = transitions[initialIndex]
-        if initial.actions.isEmpty, initial.targets.count == 1, nodes[initial.targets[0]].parent == parent,
-            !isHistory(initial.targets[0])
+        // The session's data is initialised (and its top-level scripts run) by the root's
+        // initial transition, before any state is entered.
+        let initialisesData = parent == 0 && usesData
+        if initial.actions.isEmpty, !initialisesData, initial.targets.count == 1,
+            nodes[initial.targets[0]].parent == parent, !isHistory(initial.targets[0])
         {
             region.initial = nodes[initial.targets[0]].id
         } else {
             region.initialTargets = initial.targets.map(target)
-            region.initialAction = Self.block(initial.actions)
+            let actions = initial.actions
+            region.initialAction =
+                initialisesData
+                ? { @Sendable context in
+                    guard let session = Self.session(context) else { return }
+                    session.initializeData(context)
+                    session.run(actions, context)
+                } : Self.block(actions)
         }
         return region
     }
@@ -63,24 +94,28 @@ extension SCXMLDocument {
         let onEntry = node.onEntry
         let onExit = node.onExit
         let invokes = !node.invokes.isEmpty
+        let bindsLate = lateBinding && !node.data.isEmpty
+        let hasDoneData = node.doneData != nil
         var spec = SCXMLChart.NodeSpec(
             id: id,
             content: content,
             enter: { context in
-                let session = Self.session(context)
-                session?.note("enter:\(id)")
-                if invokes { session?.willInvoke(in: id) }
-                Self.run(onEntry, context)
+                guard let session = Self.session(context) else { return }
+                session.note("enter:\(id)")
+                if bindsLate { session.bindData(of: index, context) }
+                if invokes { session.willInvoke(in: id) }
+                session.run(onEntry, context)
+                if hasDoneData { session.evaluateDoneData(of: index, context) }
             },
             exit: { context in
-                let session = Self.session(context)
-                session?.note("exit:\(id)")
-                Self.run(onExit, context)
-                if invokes { session?.cancelInvocations(of: id) }
+                guard let session = Self.session(context) else { return }
+                session.note("exit:\(id)")
+                session.run(onExit, context)
+                if invokes { session.cancelInvocations(of: id) }
             },
             handlers: node.transitions.map { handler(transitions[$0]) }
         )
-        if !tracing, !invokes {
+        if !tracing, !invokes, !bindsLate, !hasDoneData {
             if onEntry.isEmpty { spec.enter = nil }
             if onExit.isEmpty { spec.exit = nil }
         }
@@ -121,24 +156,14 @@ extension SCXMLDocument {
             trigger: transition.events.first.map { .event($0) } ?? .eventless,
             target: targets.first ?? .state(nodes[source].id),
             kind: targets.isEmpty ? .internal : (staysInside ? .local : .external),
-            guardBlock: transition.condition.map(Self.guardBlock),
+            guardBlock: transition.condition.map { condition in
+                { @Sendable context in Self.session(context)?.holds(condition, context) ?? false }
+            },
             action: Self.block(transition.actions)
         )
         spec.extraEvents = Array(transition.events.dropFirst())
         spec.extraTargets = Array(targets.dropFirst())
         return spec
-    }
-
-    /// `condition` as a guard, evaluated against the configuration of the running step.
-    private static func guardBlock(_ condition: Condition) -> SCXMLChart.Guard {
-        { context in holds(condition, context) }
-    }
-
-    private static func holds(_ condition: Condition, _ context: SCXMLChart.Context) -> Bool {
-        guard let engine = context.hooks.engine else { return false }
-        return condition.holds { id in
-            context.hooks.model.stateIndex[id].map(engine.isActiveInStep) ?? false
-        }
     }
 
     /// The interpreter running the chart whose block this is.
@@ -148,71 +173,6 @@ extension SCXMLDocument {
 
     private static func block(_ actions: [Action]) -> SCXMLChart.Action? {
         guard !actions.isEmpty else { return nil }
-        return { @Sendable context in run(actions, context) }
-    }
-
-    /// Runs executable content inside a step: `<raise>` and `<send target="#_internal">`
-    /// go to the internal queue, other `<send>`s to the back of the chart's queue (after
-    /// their delay, on the chart's clock), `<cancel>` drops pending sends by id, `<log>`
-    /// writes to the trace and `<if>` runs its first branch whose condition holds.
-    ///
-    /// As SCXML requires, an element that raises an error (`error.execution` or
-    /// `error.communication` on the internal queue) ends its block: the elements after it
-    /// do not run.
-    static func run(_ actions: [Action], _ context: SCXMLChart.Context) {
-        _ = execute(actions, context)
-    }
-
-    /// False when an element raised an error, which ends the enclosing blocks too.
-    private static func execute(_ actions: [Action], _ context: SCXMLChart.Context) -> Bool {
-        guard !actions.isEmpty, let engine = context.hooks.engine else { return true }
-        for action in actions {
-            switch action {
-            case .raise(let event):
-                context.raise(event)
-            case .log(let label, let value):
-                let text = [label, value].compactMap { $0 }.joined(separator: ": ")
-                session(context)?.note("log:\(text)")
-            case .if(let branches):
-                guard let branch = branches.first(where: { $0.condition.map { holds($0, context) } ?? true }) else {
-                    continue
-                }
-                guard execute(branch.actions, context) else { return false }
-            case .send(let send):
-                var id = send.id
-                if let slot = send.idLocation { id = engine.sends?.generateID(into: slot) }
-                switch send.target {
-                case .internal:
-                    context.raise(send.event)
-                case .external:
-                    guard let request = try? context.hooks.request(for: SCXMLChart.Event(send.event)) else { continue }
-                    guard engine.sends?.schedule(request, name: send.event, delay: send.delay, id: id) == true else {
-                        context.raise("error.execution")  // StatechartLimits.maxPendingSends are waiting
-                        return false
-                    }
-                case .parent:
-                    guard session(context)?.sendToParent(send.event) == true else {
-                        context.raise("error.communication")  // this session was not invoked
-                        return false
-                    }
-                case .invoked(let invokeID):
-                    guard session(context)?.send(send.event, toInvocation: invokeID) == true else {
-                        context.raise("error.communication")  // no running invocation has that id
-                        return false
-                    }
-                case .undeliverable(let error):
-                    context.raise(error)
-                    return false
-                }
-            case .cancel(let cancel):
-                let id: String? =
-                    switch cancel.reference {
-                    case .id(let given): given
-                    case .location(let slot): engine.sends?.id(inSlot: slot)
-                    }
-                if let id { engine.sends?.cancel { $0 == id } }
-            }
-        }
-        return true
+        return { @Sendable context in session(context)?.run(actions, context) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension SCXMLDocument {
-    /// One `<send>` of the null data model: an event for the machine itself.
+    /// One `<send>`: an event for this machine, the session that invoked it or one it invoked.
     struct Send: Sendable, Equatable {
         /// Where a `<send>` puts its event.
         enum Target: Sendable, Equatable {
@@ -16,43 +16,78 @@ extension SCXMLDocument {
             /// `target="#_<invokeid>"`: the external queue of the child session invoked
             /// with that id; `error.communication` when there is none.
             case invoked(String)
+            /// `target="#_scxml_<sessionid>"`: the external queue of the session with
+            /// that id (this one included); `error.communication` when there is none.
+            case session(String)
             /// A target or type the SCXML event I/O processor cannot deliver to (another
             /// URI, an unknown processor type): executing the send raises `error` on the
-            /// internal queue (`error.execution`, or `error.communication` for an
-            /// `#_scxml_<session>` target) and skips the rest of its block.
+            /// internal queue (`error.execution`, or `error.communication`) and skips the
+            /// rest of its block.
             case undeliverable(error: String)
         }
 
-        /// The event name (`event`).
-        let event: String
-        /// The delay (`delay`, a CSS2 time such as `2s` or `500ms`); zero when absent.
-        let delay: Duration
+        /// The event name (`event` or `eventexpr`).
+        let event: Text
+        /// `target` (nil for the session's own external queue) or `targetexpr`.
+        let target: Text?
+        /// `type` or `typeexpr` (nil for the SCXML event I/O processor).
+        let type: Text?
+        /// `delay` (zero when absent) or `delayexpr` (a CSS2 time, evaluated when the send runs).
+        let delay: Delay
         /// The send id given by `id`, which `<cancel sendid>` refers to.
         let id: String?
-        /// The slot named by `idlocation`: executing the send stores a generated send id
-        /// there, which `<cancel sendidexpr="slot">` refers to.
-        let idLocation: String?
-        /// The queue the event goes to.
-        let target: Target
+        /// The location `idlocation` names: executing the send stores a generated send id
+        /// there, which `<cancel sendidexpr>` can read.
+        let idLocation: Script?
+        /// `namelist` (each name with its value's expression) and `<param>`s: the event's
+        /// data, as an object (none when both are empty).
+        let params: [Param]
+        /// `<content>`: the event's data, as it is.
+        let content: ValueSource?
         /// The line of the element.
         let line: Int
+
+        /// A `delay` or `delayexpr`.
+        enum Delay: Sendable, Equatable {
+            case fixed(Duration)
+            case expression(Script)
+        }
     }
 
     /// One `<cancel>`: which pending delayed sends it cancels.
     struct Cancel: Sendable, Equatable {
-        /// How a `<cancel>` names the send.
-        enum Reference: Sendable, Equatable {
-            /// `sendid="id"` (or `sendidexpr="'id'"`, a quoted literal): the sends with that id.
-            case id(String)
-            /// `sendidexpr="slot"`: the send whose generated id the `idlocation` slot holds.
-            case location(String)
-        }
-
-        /// The send (or sends) to cancel.
-        let reference: Reference
+        /// `sendid` or `sendidexpr`.
+        let sendID: Text
         /// The line of the element.
         let line: Int
     }
+
+    /// What `target` and `type` (given or evaluated) make of a send.
+    static func sendTarget(_ target: String?, type: String?) -> Send.Target {
+        if let type, !scxmlProcessorTypes.contains(type) {
+            // A processor type this interpreter does not implement (the Basic HTTP one
+            // included): it cannot deliver the event.
+            return .undeliverable(error: type == basicHTTPType ? "error.communication" : "error.execution")
+        }
+        switch target {
+        case nil: return .external
+        case "#_internal": return .internal
+        case "#_parent": return .parent
+        case let other? where other.hasPrefix("#_scxml_"): return .session(String(other.dropFirst(8)))
+        case let other? where other.hasPrefix("#_") && other.count > 2: return .invoked(String(other.dropFirst(2)))
+        case _?:
+            // A URI the SCXML event I/O processor cannot deliver to.
+            return .undeliverable(error: "error.execution")
+        }
+    }
+
+    /// The SCXML event I/O processor's type URI (and its short legacy form).
+    static let scxmlProcessorTypes: Set<String> = [
+        "http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml",
+    ]
+
+    /// The Basic HTTP event I/O processor's type URI, which this interpreter does not run.
+    static let basicHTTPType = "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"
 
     /// Parses a CSS2 time (`2s`, `500ms`, `1.5s`, `.5s`, `0s`) exactly, to the nanosecond
     /// (finer digits are dropped). Nil for anything else, negative values included.

@@ -1,11 +1,13 @@
 import Foundation
 import StateMachineSupport
 
-/// A statechart loaded from an SCXML document (the null data model subset: states,
-/// compound and parallel states, finals, initial states, shallow and deep history,
-/// transitions with event descriptors, `In('id')` conditions, internal/external types,
-/// and `<raise>`, `<send>`, `<cancel>` and `<log>` executable content). Run it with
-/// ``SCXMLInterpreter``, which runs it on ``Statechart``'s engine.
+/// A statechart loaded from an SCXML document: states, compound and parallel states,
+/// finals, initial states, shallow and deep history, transitions with event descriptors,
+/// conditions, internal/external types, executable content (`<raise>`, `<send>`,
+/// `<cancel>`, `<log>`, `<if>`, and with a data model `<assign>`, `<script>`,
+/// `<foreach>`), `<invoke>` of SCXML documents, and the data of its data model (the null
+/// one, or ECMAScript's: see ``SCXMLDataModel``). Run it with ``SCXMLInterpreter``, which
+/// runs it on ``Statechart``'s engine.
 ///
 /// Nodes are stored in document order (pre-order), so a node's index is its document
 /// position; the `<scxml>` root is node 0. Ancestor chains and child lists are
@@ -27,33 +29,91 @@ public struct SCXMLDocument: Sendable {
         case history(deep: Bool)
     }
 
-    /// Executable content the subset supports.
+    /// A script of the document (an expression, condition, location or `<script>` body):
+    /// its position in ``SCXMLDocument/scripts``, which the data model compiled.
+    struct Script: Sendable, Equatable, Hashable {
+        let index: Int
+    }
+
+    /// A value given either by an expression or inline (`<content>`, `<data>`, `<assign>`
+    /// children, a `src` file), JSON when it parses as JSON and text otherwise.
+    enum ValueSource: Sendable, Equatable {
+        case expression(Script)
+        case literal(SCXMLValue)
+    }
+
+    /// A `<param name expr|location>`: the value is the expression's, or the location's.
+    struct Param: Sendable, Equatable {
+        let name: String
+        let value: Script
+    }
+
+    /// Text given literally or by an expression (`event`/`eventexpr`, `target`/`targetexpr`...).
+    enum Text: Sendable, Equatable {
+        case literal(String)
+        case expression(Script)
+    }
+
+    /// Executable content.
     enum Action: Sendable, Equatable {
         /// `<raise event="name"/>`: appends `name` to the internal queue.
         case raise(String)
-        /// `<log label="..." expr="'text'"/>`: writes `label: text` to the trace (as
-        /// `log:label: text`); the null data model's `expr` is a quoted literal.
-        case log(label: String?, value: String?)
-        /// `<send>`: queues an event for this machine, now or after a delay.
+        /// `<log label expr/>`: writes `label: value` to the trace (as `log:label: value`).
+        case log(label: String?, expr: Script?)
+        /// `<send>`: queues an event for this machine, another session or a queue.
         case send(Send)
         /// `<cancel>`: cancels the pending delayed sends with an id.
         case cancel(Cancel)
         /// `<if>`/`<elseif>`/`<else>`: runs the content of the first branch whose
         /// condition holds (an `<else>` branch has none).
         case `if`([Branch])
+        /// `<assign location expr>` (or inline content).
+        case assign(location: Script, value: ValueSource)
+        /// `<script>` (inline or `src`).
+        case script(Script)
+        /// `<foreach array item index>` and its content.
+        case foreach(array: Script, item: Script, index: Script?, actions: [Action])
     }
 
-    /// One `<invoke>` of a child SCXML document (the only invocation type of the subset).
+    /// A `<data>` element: the variable and its initial value (undefined when nil).
+    struct DataItem: Sendable, Equatable {
+        let id: String
+        let value: ValueSource?
+        let line: Int
+    }
+
+    /// A `<donedata>`: `<content>` or `<param>`s.
+    enum DoneData: Sendable, Equatable {
+        case content(ValueSource)
+        case params([Param])
+    }
+
+    /// One `<invoke>` of a child SCXML document (the only invocation type).
     struct Invoke: Sendable {
+        /// Where the child document comes from.
+        enum Source: Sendable {
+            /// Loaded with the parent (`src`, relative to the parent's file, or inline `<content>`).
+            case document(SCXMLDocument)
+            /// `srcexpr`: the URI is evaluated when the invocation starts.
+            case sourceExpression(Script)
+            /// `<content expr>`: the document's text is evaluated when the invocation starts.
+            case contentExpression(Script)
+        }
+
         /// The invocation's id (`id`); nil when it is generated (`<state id>.<n>`).
         let id: String?
-        /// The `idlocation` slot that receives the generated id, if any.
-        let idLocation: String?
+        /// The `idlocation` location that receives the generated id, if any.
+        let idLocation: Script?
+        /// `typeexpr`, checked when the invocation starts.
+        let typeExpression: Script?
         /// `autoforward="true"`: every external event the invoking session processes is
         /// sent on to the child too.
         let autoforward: Bool
-        /// The child document (from `src`, relative to the parent's file, or inline `<content>`).
-        let document: SCXMLDocument
+        /// The child document.
+        let source: Source
+        /// `namelist` (each name with its value's expression) and `<param>`s: values the
+        /// child's `<data>` of the same names start with.
+        let params: [Param]
         /// `<finalize>` content, run when an event from the child is about to be processed.
         let finalize: [Action]
         /// The line of the element.
@@ -63,7 +123,7 @@ public struct SCXMLDocument: Sendable {
     /// One branch of an `<if>`: `<if cond>`, `<elseif cond>` or `<else>` (no condition).
     struct Branch: Sendable, Equatable {
         /// The branch's condition; nil for `<else>`.
-        let condition: Condition?
+        let condition: Script?
         /// The content it runs.
         let actions: [Action]
     }
@@ -148,6 +208,10 @@ public struct SCXMLDocument: Sendable {
         /// `<invoke>`s, started when the state has been entered (at the end of the
         /// macrostep) and cancelled when it exits.
         var invokes: [Invoke] = []
+        /// `<datamodel>`'s `<data>` elements declared in this state (or the root).
+        var data: [DataItem] = []
+        /// A `<final>`'s `<donedata>`.
+        var doneData: DoneData?
         /// The line of the element in the document.
         let line: Int
     }
@@ -159,7 +223,7 @@ public struct SCXMLDocument: Sendable {
         /// The event descriptors (empty for an eventless transition).
         let events: [String]
         /// The `cond`, nil when there is none.
-        let condition: Condition?
+        let condition: Script?
         /// Target node indices (empty for a targetless transition).
         let targets: [Int]
         /// True for `type="internal"`.
@@ -186,9 +250,43 @@ public struct SCXMLDocument: Sendable {
     /// document (and so is what they compile to: see `Statechart.Definition`).
     let definitions: SCXMLDefinitions
 
-    init(name: String?, nodes: [Node], transitions: [Transition]) {
+    /// The data model the document runs with (its `datamodel` attribute's).
+    public let dataModel: SCXMLDataModel
+    /// Every script of the document, in document order, as the data model compiled them.
+    let scripts: [SCXMLScriptSource]
+    /// What the data model compiled `scripts` to, shared by every session.
+    let compiledScripts: any SCXMLCompiledScripts
+    /// `binding="late"`: a state's `<data>` get their values when it is first entered
+    /// (early binding, the default, gives every `<data>` its value when the session starts).
+    let lateBinding: Bool
+    /// The `<script>` children of `<scxml>`, run once the data model is initialised.
+    let initialScripts: [Action]
+    /// Whether the document has a data model other than the null one: sessions then bind
+    /// `_event` for each event and initialise the document's `<data>` when they start.
+    let usesData: Bool
+    /// The folder `srcexpr` paths start from (the current directory when nil).
+    let baseURL: URL?
+
+    init(
+        name: String?,
+        nodes: [Node],
+        transitions: [Transition],
+        dataModel: SCXMLDataModel = .null,
+        scripts: [SCXMLScriptSource] = [],
+        compiledScripts: any SCXMLCompiledScripts = SCXMLNullDataModel.Scripts(compiled: []),
+        lateBinding: Bool = false,
+        initialScripts: [Action] = [],
+        baseURL: URL? = nil
+    ) {
+        self.baseURL = baseURL
         definitions = SCXMLDefinitions()
         self.name = name
+        self.dataModel = dataModel
+        self.scripts = scripts
+        self.compiledScripts = compiledScripts
+        self.lateBinding = lateBinding
+        self.initialScripts = initialScripts
+        usesData = dataModel.name != "null"
         self.nodes = nodes
         self.transitions = transitions
         var byID: [String: Int] = [:]
@@ -221,19 +319,27 @@ public struct SCXMLDocument: Sendable {
     }
 
     /// Loads and validates the SCXML document at `url`.
+    /// - Parameter dataModel: the data model for a document that declares one
+    ///   (`datamodel="ecmascript"` needs `.ecmascript`, from the `StateMachineECMAScript`
+    ///   product); documents without a `datamodel` attribute use the null data model.
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
-    public static func load(contentsOf url: URL) throws(SCXMLError) -> SCXMLDocument {
-        try load(contentsOf: url, depth: 0)
+    public static func load(contentsOf url: URL, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) -> SCXMLDocument {
+        try load(contentsOf: url, depth: 0, dataModel: dataModel)
     }
 
-    static func load(contentsOf url: URL, depth: Int) throws(SCXMLError) -> SCXMLDocument {
+    static func load(contentsOf url: URL, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) -> SCXMLDocument {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw .unreadable(path: url.path, reason: "\(error.localizedDescription)")
         }
-        return try SCXMLDocument(data: data, baseURL: url.deletingLastPathComponent(), depth: depth)
+        return try SCXMLDocument(
+            data: data,
+            baseURL: url.deletingLastPathComponent(),
+            depth: depth,
+            dataModel: dataModel
+        )
     }
 
     /// How deeply a document's elements may nest (states, executable content and all):
@@ -246,30 +352,53 @@ public struct SCXMLDocument: Sendable {
     public static let maxInvokeDepth = 16
 
     /// Parses and validates an SCXML document given as text.
+    /// - Parameter dataModel: the data model for a document that declares one (see
+    ///   ``load(contentsOf:dataModel:)``).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
-    public init(xml: String) throws(SCXMLError) {
-        try self.init(data: Data(xml.utf8))
+    public init(xml: String, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
+        try self.init(data: Data(xml.utf8), dataModel: dataModel)
     }
 
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
+    /// - Parameter dataModel: the data model for a document that declares one (see
+    ///   ``load(contentsOf:dataModel:)``).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
-    public init(data: Data) throws(SCXMLError) {
-        try self.init(data: data, baseURL: nil, depth: 0)
+    public init(data: Data, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
+        try self.init(data: data, baseURL: nil, depth: 0, dataModel: dataModel)
     }
 
-    /// Parses a document whose `<invoke src>` paths are relative to `baseURL` (the current
+    /// Parses a document whose `src` paths are relative to `baseURL` (the current
     /// directory when nil); `depth` counts the invocations above it.
-    init(data: Data, baseURL: URL?, depth: Int) throws(SCXMLError) {
+    init(data: Data, baseURL: URL?, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) {
         // The element tree is let go once the document is built, before the chart compiles,
         // so that a large document's tree and compiled chart never take memory together.
-        self = try Self.built(from: try SCXMLParser.parse(data), baseURL: baseURL, depth: depth)
+        self = try Self.built(
+            from: try SCXMLParser.parse(data),
+            baseURL: baseURL,
+            depth: depth,
+            dataModel: dataModel
+        )
         try compileChart()
     }
 
     /// The document `tree` describes (an `<invoke>`'s inline `<content>`).
-    init(tree: SCXMLElement, baseURL: URL?, depth: Int) throws(SCXMLError) {
-        self = try Self.built(from: tree, baseURL: baseURL, depth: depth)
+    init(tree: SCXMLElement, baseURL: URL?, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) {
+        self = try Self.built(from: tree, baseURL: baseURL, depth: depth, dataModel: dataModel)
         try compileChart()
+    }
+
+    /// The file a `src` attribute names: a `file:` URI (`file:name.scxml`,
+    /// `file:///abs/name.scxml`) or a plain path, relative to `baseURL` (the current
+    /// directory when nil).
+    static func url(of src: String, relativeTo baseURL: URL?) -> URL {
+        var path = src
+        if path.hasPrefix("file://") {
+            path = String(path.dropFirst(7))
+        } else if path.hasPrefix("file:") {
+            path = String(path.dropFirst(5))
+        }
+        path = path.removingPercentEncoding ?? path
+        return URL(fileURLWithPath: path, relativeTo: baseURL).standardizedFileURL
     }
 
     /// Compiles the chart now, so that interpreters created later cannot fail (and share
@@ -283,8 +412,13 @@ public struct SCXMLDocument: Sendable {
     }
 
     /// The document `tree` describes, checked but not compiled.
-    private static func built(from tree: SCXMLElement, baseURL: URL?, depth: Int) throws(SCXMLError) -> Self {
-        var builder = SCXMLBuilder(root: tree, baseURL: baseURL, depth: depth)
+    private static func built(
+        from tree: SCXMLElement,
+        baseURL: URL?,
+        depth: Int,
+        dataModel: SCXMLDataModel?
+    ) throws(SCXMLError) -> Self {
+        var builder = SCXMLBuilder(root: tree, baseURL: baseURL, depth: depth, dataModel: dataModel)
         return try builder.build()
     }
 

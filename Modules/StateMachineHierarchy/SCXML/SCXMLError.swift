@@ -10,8 +10,7 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedXML(line: Int, column: Int, reason: String)
     /// The root element is not `<scxml>`.
     case notSCXML(element: String, line: Int)
-    /// An element outside the supported null-data-model subset (`<script>`, `<assign>`,
-    /// `<invoke>`, `<param>` and `<content>` in a `<send>`, ...).
+    /// An element that is not SCXML, or not allowed where it is.
     case unsupportedElement(element: String, line: Int)
     /// An attribute the subset does not support on this element.
     case unsupportedAttribute(element: String, attribute: String, line: Int)
@@ -29,6 +28,14 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownState(id: String, element: String, line: Int)
     /// The document's structure breaks an SCXML rule (text explains which).
     case invalidStructure(reason: String, line: Int)
+    /// An element (or attribute, when given) that needs a data model, in a document of
+    /// the null data model.
+    case needsDataModel(element: String, attribute: String?, line: Int)
+    /// The document declares a data model (`datamodel="ecmascript"`) that was not given
+    /// when loading it, and the element at `line` needs more than the null data model
+    /// (a document that needs no more runs with the null one): load it with that
+    /// ``SCXMLDataModel`` (`.ecmascript` comes with the `StateMachineECMAScript` product).
+    case dataModelUnavailable(name: String, line: Int)
     /// A `delay` that is not a CSS2 time (`2s`, `500ms`, `1.5s`, `0s`).
     case invalidDelay(element: String, value: String, line: Int)
 
@@ -39,7 +46,7 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .malformedXML(line, column, reason): "line \(line), column \(column): malformed XML: \(reason)"
         case let .notSCXML(element, line): "line \(line): root element is <\(element)>, expected <scxml>"
         case let .unsupportedElement(element, line):
-            "line \(line): <\(element)> is not supported (null data model subset)"
+            "line \(line): <\(element)> is not supported here"
         case let .unsupportedAttribute(element, attribute, line):
             "line \(line): attribute '\(attribute)' on <\(element)> is not supported"
         case let .unsupportedValue(element, attribute, value, line):
@@ -51,8 +58,31 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .duplicateID(id, line): "line \(line): duplicate state id '\(id)'"
         case let .unknownState(id, element, line): "line \(line): <\(element)> refers to unknown state '\(id)'"
         case let .invalidStructure(reason, line): "line \(line): \(reason)"
+        case let .needsDataModel(element, attribute?, line):
+            "line \(line): attribute '\(attribute)' on <\(element)> needs a data model; this document has the null data model (declare datamodel=\"ecmascript\" on <scxml>)"
+        case let .needsDataModel(element, nil, line):
+            "line \(line): <\(element)> needs a data model; this document has the null data model (declare datamodel=\"ecmascript\" on <scxml>)"
+        case let .dataModelUnavailable(name, line) where name == "ecmascript":
+            "line \(line): datamodel=\"ecmascript\" needs the ECMAScript data model: depend on the StateMachineECMAScript product and load the document with `dataModel: .ecmascript`"
+        case let .dataModelUnavailable(name, line):
+            "line \(line): datamodel=\"\(name)\" is not a data model this program was given (null and ecmascript are)"
         case let .invalidDelay(element, value, line):
             "line \(line): delay=\"\(value)\" on <\(element)> is not a CSS2 time (such as 2s, 500ms, 1.5s or 0s)"
         }
     }
+}
+
+/// Why a session's data could not be read as JSON values (``SCXMLInterpreter/snapshot()``,
+/// ``SCXMLInterpreter/variables()``): the data model's message, naming the variable.
+public struct SCXMLDataError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the variable (`variable 'f' holds a function, ...`).
+    public let message: String
+
+    /// An error with `message`.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
 }

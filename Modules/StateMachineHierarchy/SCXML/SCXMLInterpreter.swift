@@ -63,9 +63,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     public let recordsTrace: Bool
     /// Whether the document has an `<invoke>` anywhere (else no step starts or cancels one).
     private let invokes: Bool
-    /// See `StatechartStepObserver`: `<finalize>`, `autoforward` and the trace need the
-    /// events' names; a document without them does not.
-    var wantsEventStarts: Bool { recordsTrace || invokes }
+    /// See `StatechartStepObserver`: `<finalize>`, `autoforward`, `_event` and the trace
+    /// need the events' names; a document without them does not.
+    var wantsEventStarts: Bool { recordsTrace || invokes || document.usesData }
     /// See `StatechartStepObserver`: after a step that did not fail, only the trace,
     /// invocations, a parent and `onMacrostep` need anything done.
     var wantsEveryStepEnd: Bool { recordsTrace || invokes || invokeID != nil || onMacrostep != nil }
@@ -77,7 +77,24 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     private let failures = Atomic<Int>(0)
     /// The session that invoked this one, and the id it knows this one by.
     private weak let parent: SCXMLInterpreter?
-    private let invokeID: String?
+    let invokeID: String?
+    /// The session's id (`_sessionid`), unique in the process.
+    let sessionID: String
+    /// The values an invoking session gave (`<param>`, `namelist`) for this session's
+    /// `<data>` of the same names.
+    let initialValues: [String: SCXMLValue]
+    /// The session's data model (its variables), and which states' `<data>` are bound.
+    /// Used by the chart's draining thread inside steps, and by snapshots and restores;
+    /// every call is one short critical section (see `SCXMLDataModelSession`).
+    private let data: Lock<DataState>
+
+    private struct DataState {
+        var session: (any SCXMLDataModelSession)?
+        /// Why the data model could not make the session, if it could not.
+        var failure: SCXMLScriptFailure?
+        /// The nodes whose `<data>` are declared.
+        var bound: Set<Int> = []
+    }
 
     private struct Session {
         var chart: SCXMLChart?
@@ -93,6 +110,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         /// Set when the session is cancelled by its parent: it reports nothing any more.
         var cancelled = false
         var reportedDone = false
+        /// `<donedata>` values waiting for their `done.state.<id>` events, in order.
+        var doneData: [(state: String, value: SCXMLValue?)] = []
+        /// The `<donedata>` of the top-level final reached, for `done.invoke`.
+        var finalDoneData: SCXMLValue?
     }
 
     /// A running child session.
@@ -103,6 +124,19 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         let autoforward: Bool
         let finalize: [SCXMLDocument.Action]
         let child: SCXMLInterpreter
+    }
+
+    /// Every session by its id, for `#_scxml_<sessionid>` targets.
+    private static let sessions = Lock<[String: WeakSession]>([:])
+    private static let sessionCount = Atomic<Int>(0)
+
+    private struct WeakSession {
+        weak var session: SCXMLInterpreter?
+    }
+
+    /// The running session with `id`, if any.
+    static func session(withID id: String) -> SCXMLInterpreter? {
+        sessions.withLock { $0[id]?.session }
     }
 
     /// A machine for `document`, not started.
@@ -132,14 +166,16 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         )
     }
 
-    /// A session invoked by `parent` as `invokeID` (or a top-level one when nil).
+    /// A session invoked by `parent` as `invokeID` (or a top-level one when nil), whose
+    /// `<data>` start with `initialValues` where the names match.
     private init(
         document: SCXMLDocument,
         options: StatechartOptions,
         clock: any StatechartClock,
         recordsTrace: Bool,
         onMacrostep: MacrostepObserver?,
-        parent: (session: SCXMLInterpreter, invokeID: String)?
+        parent: (session: SCXMLInterpreter, invokeID: String)?,
+        initialValues: [String: SCXMLValue] = [:]
     ) {
         self.document = document
         self.recordsTrace = recordsTrace
@@ -149,10 +185,86 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         self.onMacrostep = onMacrostep
         self.parent = parent?.session
         invokeID = parent?.invokeID
+        self.initialValues = initialValues
+        sessionID = "\(Self.sessionCount.add(1, ordering: .relaxed).newValue)"
         state = Lock(Session())
+        data = Lock(DataState())
         let chart = makeChart()
         state.withLock { $0.chart = chart }
+        resetData()
+        Self.sessions.withLock { $0[sessionID] = WeakSession(session: self) }
     }
+
+    /// `#_scxml_<sessionid>`: where other sessions send events for this one.
+    var location: String { "#_scxml_\(sessionID)" }
+
+    /// A fresh data model session (no variables): at creation, and before a restore.
+    private func resetData() {
+        let host = SCXMLDataModelHost(
+            sessionID: sessionID,
+            name: document.name,
+            ioProcessors: .object([
+                Self.scxmlProcessorType: .object(["location": .string(location)]),
+                "scxml": .object(["location": .string(location)]),
+            ]),
+            isActive: { [weak self] id in self?.isActiveInStep(id) ?? false }
+        )
+        let made: Result<any SCXMLDataModelSession, SCXMLScriptFailure> = Result { () throws(SCXMLScriptFailure) in
+            try document.compiledScripts.makeSession(host)
+        }
+        data.withLock { state in
+            switch made {
+            case .success(let session):
+                state = DataState(session: session)
+            case .failure(let failure):
+                state = DataState(session: nil, failure: failure)
+            }
+        }
+    }
+
+    /// Runs `body` with the session's data model (one critical section).
+    func withData<Value>(
+        _ body: (any SCXMLDataModelSession) throws(SCXMLScriptFailure) -> Value
+    ) throws(SCXMLScriptFailure) -> Value {
+        let result: Result<Value, SCXMLScriptFailure> = data.withLock { state in
+            guard let session = state.session else {
+                return .failure(state.failure ?? SCXMLScriptFailure(message: "the session has no data model"))
+            }
+            return Result { () throws(SCXMLScriptFailure) in try body(session) }
+        }
+        return try result.get()
+    }
+
+    /// Marks the `<data>` of `node` as declared; false when they already were.
+    func markBound(_ node: Int) -> Bool {
+        data.withLock { $0.bound.insert(node).inserted }
+    }
+
+    /// `In(id)`: whether the state `id` is active in the running step.
+    private func isActiveInStep(_ id: String) -> Bool {
+        guard let chart = state.withLock({ $0.chart }), let engine = chart.hooks.engine,
+            let index = chart.hooks.model.stateIndex[id]
+        else { return false }
+        return engine.isActiveInStep(index)
+    }
+
+    /// Keeps the value of a `<donedata>` for the `done.state.<parent>` event (or, for a
+    /// top-level final, `done.invoke`).
+    func storeDoneData(_ value: SCXMLValue?, forParent parent: String?) {
+        state.withLock { session in
+            if let parent {
+                session.doneData.append((parent, value))
+            } else {
+                session.finalDoneData = value
+            }
+        }
+    }
+
+    /// The session that invoked this one, if any.
+    var parentSession: SCXMLInterpreter? { parent }
+
+    /// Whether the invoking session cancelled this one.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// A machine for `document` that resumes from `snapshot` (taken from a machine running
     /// the same document): the same configuration, history values and `idlocation` slots,
@@ -179,6 +291,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     }
 
     deinit {
+        let id = sessionID
+        Self.sessions.withLock { sessions in
+            if sessions[id]?.session == nil { sessions[id] = nil }
+        }
         let (chart, invocations) = state.withLock { ($0.chart, $0.invocations) }
         for invocation in invocations { invocation.child.cancel() }
         chart?.engine.submitHalt()
@@ -208,19 +324,39 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         state.withLock { $0.recording.append(entry) }
     }
 
-    /// Before an event's transitions are selected: runs the `<finalize>` of the invocation
-    /// it came from, and forwards an external event to the children that `autoforward`.
+    /// Before an event's transitions are selected: binds `_event`, runs the `<finalize>`
+    /// of the invocation it came from, and forwards an external event to the children that
+    /// `autoforward`.
     func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
-        let (invocations, chart) = state.withLock { session -> ([Invocation], SCXMLChart?) in
+        let payload = payload as? SCXMLEventPayload
+        let isDone = !external && payload == nil && name.hasPrefix("done.state.")
+        let (invocations, chart, doneData) = state.withLock { session -> ([Invocation], SCXMLChart?, SCXMLValue?) in
             if recordsTrace { session.recording.append("event:\(name)") }
-            return (external ? session.invocations : [], session.chart)
+            var doneData: SCXMLValue?
+            if isDone, let position = session.doneData.firstIndex(where: { "done.state." + $0.state == name }) {
+                doneData = session.doneData.remove(at: position).value
+            }
+            return (external ? session.invocations : [], session.chart, doneData)
+        }
+        if document.usesData {
+            let fields = SCXMLEventFields(
+                name: name,
+                type: payload?.type ?? (external ? "external" : (isDone ? "platform" : "internal")),
+                sendID: payload?.sendID,
+                origin: payload?.origin,
+                originType: payload?.originType,
+                invokeID: payload?.invokeID,
+                data: payload?.data ?? doneData
+            )
+            try? withData { data throws(SCXMLScriptFailure) in data.setEvent(fields) }
         }
         guard !invocations.isEmpty, let chart else { return }
-        let origin = payload as? SCXMLEventOrigin
-        let context = SCXMLChart.Context(payload: origin, event: nil, hooks: chart.hooks)
+        let context = SCXMLChart.Context(payload: payload, event: nil, hooks: chart.hooks)
         for invocation in invocations {
-            if invocation.id == origin?.invokeID { SCXMLDocument.run(invocation.finalize, context) }
-            if invocation.autoforward { try? invocation.child.send(name) }
+            if invocation.id == payload?.invokeID { run(invocation.finalize, context) }
+            if invocation.autoforward {
+                invocation.child.deliver(name, payload ?? SCXMLEventPayload(type: "external"))
+            }
         }
     }
 
@@ -292,74 +428,148 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         let ordered = states.compactMap { id in document.index(of: id).map { (id, $0) } }.sorted { $0.1 < $1.1 }
         for (stateID, index) in ordered where chart.isActive(stateID) {
             for invoke in document.nodes[index].invokes {
-                let id = state.withLock { session -> String in
-                    if let id = invoke.id { return id }
-                    session.generatedInvokeIDs += 1
-                    return "\(stateID).\(session.generatedInvokeIDs)"
-                }
-                if let slot = invoke.idLocation { chart.engine.sends?.store(id, inSlot: slot) }
-                let child = SCXMLInterpreter(
-                    document: invoke.document,
-                    options: options,
-                    clock: clock,
-                    recordsTrace: false,
-                    onMacrostep: nil,
-                    parent: (self, id)
-                )
-                state.withLock {
-                    $0.invocations.append(
-                        Invocation(
-                            id: id,
-                            state: stateID,
-                            autoforward: invoke.autoforward,
-                            finalize: invoke.finalize,
-                            child: child
-                        )
-                    )
-                }
-                try? child.start()  // a child's failure is the child's (see its `failure`)
+                start(invoke, in: stateID, chart)
             }
         }
     }
 
-    /// `<send target="#_<invokeid>">`: false when no running invocation has that id.
-    func send(_ event: String, toInvocation id: String) -> Bool {
-        guard let child = state.withLock({ $0.invocations.first { $0.id == id }?.child }) else { return false }
-        try? child.send(event)
-        return true
+    /// Starts one `<invoke>` of the state `stateID`. What cannot be evaluated (its type,
+    /// document, params or idlocation) raises `error.execution` and starts nothing.
+    private func start(_ invoke: SCXMLDocument.Invoke, in stateID: String, _ chart: SCXMLChart) {
+        let id = state.withLock { session -> String in
+            if let id = invoke.id { return id }
+            session.generatedInvokeIDs += 1
+            return "\(stateID).\(session.generatedInvokeIDs)"
+        }
+        // Outside a step: errors go to the queue as events of their own.
+        let fail = { (message: String) in
+            self.note("error:error.execution: \(message)")
+            guard let request = try? chart.hooks.request(for: SCXMLChart.Event("error.execution")) else { return }
+            _ = chart.engine.submit { _ in
+                QueueItem(
+                    request: request,
+                    payload: SCXMLEventPayload(type: "platform", data: .string(message)),
+                    completion: nil
+                )
+            }
+        }
+        func evaluate(_ script: SCXMLDocument.Script) -> SCXMLValue? {
+            do {
+                return try withData { data throws(SCXMLScriptFailure) in try data.evaluate(script.index) }
+            } catch {
+                fail("\(document.scripts[script.index].location): \(error.message)")
+                return nil
+            }
+        }
+        if let location = invoke.idLocation {
+            do {
+                try withData { data throws(SCXMLScriptFailure) in try data.assign(location.index, value: .string(id)) }
+            } catch {
+                return fail("\(document.scripts[location.index].location): \(error.message)")
+            }
+        }
+        if let type = invoke.typeExpression {
+            guard let value = evaluate(type) else { return }
+            guard SCXMLBuilder.scxmlInvokeTypes.contains(value.description) else {
+                return fail(
+                    "line \(invoke.line): <invoke> of type '\(value.description)': only SCXML sessions can be invoked"
+                )
+            }
+        }
+        let childDocument: SCXMLDocument
+        switch invoke.source {
+        case .document(let given):
+            childDocument = given
+        case .sourceExpression(let script):
+            guard let src = evaluate(script)?.description else { return }
+            do {
+                childDocument = try SCXMLDocument.load(
+                    contentsOf: SCXMLDocument.url(of: src, relativeTo: document.baseURL),
+                    depth: 1,
+                    dataModel: document.dataModel
+                )
+            } catch {
+                return fail("line \(invoke.line): <invoke srcexpr> '\(src)': \(error)")
+            }
+        case .contentExpression(let script):
+            guard let text = evaluate(script)?.description else { return }
+            do {
+                childDocument = try SCXMLDocument(xml: text, dataModel: document.dataModel)
+            } catch {
+                return fail("line \(invoke.line): <invoke> <content expr>: \(error)")
+            }
+        }
+        var values: [String: SCXMLValue] = [:]
+        for param in invoke.params {
+            guard let value = evaluate(param.value) else { return }
+            values[param.name] = value
+        }
+        let child = SCXMLInterpreter(
+            document: childDocument,
+            options: options,
+            clock: clock,
+            recordsTrace: false,
+            onMacrostep: nil,
+            parent: (self, id),
+            initialValues: values
+        )
+        state.withLock {
+            $0.invocations.append(
+                Invocation(
+                    id: id,
+                    state: stateID,
+                    autoforward: invoke.autoforward,
+                    finalize: invoke.finalize,
+                    child: child
+                )
+            )
+        }
+        try? child.start()  // a child's failure is the child's (see its `failure`)
     }
 
-    /// `<send target="#_parent">`: false when this session was not invoked.
-    func sendToParent(_ event: String) -> Bool {
-        guard let parent, let invokeID else { return false }
-        if state.withLock({ $0.cancelled }) { return true }
-        parent.receive(event, from: invokeID)
-        return true
+    /// The running child session invoked as `id`, if any.
+    func invokedSession(_ id: String) -> SCXMLInterpreter? {
+        state.withLock { $0.invocations.first { $0.id == id }?.child }
     }
 
     /// An event from the child invoked as `invokeID`, for the external queue; dropped
     /// when that invocation was cancelled or this machine does not run.
-    private func receive(_ event: String, from invokeID: String) {
-        let chart = state.withLock { session -> SCXMLChart? in
-            session.invocations.contains { $0.id == invokeID } ? session.chart : nil
-        }
-        guard let chart, chart.isRunning, !chart.isFinished,
-            let request = try? chart.hooks.request(for: SCXMLChart.Event(event))
-        else { return }
-        let origin = SCXMLEventOrigin(invokeID: invokeID)
-        let result = chart.engine.submit { _ in QueueItem(request: request, payload: origin, completion: nil) }
-        _ = result
+    func receive(_ event: String, _ payload: SCXMLEventPayload, fromInvocation invokeID: String) {
+        guard state.withLock({ session in session.invocations.contains { $0.id == invokeID } }) else { return }
+        deliver(event, payload)
     }
 
-    /// Sends `done.invoke.<invokeid>` to the parent, once.
+    /// An event for the external queue (from another session, or forwarded); dropped when
+    /// this machine does not run.
+    func deliver(_ event: String, _ payload: SCXMLEventPayload) {
+        guard let chart = state.withLock({ $0.chart }), chart.isRunning, !chart.isFinished,
+            let request = try? chart.hooks.request(for: SCXMLChart.Event(event))
+        else { return }
+        _ = chart.engine.submit { _ in QueueItem(request: request, payload: payload, completion: nil) }
+    }
+
+    /// Sends `done.invoke.<invokeid>` to the parent, once, with the `<donedata>` of the
+    /// final state reached.
     private func reportDoneToParent() {
         guard let parent, let invokeID else { return }
-        let report = state.withLock { session -> Bool in
-            guard !session.cancelled, !session.reportedDone else { return false }
+        let (report, data) = state.withLock { session -> (Bool, SCXMLValue?) in
+            guard !session.cancelled, !session.reportedDone else { return (false, nil) }
             session.reportedDone = true
-            return true
+            return (true, session.finalDoneData)
         }
-        if report { parent.receive("done.invoke.\(invokeID)", from: invokeID) }
+        if report {
+            parent.receive(
+                "done.invoke.\(invokeID)",
+                SCXMLEventPayload(
+                    type: "external",
+                    origin: location,
+                    originType: Self.scxmlProcessorType,
+                    invokeID: invokeID,
+                    data: data
+                ),
+                fromInvocation: invokeID
+            )
+        }
     }
 
     /// Stops this invoked session for good: no more events to its parent, its own
@@ -435,20 +645,46 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// - Throws: ``StatechartError/eventlessLoop(limit:cycle:)`` if a macrostep this call
     ///   ran never settles; the machine then stops.
     public func send(_ name: String) throws {
+        try send(name, payload: nil)
+    }
+
+    /// Sends the external event `name` with `data` as its `_event.data`, as ``send(_:)``
+    /// does. The null data model has no `_event`: its documents ignore the data.
+    /// - Throws: ``StatechartError/eventlessLoop(limit:cycle:)`` if a macrostep this call
+    ///   ran never settles; the machine then stops.
+    public func send(_ name: String, data: SCXMLValue) throws {
+        try send(name, payload: SCXMLEventPayload(type: "external", data: data))
+    }
+
+    private func send(_ name: String, payload: SCXMLEventPayload?) throws {
         let failuresBefore = failures.load(ordering: .acquiring)
         let chart = self.chart
         guard chart.isRunning, !chart.isFinished else { return }
         try run(failuresBefore: failuresBefore) {
             let (index, unlisted) = try chart.hooks.lookUp(name)
             let idle =
-                unlisted == nil
+                unlisted == nil && payload == nil
                 ? try chart.engine.runIfIdle(event: index)
-                : try chart.engine.runIfIdle(event: index, name: unlisted, payload: nil)
+                : try chart.engine.runIfIdle(event: index, name: unlisted, payload: payload)
             if let outcome = idle {
                 return .success(outcome)
             }
             let request = StepRequest.event(index: index, name: unlisted)
-            return chart.engine.submit { QueueItem(request: request, payload: nil, completion: $0 ? .inline : nil) }
+            return chart.engine.submit { QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil) }
+        }
+    }
+
+    /// The session's variables as JSON values: those its `<data>` declared and its
+    /// scripts made (empty for the null data model, whose only data are `idlocation`
+    /// slots). Read between macrosteps, as ``snapshot()`` is.
+    /// - Throws: ``SCXMLDataError`` naming a variable whose value JSON cannot hold (a
+    ///   function, a cycle).
+    public func variables() throws(SCXMLDataError) -> [String: SCXMLValue] {
+        guard document.usesData else { return [:] }
+        do {
+            return try withData { data throws(SCXMLScriptFailure) in try data.variables() }
+        } catch {
+            throw SCXMLDataError(message: error.message)
         }
     }
 
@@ -465,11 +701,28 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         if let failure { throw failure }
     }
 
-    /// The state to save: configuration, history values, `idlocation` slots and the
-    /// pending delayed sends with the delay each has left on ``clock``. Taken between
-    /// macrosteps; encode it with `JSONEncoder`.
-    public func snapshot() -> StatechartSnapshot {
-        chart.snapshot()
+    /// The state to save: configuration, history values, the data (the variables of a
+    /// data model, or the null data model's `idlocation` slots) and the pending delayed
+    /// sends with the delay each has left on ``clock``. Taken between macrosteps; encode
+    /// it with `JSONEncoder`. Sends to other sessions and running invocations are not kept.
+    /// - Throws: ``SCXMLDataError`` when a variable's value cannot be kept (a function, a
+    ///   cycle): no half snapshot is made.
+    public func snapshot() throws(SCXMLDataError) -> StatechartSnapshot {
+        var snapshot = chart.snapshot()
+        let variables: [String: SCXMLValue]
+        do {
+            variables = try withData { data throws(SCXMLScriptFailure) in try data.variables() }
+        } catch {
+            throw SCXMLDataError(message: error.message)
+        }
+        if document.usesData {
+            snapshot.scxml?.data = variables
+        } else {
+            snapshot.scxml?.sendIDSlots = variables.compactMapValues { value in
+                if case .string(let id) = value { id } else { nil }
+            }
+        }
+        return snapshot
     }
 
     /// Replaces this machine's state with `snapshot`'s, as
@@ -481,6 +734,18 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     public func restore(_ snapshot: StatechartSnapshot) throws {
         let restored = makeChart()
         try restored.restore(snapshot)
+        let saved: [String: SCXMLValue] =
+            document.usesData
+            ? snapshot.scxml?.data ?? [:]
+            : (snapshot.scxml?.sendIDSlots ?? [:]).mapValues { .string($0) }
+        resetData()
+        do {
+            try withData { data throws(SCXMLScriptFailure) in try data.restore(saved) }
+        } catch {
+            throw StatechartError.invalidSnapshot(reason: "its data do not fit the data model: \(error.message)")
+        }
+        // A restored session's variables exist already: no <data> is declared again.
+        data.withLock { $0.bound = Set(document.nodes.indices) }
         let previous = state.withLock { session -> SCXMLChart? in
             let previous = session.chart
             session.chart = restored

@@ -13,7 +13,12 @@ struct SCXMLElement: Sendable {
     var attributes: [String: String]
     var line: Int
     var children: [SCXMLElement] = []
-    var hasText = false
+    /// The element's own character data (CDATA sections included), empty when it is only
+    /// whitespace: the body of a `<script>`, the inline value of `<data>`, `<assign>` and
+    /// `<content>`.
+    var text = ""
+    /// Whether the element holds text other than whitespace.
+    var hasText: Bool { !text.isEmpty }
 }
 
 /// Reads XML into an ``SCXMLElement`` tree with Foundation's `XMLParser`.
@@ -224,7 +229,8 @@ enum SCXMLParser {
             namespaceURI: String?,
             qualifiedName qName: String?
         ) {
-            guard error == nil, let element = stack.popLast() else { return }
+            guard error == nil, var element = stack.popLast() else { return }
+            if element.text.allSatisfy(\.isWhitespace) { element.text = "" }
             if stack.isEmpty {
                 root = element
             } else {
@@ -233,13 +239,11 @@ enum SCXMLParser {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if !stack.isEmpty, string.contains(where: { !$0.isWhitespace }) {
-                stack[stack.count - 1].hasText = true
-            }
+            if !stack.isEmpty { stack[stack.count - 1].text += string }
         }
 
         func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            if !stack.isEmpty { stack[stack.count - 1].hasText = true }
+            if !stack.isEmpty { stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self) }
         }
 
         /// The name of the innermost element not closed yet.

@@ -1,7 +1,7 @@
 import StateMachineSupport
 
-/// What an SCXML session keeps besides its configuration: the delayed `<send>`s waiting for
-/// their timers, and the send ids generated into `idlocation` slots. Only charts read from
+/// What an SCXML session keeps besides its configuration and data: the delayed `<send>`s
+/// waiting for their timers, and how many send ids it generated. Only charts read from
 /// SCXML have one (`StatechartEngine.sends`); the executable content of their blocks
 /// reaches it through the engine.
 ///
@@ -15,36 +15,54 @@ final class SCXMLSends: @unchecked Sendable {
         /// delivers nothing.
         let sequence: UInt64
         let request: StepRequest
+        /// The event's payload (`_event`'s fields).
+        let payload: (any Sendable)?
         let name: String
         let id: String?
+        /// For a send to another session: delivers the event there instead of queueing it
+        /// here when the timer fires.
+        let forward: (@Sendable () -> Void)?
         let timer: StatechartTimer
         let deadline: Duration
     }
 
     /// A pending send as a snapshot restores it: the time it had left instead of a timer.
-    typealias RestoredSend = (request: StepRequest, name: String, id: String?, remaining: Duration)
+    typealias RestoredSend = (
+        request: StepRequest, payload: (any Sendable)?, name: String, id: String?, remaining: Duration
+    )
 
     /// The engine whose queue the sends go to (set by the engine's `init`).
     weak var engine: StatechartEngine?
     /// In the order they were made (by sequence), at most `StatechartLimits.maxPendingSends`.
     private var pending: [PendingSend] = []
     private var nextSequence: UInt64 = 0
-    /// The `idlocation` slots: the last send id generated into each.
-    private var idSlots: [String: String] = [:]
     private var generatedIDCount = 0
     /// What a snapshot reads, as of the last step that changed it.
     private let published = Lock(PublishedSends())
 
-    /// Queues `request` (the event `name`) at the back of the chart's queue, now or after
-    /// `delay` on the chart's clock; `id` lets ``cancel(matching:)`` find it. `armed` arms a
-    /// timer even for no delay (a restored send that was already due).
+    /// Queues `request` (the event `name`, with `payload`) at the back of the chart's
+    /// queue, now or after `delay` on the chart's clock; `id` lets ``cancel(matching:)``
+    /// find it. With `forward`, the timer calls it instead (a delayed send to another
+    /// session). `armed` arms a timer even for no delay (a restored send that was due).
     /// - Returns: false, sending nothing, when `StatechartLimits.maxPendingSends` delayed
     ///   sends are pending already.
     @discardableResult
-    func schedule(_ request: StepRequest, name: String, delay: Duration, id: String?, armed: Bool = false) -> Bool {
+    func schedule(
+        _ request: StepRequest,
+        payload: (any Sendable)? = nil,
+        name: String,
+        delay: Duration,
+        id: String?,
+        forward: (@Sendable () -> Void)? = nil,
+        armed: Bool = false
+    ) -> Bool {
         guard let engine else { return false }
         guard delay > .zero || armed else {
-            engine.enqueue(QueueItem(request: request, payload: nil, completion: nil, selfFed: true))
+            if let forward {
+                forward()
+            } else {
+                engine.enqueue(QueueItem(request: request, payload: payload, completion: nil, selfFed: true))
+            }
             return true
         }
         guard pending.count < StatechartLimits.maxPendingSends else { return false }
@@ -57,8 +75,10 @@ final class SCXMLSends: @unchecked Sendable {
             PendingSend(
                 sequence: sequence,
                 request: request,
+                payload: payload,
                 name: name,
                 id: id,
+                forward: forward,
                 timer: timer,
                 deadline: engine.clock.now + delay
             )
@@ -67,12 +87,17 @@ final class SCXMLSends: @unchecked Sendable {
         return true
     }
 
-    /// Removes the send whose timer fired and returns its request; nil when it is gone
-    /// (cancelled or halted since).
-    func takeDue(_ sequence: UInt64) -> StepRequest? {
+    /// Removes the send whose timer fired and returns its request and payload; nil when it
+    /// is gone (cancelled or halted since) or was delivered to another session.
+    func takeDue(_ sequence: UInt64) -> (request: StepRequest, payload: (any Sendable)?)? {
         guard let position = pending.firstIndex(where: { $0.sequence == sequence }) else { return nil }
         engine?.sendsChanged()
-        return pending.remove(at: position).request
+        let send = pending.remove(at: position)
+        if let forward = send.forward {
+            forward()
+            return nil
+        }
+        return (send.request, send.payload)
     }
 
     /// The event name of the pending send `sequence`, for traces.
@@ -95,38 +120,35 @@ final class SCXMLSends: @unchecked Sendable {
         cancel { _ in true }
     }
 
-    /// A new send id stored in the `idlocation` slot `slot`.
-    func generateID(into slot: String) -> String {
+    /// A new send id, unique in the session (for `idlocation`).
+    func generateID() -> String {
         generatedIDCount += 1
-        let id = "send.\(generatedIDCount)"
-        idSlots[slot] = id
         engine?.sendsChanged()
-        return id
+        return "send.\(generatedIDCount)"
     }
 
-    /// Stores `id` in the `idlocation` slot `slot` (an invocation's generated id).
-    func store(_ id: String, inSlot slot: String) {
-        idSlots[slot] = id
-        engine?.sendsChanged()
-    }
-
-    /// The send id last stored in `slot`.
-    func id(inSlot slot: String) -> String? { idSlots[slot] }
-
-    /// Takes a snapshot's sends and slots; the sends' timers restart with what they had left.
-    func restore(_ sends: [RestoredSend], idSlots: [String: String], generatedIDCount: Int) {
-        self.idSlots = idSlots
+    /// Takes a snapshot's sends; their timers restart with what they had left.
+    func restore(_ sends: [RestoredSend], generatedIDCount: Int) {
         self.generatedIDCount = generatedIDCount
         for send in sends {
-            schedule(send.request, name: send.name, delay: send.remaining, id: send.id, armed: true)
+            schedule(
+                send.request,
+                payload: send.payload,
+                name: send.name,
+                delay: send.remaining,
+                id: send.id,
+                armed: true
+            )
         }
     }
 
-    /// Publishes the sends and slots for snapshots (inside the configuration's write).
+    /// Publishes the sends for snapshots (inside the configuration's write). Sends to other
+    /// sessions are left out: a restored session has no link to them.
     func publish() {
         let sends = PublishedSends(
-            sends: pending.map { ($0.name, $0.id, $0.deadline) },
-            sendIDSlots: idSlots,
+            sends: pending.filter { $0.forward == nil }.map {
+                ($0.name, $0.id, ($0.payload as? SCXMLEventPayload)?.data, $0.deadline)
+            },
             generatedSendIDCount: generatedIDCount
         )
         published.withLock { $0 = sends }

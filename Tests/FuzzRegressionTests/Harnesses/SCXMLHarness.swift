@@ -17,14 +17,15 @@ enum SCXMLHarness {
             try? machine.send(event)
             clock.advance(by: .milliseconds(500))
         }
-        let snapshot = machine.snapshot()
+        // A variable JSON cannot hold is the one reason a snapshot fails, and says so.
+        guard let snapshot = try? machine.snapshot() else { return }
         let data = try! JSONEncoder().encode(snapshot)  // a snapshot is always encodable
         let decoded = try! JSONDecoder().decode(StatechartSnapshot.self, from: data)
         precondition(decoded == snapshot, "a snapshot changed through JSON")
         do {
             let restored = try SCXMLInterpreter(document: document, restoring: decoded, clock: ManualStatechartClock())
             precondition(
-                restored.snapshot().configuration == snapshot.configuration,
+                (try? restored.snapshot())?.configuration == snapshot.configuration,
                 "a restored machine has another configuration"
             )
         } catch {

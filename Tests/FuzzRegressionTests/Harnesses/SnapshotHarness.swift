@@ -61,7 +61,7 @@ enum SnapshotHarness {
         if let machine = try? SCXMLInterpreter(document: document, restoring: snapshot, clock: clock) {
             try? machine.send("tick")
             clock.advance(by: .seconds(2))
-            _ = machine.snapshot()
+            _ = try? machine.snapshot()
         }
     }
 }

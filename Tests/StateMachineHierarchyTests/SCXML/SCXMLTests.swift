@@ -38,15 +38,17 @@ struct SCXMLLoaderTests {
             </scxml>
             """
         )
-        #expect(error == .unsupportedElement(element: "script", line: 3))
+        #expect(error == .needsDataModel(element: "script", attribute: nil, line: 3))
         #expect(error?.description.contains("<script>") == true)
         #expect(error?.description.contains("line 3") == true)
         let invoke = scxmlLoadError(
             "<scxml>\n<state id=\"a\"><invoke type=\"scxml\"/></state></scxml>"
         )
-        #expect(invoke == .invalidStructure(reason: "<invoke> needs exactly one of 'src' and <content>", line: 2))
+        #expect(
+            invoke == .invalidStructure(reason: "<invoke> needs exactly one of 'src', 'srcexpr' and <content>", line: 2)
+        )
         let datamodel = scxmlLoadError("<scxml><datamodel><data id=\"x\"/></datamodel><state id=\"a\"/></scxml>")
-        #expect(datamodel == .unsupportedElement(element: "datamodel", line: 1))
+        #expect(datamodel == .needsDataModel(element: "datamodel", attribute: nil, line: 1))
     }
 
     @Test("Conditions outside In('id'), true, false, !, && and || are rejected; In() must name a state")

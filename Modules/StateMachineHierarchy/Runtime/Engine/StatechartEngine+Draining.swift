@@ -207,8 +207,8 @@ extension StatechartEngine {
             case .timeout(let timer):
                 return .success(try runTimeout(timer, generation: item.generation))
             case .sendDue(let sequence):
-                guard let request = sends?.takeDue(sequence) else { return .success(.discarded) }
-                return runRequest(QueueItem(request: request, payload: nil, completion: nil))
+                guard let due = sends?.takeDue(sequence) else { return .success(.discarded) }
+                return runRequest(QueueItem(request: due.request, payload: due.payload, completion: nil))
             case .start:
                 return .success(try runStart())
             case .stop:

@@ -117,12 +117,11 @@ struct PublishedExtras: Sendable {
     var sends: PublishedSends?
 }
 
-/// The delayed sends and send ids of an SCXML session as of the last step that changed them:
-/// strings, so published under a lock rather than as words (see `SnapshotWords`).
+/// The delayed sends of an SCXML session as of the last step that changed them: strings,
+/// so published under a lock rather than as words (see `SnapshotWords`).
 struct PublishedSends: Sendable {
-    /// Pending delayed sends in the order they were made: event name, send id, deadline.
-    var sends: [(name: String, id: String?, deadline: Duration)] = []
-    var sendIDSlots: [String: String] = [:]
+    /// Pending delayed sends in the order they were made: event name, send id, data, deadline.
+    var sends: [(name: String, id: String?, data: SCXMLValue?, deadline: Duration)] = []
     var generatedSendIDCount = 0
 }
 

@@ -153,11 +153,10 @@ extension StatechartEngine {
         joinProgress: [[Bool]],
         remaining: [Int32: Duration],
         sends: [SCXMLSends.RestoredSend] = [],
-        sendIDSlots: [String: String] = [:],
         generatedSendIDCount: Int = 0
     ) {
         for (region, state) in configuration.enumerated() { slots.current[region] = state }
-        self.sends?.restore(sends, idSlots: sendIDSlots, generatedIDCount: generatedSendIDCount)
+        self.sends?.restore(sends, generatedIDCount: generatedSendIDCount)
         self.historyRecords = historyRecords
         self.joinProgress = joinProgress
         joinArrivals = joinProgress.map { $0.filter { $0 }.count }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value that crosses between Swift and an SCXML data model: what JSON can hold.
 ///
 /// Event data (`_event.data`), `<param>` and `<content>` values, `<donedata>` and the
@@ -81,11 +83,26 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case let control where control.value < 0x20:
-                result += "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
                     + String(control.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
+    }
+}
+
+extension SCXMLValue {
+    /// The value a parsed JSON document is.
+    init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let value): self = .number(value)
+        case .string(let value): self = .string(value)
+        case .array(let values): self = .array(values.map(SCXMLValue.init))
+        case .object(let members): self = .object(members.mapValues(SCXMLValue.init))
+        }
     }
 }

@@ -1,0 +1,398 @@
+import Foundation
+
+// Executable content, run inside the chart's steps (on its draining thread), with every
+// expression, location and script going through the session's data model.
+
+extension SCXMLInterpreter {
+    /// The SCXML event I/O processor's type, as `_event.origintype` gives it.
+    static let scxmlProcessorType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+
+    /// Runs executable content inside a step: `<raise>` and `<send target="#_internal">`
+    /// go to the internal queue, other `<send>`s to their session's queue (after their
+    /// delay, on the chart's clock), `<cancel>` drops pending sends by id, `<log>` writes
+    /// to the trace, `<if>` runs its first branch whose condition holds, `<assign>`,
+    /// `<script>` and `<foreach>` work on the data model.
+    ///
+    /// As SCXML requires, an element that fails (raising `error.execution` or
+    /// `error.communication` on the internal queue) ends its block: the elements after it
+    /// do not run.
+    func run(_ actions: [SCXMLDocument.Action], _ context: SCXMLChart.Context) {
+        _ = execute(actions, context)
+    }
+
+    /// Whether the condition holds; a condition that cannot be evaluated is false and
+    /// raises `error.execution`.
+    func holds(_ condition: SCXMLDocument.Script, _ context: SCXMLChart.Context) -> Bool {
+        do {
+            return try withData { data throws(SCXMLScriptFailure) in try data.isTrue(condition.index) }
+        } catch {
+            fail(error, at: condition, context)
+            return false
+        }
+    }
+
+    /// The value of `script`, or nil after raising `error.execution`.
+    func value(of script: SCXMLDocument.Script, _ context: SCXMLChart.Context) -> SCXMLValue? {
+        do {
+            return try withData { data throws(SCXMLScriptFailure) in try data.evaluate(script.index) }
+        } catch {
+            fail(error, at: script, context)
+            return nil
+        }
+    }
+
+    /// Raises `error.execution` for a script that failed, and records why in the trace
+    /// (`error:line 12: cond="x.y > 1" on <transition>: TypeError: ...`).
+    func fail(
+        _ failure: SCXMLScriptFailure,
+        at script: SCXMLDocument.Script?,
+        _ context: SCXMLChart.Context,
+        sendID: String? = nil
+    ) {
+        let place = script.map { document.scripts[$0.index].location }
+        raiseError(
+            "error.execution",
+            [place, failure.message].compactMap { $0 }.joined(separator: ": "),
+            context,
+            sendID
+        )
+    }
+
+    /// Raises the platform event `name` (`error.execution`, `error.communication`) with
+    /// `message` as its data, and records it in the trace.
+    func raiseError(_ name: String, _ message: String, _ context: SCXMLChart.Context, _ sendID: String? = nil) {
+        note("error:\(name): \(message)")
+        context.raise(
+            SCXMLChart.Event(name, payload: SCXMLEventPayload(type: "platform", sendID: sendID, data: .string(message)))
+        )
+    }
+
+    /// The text of a literal or evaluated attribute (`eventexpr`, `targetexpr`...).
+    private func text(_ text: SCXMLDocument.Text, _ context: SCXMLChart.Context) -> String? {
+        switch text {
+        case .literal(let value): return value
+        case .expression(let script): return value(of: script, context)?.description
+        }
+    }
+
+    /// False when an element failed, which ends the enclosing blocks too.
+    private func execute(_ actions: [SCXMLDocument.Action], _ context: SCXMLChart.Context) -> Bool {
+        guard !actions.isEmpty, let engine = context.hooks.engine else { return true }
+        for action in actions {
+            switch action {
+            case .raise(let event):
+                context.raise(SCXMLChart.Event(event, payload: SCXMLEventPayload(type: "internal")))
+            case .log(let label, let expression):
+                var value: String?
+                if let expression {
+                    guard let result = self.value(of: expression, context) else { return false }
+                    value = result.description
+                }
+                let text = [label, value].compactMap { $0 }.joined(separator: ": ")
+                note("log:\(text)")
+            case .if(let branches):
+                for branch in branches {
+                    guard let condition = branch.condition else {
+                        guard execute(branch.actions, context) else { return false }
+                        break
+                    }
+                    let result: Bool
+                    do {
+                        result = try withData { data throws(SCXMLScriptFailure) in try data.isTrue(condition.index) }
+                    } catch {
+                        fail(error, at: condition, context)
+                        return false
+                    }
+                    if result {
+                        guard execute(branch.actions, context) else { return false }
+                        break
+                    }
+                }
+            case .send(let send):
+                guard self.send(send, engine, context) else { return false }
+            case .cancel(let cancel):
+                guard let id = text(cancel.sendID, context) else { return false }
+                engine.sends?.cancel { $0 == id }
+            case .assign(let location, let value):
+                do {
+                    try withData { data throws(SCXMLScriptFailure) in
+                        switch value {
+                        case .expression(let expression): try data.assign(location.index, from: expression.index)
+                        case .literal(let literal): try data.assign(location.index, value: literal)
+                        }
+                    }
+                } catch {
+                    fail(error, at: location, context)
+                    return false
+                }
+            case .script(let script):
+                do {
+                    try withData { data throws(SCXMLScriptFailure) in try data.run(script.index) }
+                } catch {
+                    fail(error, at: script, context)
+                    return false
+                }
+            case .foreach(let array, let item, let index, let body):
+                guard forEach(array: array, item: item, index: index, body: body, context) else { return false }
+            }
+        }
+        return true
+    }
+
+    /// `<foreach>`: the body runs once per element of a shallow copy of the array.
+    private func forEach(
+        array: SCXMLDocument.Script,
+        item: SCXMLDocument.Script,
+        index: SCXMLDocument.Script?,
+        body: [SCXMLDocument.Action],
+        _ context: SCXMLChart.Context
+    ) -> Bool {
+        let count: Int
+        do {
+            count = try withData { data throws(SCXMLScriptFailure) in try data.beginForEach(array: array.index) }
+        } catch {
+            fail(error, at: array, context)
+            return false
+        }
+        defer { try? withData { data throws(SCXMLScriptFailure) in data.endForEach() } }
+        for position in 0..<count {
+            do {
+                try withData { data throws(SCXMLScriptFailure) in
+                    try data.assignForEach(position: position, item: item.index, index: index?.index)
+                }
+            } catch {
+                fail(error, at: item, context)
+                return false
+            }
+            guard execute(body, context) else { return false }
+        }
+        return true
+    }
+
+    /// The data of a `<send>` or `<donedata>`: its content, or an object of its params.
+    /// Nil (after raising `error.execution`) when one cannot be evaluated.
+    func eventData(
+        params: [SCXMLDocument.Param],
+        content: SCXMLDocument.ValueSource?,
+        _ context: SCXMLChart.Context
+    ) -> SCXMLValue?? {
+        if let content {
+            switch content {
+            case .literal(let value): return .some(value)
+            case .expression(let script):
+                guard let value = value(of: script, context) else { return nil }
+                return .some(value)
+            }
+        }
+        guard !params.isEmpty else { return .some(nil) }
+        var members: [String: SCXMLValue] = [:]
+        for param in params {
+            guard let value = value(of: param.value, context) else { return nil }
+            members[param.name] = value
+        }
+        return .some(.object(members))
+    }
+
+    /// Executes a `<send>`; false when it failed (the error is raised).
+    private func send(_ send: SCXMLDocument.Send, _ engine: StatechartEngine, _ context: SCXMLChart.Context) -> Bool {
+        guard let event = text(send.event, context) else { return false }
+        var targetText: String?
+        if let target = send.target {
+            guard let text = text(target, context) else { return false }
+            targetText = text
+        }
+        var typeText: String?
+        if let type = send.type {
+            guard let text = text(type, context) else { return false }
+            typeText = text
+        }
+        let delay: Duration
+        switch send.delay {
+        case .fixed(let fixed): delay = fixed
+        case .expression(let script):
+            guard let text = value(of: script, context)?.description else { return false }
+            guard let parsed = SCXMLDocument.duration(css2: text) else {
+                fail(
+                    SCXMLScriptFailure(message: "'\(text)' is not a CSS2 time (such as 2s or 500ms)"),
+                    at: script,
+                    context
+                )
+                return false
+            }
+            delay = parsed
+        }
+        var id = send.id
+        if let location = send.idLocation, let sends = engine.sends {
+            let generated = sends.generateID()
+            id = generated
+            do {
+                try withData { data throws(SCXMLScriptFailure) in
+                    try data.assign(location.index, value: .string(generated))
+                }
+            } catch {
+                fail(error, at: location, context)
+                return false
+            }
+        }
+        guard let data = eventData(params: send.params, content: send.content, context) else { return false }
+        let target = SCXMLDocument.sendTarget(targetText, type: typeText)
+        let payload = SCXMLEventPayload(
+            type: "external",
+            sendID: id,
+            origin: location,
+            originType: Self.scxmlProcessorType,
+            invokeID: nil,
+            data: data
+        )
+        switch target {
+        case .internal:
+            context.raise(SCXMLChart.Event(event, payload: SCXMLEventPayload(type: "internal", sendID: id, data: data)))
+            return true
+        case .external:
+            return schedule(event, payload, delay: delay, id: id, engine, context)
+        case .session(let sessionID) where sessionID == self.sessionID:
+            return schedule(event, payload, delay: delay, id: id, engine, context)
+        case .parent:
+            guard let parent = parentSession, let invokeID else {
+                raiseError(
+                    "error.communication",
+                    "<send target=\"#_parent\">: this session was not invoked",
+                    context,
+                    id
+                )
+                return false
+            }
+            var payload = payload
+            payload.invokeID = invokeID
+            let deliver: @Sendable () -> Void = { [weak self, payload] in
+                guard let self, !self.isCancelled else { return }
+                parent.receive(event, payload, fromInvocation: invokeID)
+            }
+            return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
+        case .invoked(let invocation):
+            guard let child = invokedSession(invocation) else {
+                raiseError(
+                    "error.communication",
+                    "<send target=\"#_\(invocation)\">: no running invocation has that id",
+                    context,
+                    id
+                )
+                return false
+            }
+            let deliver: @Sendable () -> Void = { [weak child] in child?.deliver(event, payload) }
+            return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
+        case .session(let sessionID):
+            guard let other = Self.session(withID: sessionID) else {
+                raiseError(
+                    "error.communication",
+                    "<send target=\"#_scxml_\(sessionID)\">: no such session",
+                    context,
+                    id
+                )
+                return false
+            }
+            let deliver: @Sendable () -> Void = { [weak other] in other?.deliver(event, payload) }
+            return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
+        case .undeliverable(let error):
+            raiseError(
+                error,
+                "<send> to target \(targetText.map { "'\($0)'" } ?? "(none)") of type \(typeText.map { "'\($0)'" } ?? "(none)") cannot be delivered",
+                context,
+                id
+            )
+            return false
+        }
+    }
+
+    /// Queues `event` now or after `delay`: on this chart's queue, or, with `forward`, by
+    /// calling it (a send to another session, timed on this session's clock).
+    private func schedule(
+        _ event: String,
+        _ payload: SCXMLEventPayload,
+        delay: Duration,
+        id: String?,
+        _ engine: StatechartEngine,
+        _ context: SCXMLChart.Context,
+        forward: (@Sendable () -> Void)? = nil
+    ) -> Bool {
+        guard let request = try? context.hooks.request(for: SCXMLChart.Event(event)) else { return true }
+        guard
+            engine.sends?.schedule(request, payload: payload, name: event, delay: delay, id: id, forward: forward)
+                == true
+        else {
+            raiseError(
+                "error.execution",
+                "<send event=\"\(event)\">: \(StatechartLimits.maxPendingSends) delayed sends are pending already",
+                context,
+                id
+            )
+            return false
+        }
+        return true
+    }
+
+    // MARK: Data
+
+    /// Declares the session's `<data>`: with early binding every one in the document, with
+    /// late binding the root's (the others when their state is first entered); then runs
+    /// the document's top-level `<script>`s. Run by the root's initial transition.
+    func initializeData(_ context: SCXMLChart.Context) {
+        for index in document.nodes.indices where !document.nodes[index].data.isEmpty {
+            guard index == 0 || !document.lateBinding else { continue }
+            bindData(of: index, context)
+        }
+        run(document.initialScripts, context)
+    }
+
+    /// Declares the `<data>` of `node` (once per session). A value that cannot be
+    /// evaluated leaves its variable undefined and raises `error.execution`.
+    func bindData(of node: Int, _ context: SCXMLChart.Context) {
+        guard markBound(node) else { return }
+        for item in document.nodes[node].data {
+            do {
+                try withData { data throws(SCXMLScriptFailure) in
+                    if let given = initialValues[item.id] {
+                        try data.declare(item.id, value: given)
+                        return
+                    }
+                    switch item.value {
+                    case nil: try data.declare(item.id, from: nil)
+                    case .literal(let value)?: try data.declare(item.id, value: value)
+                    case .expression(let script)?:
+                        do throws(SCXMLScriptFailure) {
+                            try data.declare(item.id, from: script.index)
+                        } catch {
+                            try? data.declare(item.id, from: nil)
+                            throw error
+                        }
+                    }
+                }
+            } catch {
+                let script: SCXMLDocument.Script? =
+                    if case .expression(let script)? = item.value { script } else { nil }
+                if script == nil {
+                    raiseError(
+                        "error.execution",
+                        "line \(item.line): <data id=\"\(item.id)\">: \(error.message)",
+                        context
+                    )
+                } else {
+                    fail(error, at: script, context)
+                }
+            }
+        }
+    }
+
+    /// Evaluates the `<donedata>` of the final state `node` just entered, for the
+    /// `done.state` (or, for a top-level final, `done.invoke`) event it leads to.
+    func evaluateDoneData(of node: Int, _ context: SCXMLChart.Context) {
+        guard let doneData = document.nodes[node].doneData else { return }
+        let value: SCXMLValue??
+        switch doneData {
+        case .content(let content): value = eventData(params: [], content: content, context)
+        case .params(let params): value = eventData(params: params, content: nil, context)
+        }
+        let parent = document.nodes[node].parent
+        storeDoneData(value ?? nil, forParent: parent == 0 ? nil : document.nodes[parent].id)
+    }
+}
