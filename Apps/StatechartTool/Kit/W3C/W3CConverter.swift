@@ -1,0 +1,116 @@
+import Foundation
+import StateMachineSupport
+
+/// Turns the W3C's data-model-neutral tests (`.txml`) into SCXML documents with the W3C's
+/// own stylesheet (`confEcma.xsl`, for the ECMAScript data model), run by Debian's
+/// `xsltproc` (libxslt) as a child process: the `conf:` markers become `<final id="pass">`,
+/// `target="fail"`, `datamodel="ecmascript"` and ECMAScript expressions.
+///
+/// `xsltproc` implements XSLT 1.0, and `confEcma.xsl` says `version="2.0"`: the few
+/// templates that use XSLT 2.0's `xsl:analyze-string` (`conf:idVal`, `conf:compareIDVal`...,
+/// conditions on data-model variables) produce an empty attribute (`cond=""`). A conversion
+/// reports them in ``Conversion/unappliedInstructions``; no test that runs with the null
+/// data model uses them.
+public struct W3CConverter: Sendable {
+    /// The W3C stylesheet's file name.
+    public static let stylesheetName = "confEcma.xsl"
+    /// The XSLT processor run, looked up on `PATH`.
+    public static let program = "xsltproc"
+
+    /// The stylesheet applied.
+    public let stylesheet: URL
+
+    /// A converter applying `stylesheet`.
+    public init(stylesheet: URL) {
+        self.stylesheet = stylesheet
+    }
+
+    /// `confEcma.xsl` in `folder` or in the folder above it (the W3C layout keeps it beside
+    /// `manifest.xml`, the tests in `txml/`); nil when neither has it.
+    public static func stylesheet(near folder: URL) -> URL? {
+        [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent(stylesheetName) }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// One converted document.
+    public struct Conversion: Sendable, Equatable {
+        /// The SCXML document.
+        public var scxml: [UInt8]
+        /// The XSLT instructions `xsltproc` could not apply (`analyze-string`), whose
+        /// attributes came out empty; empty when the conversion is complete.
+        public var unappliedInstructions: [String]
+    }
+
+    /// Converts the `.txml` file `test`.
+    /// - Throws: ``W3CConformanceError`` when `xsltproc` is missing or fails.
+    public func convert(_ test: URL) throws(W3CConformanceError) -> Conversion {
+        let outcome: Graphviz.Outcome
+        do {
+            // Graphviz.run is the package's one way to run a program with a deadline.
+            outcome = try Graphviz.run(
+                [Self.program, "--nonet", stylesheet.path, test.path],
+                input: [],
+                timeoutSeconds: 60
+            )
+        } catch .graphvizMissing {
+            throw W3CConformanceError(
+                "'\(Self.program)' is not installed (or not on PATH); install Debian's xsltproc package (apt-get install xsltproc, or scripts/setup)"
+            )
+        } catch {
+            throw W3CConformanceError("\(test.path): \(Self.program) could not run: \(error)")
+        }
+        let messages = String(decoding: outcome.error, as: UTF8.self)
+        guard outcome.status == 0, !outcome.output.isEmpty else {
+            throw W3CConformanceError(
+                "\(test.path): \(Self.program) failed (exit status \(outcome.status)): \(messages.trimmingCharacters(in: .whitespacesAndNewlines))"
+            )
+        }
+        // libxslt: "xsltApplySequenceConstructor: analyze-string was not compiled".
+        var unapplied: [String] = []
+        for line in messages.split(separator: "\n") where line.hasSuffix(" was not compiled") {
+            let instruction = String(line.dropLast(" was not compiled".count).split(separator: " ").last ?? "")
+            if !unapplied.contains(instruction) { unapplied.append(instruction) }
+        }
+        return Conversion(scxml: outcome.output, unappliedInstructions: unapplied)
+    }
+
+    /// Writes `test`'s documents and dependencies from the folder `source` into
+    /// `destination`, side by side as the tests name them (`file:test239sub1.scxml`):
+    /// each `.txml` converted to `.scxml`, other files (`.txt` data) copied.
+    /// - Returns: the instructions `xsltproc` could not apply, by converted file name.
+    /// - Throws: ``W3CConformanceError`` when a file is missing or a conversion fails.
+    @discardableResult
+    public func prepare(
+        _ test: W3CTest,
+        from source: URL,
+        into destination: URL
+    ) throws(W3CConformanceError) -> [String: [String]] {
+        var unapplied: [String: [String]] = [:]
+        for file in test.documents + test.dependencies {
+            let input = source.appendingPathComponent(file)
+            guard FileManager.default.fileExists(atPath: input.path) else {
+                throw W3CConformanceError("\(input.path): no such file (named by \(test.name) in the manifest)")
+            }
+            do {
+                if input.pathExtension == "txml" {
+                    let name = Self.convertedName(file)
+                    let conversion = try convert(input)
+                    try Data(conversion.scxml).write(to: destination.appendingPathComponent(name))
+                    if !conversion.unappliedInstructions.isEmpty { unapplied[name] = conversion.unappliedInstructions }
+                } else {
+                    try Data(contentsOf: input).write(to: destination.appendingPathComponent(file))
+                }
+            } catch let error as W3CConformanceError {
+                throw error
+            } catch {
+                throw W3CConformanceError("\(destination.path): cannot write \(file) (\(error.localizedDescription))")
+            }
+        }
+        return unapplied
+    }
+
+    /// The converted document's name: `test144.txml` is `test144.scxml`.
+    public static func convertedName(_ file: String) -> String {
+        file.hasSuffix(".txml") ? String(file.dropLast(".txml".count)) + ".scxml" : file
+    }
+}
