@@ -474,7 +474,7 @@ struct SCXMLBuilder {
             }
         }
         if let src = element.attributes["src"] {
-            let url = URL(fileURLWithPath: src, relativeTo: baseURL).standardizedFileURL
+            let url = SCXMLDocument.fileURL(ofSource: src, relativeTo: baseURL)
             do {
                 child = try SCXMLDocument.load(contentsOf: url, depth: depth + 1)
             } catch {

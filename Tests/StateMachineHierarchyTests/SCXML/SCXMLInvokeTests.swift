@@ -192,6 +192,57 @@ struct SCXMLInvokeTests {
         #expect(machine.snapshot().scxml?.sendIDSlots == ["slot": "s.1"])
     }
 
+    @Test(
+        "src may be a file: URI, relative to the parent's folder or absolute (W3C test239/test242)",
+        arguments: [
+            "file:children/quick.scxml", "file:./children/quick.scxml", "FILE:children/quick.scxml",
+            "file:children/my%20quick.scxml", "file:///DIR/children/quick.scxml", "file:/DIR/children/quick.scxml",
+            "file://localhost/DIR/children/quick.scxml", "children/quick.scxml",
+        ]
+    )
+    func sourceFileURI(_ src: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("invoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("children"),
+            withIntermediateDirectories: true
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let child = Data(#"<scxml \#(namespace) initial="f"><final id="f"/></scxml>"#.utf8)
+        try child.write(to: directory.appendingPathComponent("children/quick.scxml"))
+        try child.write(to: directory.appendingPathComponent("children/my quick.scxml"))
+        let main = directory.appendingPathComponent("main.scxml")
+        try Data(
+            """
+            <scxml \(namespace) initial="s">
+              <state id="s">
+                <invoke src="\(src.replacingOccurrences(of: "/DIR", with: directory.path))"/>
+                <transition event="done.invoke" target="t"/>
+              </state>
+              <state id="t"/>
+            </scxml>
+            """.utf8
+        ).write(to: main)
+        let machine = SCXMLInterpreter(
+            document: try SCXMLDocument.load(contentsOf: main),
+            clock: ManualStatechartClock()
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["t"])
+    }
+
+    @Test("A file: URI of another host, or naming no file, is a load error quoting src")
+    func sourceFileURIErrors() throws {
+        for src in ["file://elsewhere/tmp/quick.scxml", "file:does-not-exist.scxml"] {
+            let error = scxmlLoadError("<scxml><state id=\"a\">\n<invoke src=\"\(src)\"/></state></scxml>")
+            guard case .invalidStructure(let reason, let line)? = error else {
+                Issue.record("expected invalidStructure, got \(String(describing: error))")
+                continue
+            }
+            #expect(line == 2)
+            #expect(reason.hasPrefix("<invoke src=\"\(src)\">: cannot read SCXML file"))
+        }
+    }
+
     @Test("Bad invocations are load errors naming the line")
     func badInvocations() throws {
         #expect(
