@@ -569,11 +569,14 @@ struct SCXMLBuilder {
         "http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml",
     ]
 
-    /// A `<send>` to the machine itself. Expressions (`eventexpr`, `delayexpr`,
-    /// `targetexpr`, `typeexpr`, `namelist`) need a data model and are rejected as
-    /// unsupported attributes; `<param>` and `<content>` as unsupported elements.
+    /// A `<send>` to the machine itself. Expressions (`eventexpr`, `targetexpr`,
+    /// `typeexpr`, `namelist`) need a data model and are rejected as unsupported attributes,
+    /// `<param>` and `<content>` as unsupported elements; `delayexpr` may be a quoted literal.
     private mutating func send(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.Send {
-        try Self.checkAttributes(element, allowed: ["event", "delay", "id", "idlocation", "target", "type"])
+        try Self.checkAttributes(
+            element,
+            allowed: ["event", "delay", "delayexpr", "id", "idlocation", "target", "type"]
+        )
         if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
         guard let event = element.attributes["event"] else {
             throw .missingAttribute(element: "send", attribute: "event", line: element.line)
@@ -603,6 +606,26 @@ struct SCXMLBuilder {
         if let text = element.attributes["delay"] {
             guard let parsed = SCXMLDocument.duration(css2: text) else {
                 throw .invalidDelay(element: "send", value: text, line: element.line)
+            }
+            delay = parsed
+        }
+        if let expression = element.attributes["delayexpr"] {
+            // The null data model's value: a quoted literal (`delayexpr="'1s'"`, which the
+            // W3C's stylesheet writes for conf:delay).
+            guard element.attributes["delay"] == nil else {
+                throw .invalidStructure(reason: "<send> cannot have both 'delay' and 'delayexpr'", line: element.line)
+            }
+            guard let literal = Self.quotedLiteral(expression) else {
+                throw .invalidExpression(
+                    element: "send",
+                    attribute: "delayexpr",
+                    value: expression,
+                    reason: "the null data model's values are quoted literals ('2s')",
+                    line: element.line
+                )
+            }
+            guard let parsed = SCXMLDocument.duration(css2: literal) else {
+                throw .invalidDelay(element: "send", value: literal, line: element.line)
             }
             delay = parsed
         }
