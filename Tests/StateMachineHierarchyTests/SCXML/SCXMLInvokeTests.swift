@@ -86,6 +86,61 @@ struct SCXMLInvokeTests {
         #expect(machine.trace == ["event:done.invoke.job", "log:finalize: job", "exit:running", "enter:finished"])
     }
 
+    @Test(
+        "An event the child sends from its final state's <onexit> arrives before done.invoke, and none after (W3C test236)"
+    )
+    func childExitsItsFinalBeforeDone() throws {
+        let clock = ManualStatechartClock()
+        let machine = try parent(
+            """
+            <state id="s0">
+              <onentry><send event="timeout" delay="2s"/></onentry>
+              <invoke>
+                <content>
+                  <scxml \(namespace) initial="subFinal">
+                    <final id="subFinal"><onexit><send target="#_parent" event="childToParent"/></onexit></final>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="childToParent" target="s1"/>
+              <transition event="done.invoke" target="fail"/>
+            </state>
+            <state id="s1">
+              <transition event="done.invoke" target="s2"/>
+              <transition event="*" target="fail"/>
+            </state>
+            <state id="s2">
+              <transition event="timeout" target="pass"/>
+              <transition event="*" target="fail"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """,
+            clock: clock
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["s2"])
+        clock.advance(by: .seconds(2))
+        #expect(machine.activeAtomicStates == ["pass"])
+    }
+
+    @Test("Reaching a top-level <final> runs its <onexit> once, in the last macrostep; the configuration stays")
+    func topLevelFinalExits() throws {
+        let machine = try parent(
+            """
+            <state id="a"><transition event="go" target="end"/></state>
+            <final id="end"><onexit><log label="exit" expr="'end'"/></onexit></final>
+            """
+        )
+        try machine.start()
+        try machine.send("go")
+        #expect(machine.isDone)
+        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "log:exit: end"])
+        #expect(machine.activeAtomicStates == ["end"])
+        try machine.send("go")
+        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "log:exit: end"])
+    }
+
     @Test("Leaving the invoking state cancels the child: its delayed send never arrives, its timers go")
     func cancelledOnExit() throws {
         let clock = ManualStatechartClock()
