@@ -629,9 +629,10 @@ struct SCXMLBuilder {
             }
             delay = parsed
         }
-        if delay > .zero, target == .parent || { if case .invoked = target { true } else { false } }() {
+        if delay > .zero, case .invoked = target {
             throw .invalidStructure(
-                reason: "a <send> to another session cannot have a delay (only sends to this session can wait)",
+                reason:
+                    "a <send> to an invoked session cannot have a delay (only sends to this session and #_parent can wait)",
                 line: element.line
             )
         }

@@ -191,8 +191,20 @@ extension SCXMLDocument {
                         return false
                     }
                 case .parent:
-                    guard session(context)?.sendToParent(send.event) == true else {
+                    guard let session = session(context), session.isInvoked else {
                         context.raise("error.communication")  // this session was not invoked
+                        return false
+                    }
+                    guard send.delay > .zero else {
+                        _ = session.sendToParent(send.event)
+                        continue
+                    }
+                    // Forwarded when due, unless the session was cancelled or has ended by then.
+                    let event = send.event
+                    let forward: @Sendable () -> Void = { [weak session] in _ = session?.sendToParent(event) }
+                    guard engine.sends?.schedule(forwarding: forward, name: event, delay: send.delay, id: id) == true
+                    else {
+                        context.raise("error.execution")  // StatechartLimits.maxPendingSends are waiting
                         return false
                     }
                 case .invoked(let invokeID):

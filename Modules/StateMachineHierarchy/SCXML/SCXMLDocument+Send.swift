@@ -11,7 +11,8 @@ extension SCXMLDocument {
             /// `target="#_internal"`: the internal queue, like `<raise>`.
             case `internal`
             /// `target="#_parent"`: the external queue of the session that invoked this
-            /// one; `error.communication` when there is none.
+            /// one, now or after `delay` (unless this session was cancelled or has ended by
+            /// then); `error.communication` when there is none.
             case parent
             /// `target="#_<invokeid>"`: the external queue of the child session invoked
             /// with that id; `error.communication` when there is none.

@@ -351,6 +351,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         return true
     }
 
+    /// Whether a session invoked this one (and is still there): `#_parent` reaches it.
+    var isInvoked: Bool { parent != nil && invokeID != nil }
+
     /// `<send target="#_parent">`: false when this session was not invoked.
     func sendToParent(_ event: String) -> Bool {
         guard let parent, let invokeID else { return false }

@@ -9,12 +9,21 @@ import StateMachineSupport
 /// written only by the chart's current drainer (see `StatechartEngine`); `published` is
 /// behind its own lock, and `engine` is set once, before the chart is shared.
 final class SCXMLSends: @unchecked Sendable {
+    /// Where a due send goes.
+    enum Delivery {
+        /// To this chart's queue.
+        case request(StepRequest)
+        /// Out of this chart (`<send target="#_parent">`): called on the timer's turn as the
+        /// chart's drainer; the chart takes no step for it.
+        case forward(@Sendable () -> Void)
+    }
+
     /// An event sent with a delay, waiting for its timer.
     struct PendingSend {
         /// A number never reused, so a timer whose send is gone (cancelled, fired, halted)
         /// delivers nothing.
         let sequence: UInt64
-        let request: StepRequest
+        let delivery: Delivery
         let name: String
         let id: String?
         let timer: StatechartTimer
@@ -47,6 +56,27 @@ final class SCXMLSends: @unchecked Sendable {
             engine.enqueue(QueueItem(request: request, payload: nil, completion: nil, selfFed: true))
             return true
         }
+        return arm(.request(request), name: name, delay: delay, id: id)
+    }
+
+    /// Calls `forward` after `delay` on the chart's clock, as a delayed send does (counted
+    /// among the pending sends, cancelled like them: by `<cancel>`, and when the chart
+    /// finishes, halts or is released); a delayed `<send target="#_parent">`. Forwarded
+    /// sends are not part of snapshots (invoked sessions have none).
+    /// - Returns: false, forwarding nothing, when `StatechartLimits.maxPendingSends` delayed
+    ///   sends are pending already.
+    func schedule(
+        forwarding forward: @escaping @Sendable () -> Void,
+        name: String,
+        delay: Duration,
+        id: String?
+    ) -> Bool {
+        arm(.forward(forward), name: name, delay: delay, id: id)
+    }
+
+    /// Arms the timer of a delayed send.
+    private func arm(_ delivery: Delivery, name: String, delay: Duration, id: String?) -> Bool {
+        guard let engine else { return false }
         guard pending.count < StatechartLimits.maxPendingSends else { return false }
         let sequence = nextSequence
         nextSequence += 1
@@ -56,7 +86,7 @@ final class SCXMLSends: @unchecked Sendable {
         pending.append(
             PendingSend(
                 sequence: sequence,
-                request: request,
+                delivery: delivery,
                 name: name,
                 id: id,
                 timer: timer,
@@ -68,11 +98,17 @@ final class SCXMLSends: @unchecked Sendable {
     }
 
     /// Removes the send whose timer fired and returns its request; nil when it is gone
-    /// (cancelled or halted since).
+    /// (cancelled or halted since), or when it was forwarded out of the chart.
     func takeDue(_ sequence: UInt64) -> StepRequest? {
         guard let position = pending.firstIndex(where: { $0.sequence == sequence }) else { return nil }
         engine?.sendsChanged()
-        return pending.remove(at: position).request
+        switch pending.remove(at: position).delivery {
+        case .request(let request):
+            return request
+        case .forward(let forward):
+            forward()
+            return nil
+        }
     }
 
     /// The event name of the pending send `sequence`, for traces.
@@ -125,7 +161,10 @@ final class SCXMLSends: @unchecked Sendable {
     /// Publishes the sends and slots for snapshots (inside the configuration's write).
     func publish() {
         let sends = PublishedSends(
-            sends: pending.map { ($0.name, $0.id, $0.deadline) },
+            sends: pending.compactMap { send in
+                guard case .request = send.delivery else { return nil }
+                return (send.name, send.id, send.deadline)
+            },
             sendIDSlots: idSlots,
             generatedSendIDCount: generatedIDCount
         )

@@ -141,6 +141,70 @@ struct SCXMLInvokeTests {
         #expect(machine.trace == ["event:go", "exit:a", "enter:end", "log:exit: end"])
     }
 
+    @Test("A delayed send to #_parent arrives after its delay, as the parent's external event")
+    func delayedSendToParent() throws {
+        let clock = ManualStatechartClock()
+        let machine = try parent(
+            """
+            <state id="waiting">
+              <invoke id="worker">
+                <content>
+                  <scxml \(namespace)>
+                    <state id="work"><onentry><send event="late" target="#_parent" delay="2s"/></onentry></state>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="late" target="done"/>
+            </state>
+            <state id="done"/>
+            """,
+            clock: clock
+        )
+        try machine.start()
+        clock.advance(by: .milliseconds(1999))
+        #expect(machine.activeAtomicStates == ["waiting"])
+        clock.advance(by: .milliseconds(1))
+        #expect(machine.activeAtomicStates == ["done"])
+        #expect(clock.pendingTimerCount == 0)
+    }
+
+    @Test(
+        "A delayed send to #_parent is dropped when its session ends first: finished, cancelled or <cancel>ed (W3C test187)",
+        arguments: [
+            // The child finishes at once (test187).
+            ##"<state id="sub0"><onentry><send event="late" target="#_parent" delay=".5s"/></onentry><transition target="end"/></state><final id="end"/>"##,
+            // The child cancels its own send.
+            ##"<state id="sub0"><onentry><send id="s" event="late" target="#_parent" delay=".5s"/><cancel sendid="s"/></onentry></state>"##,
+            // The parent leaves the invoking state, cancelling the child, before the delay.
+            ##"<state id="sub0"><onentry><send event="late" target="#_parent" delay="1.5s"/></onentry></state>"##,
+        ]
+    )
+    func delayedSendToParentDropped(child: String) throws {
+        let clock = ManualStatechartClock()
+        let machine = try parent(
+            """
+            <state id="s0">
+              <onentry><send event="timeout" delay="1s"/></onentry>
+              <invoke><content><scxml \(namespace) initial="sub0">\(child)</scxml></content></invoke>
+              <transition event="late" target="fail"/>
+              <transition event="timeout" target="s1"/>
+            </state>
+            <state id="s1">
+              <onentry><send event="timeout" delay="2s"/></onentry>
+              <transition event="late" target="fail"/>
+              <transition event="timeout" target="pass"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """,
+            clock: clock
+        )
+        try machine.start()
+        clock.advance(by: .seconds(3))
+        #expect(machine.activeAtomicStates == ["pass"])
+        #expect(clock.pendingTimerCount == 0)
+    }
+
     @Test("Leaving the invoking state cancels the child: its delayed send never arrives, its timers go")
     func cancelledOnExit() throws {
         let clock = ManualStatechartClock()
@@ -314,10 +378,11 @@ struct SCXMLInvokeTests {
         )
         #expect(
             scxmlLoadError(
-                ##"<scxml><state id="a"><onentry><send event="e" target="#_parent" delay="1s"/></onentry></state></scxml>"##
+                ##"<scxml><state id="a"><onentry><send event="e" target="#_child" delay="1s"/></onentry></state></scxml>"##
             )
                 == .invalidStructure(
-                    reason: "a <send> to another session cannot have a delay (only sends to this session can wait)",
+                    reason:
+                        "a <send> to an invoked session cannot have a delay (only sends to this session and #_parent can wait)",
                     line: 1
                 )
         )
