@@ -569,6 +569,11 @@ struct SCXMLBuilder {
         "http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml",
     ]
 
+    /// The Basic HTTP Event I/O Processor's type URI (and its short form).
+    private static let basicHTTPProcessorTypes: Set<String> = [
+        "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor", "basichttp",
+    ]
+
     /// A `<send>` to the machine itself. Expressions (`eventexpr`, `targetexpr`,
     /// `typeexpr`, `namelist`) need a data model and are rejected as unsupported attributes,
     /// `<param>` and `<content>` as unsupported elements; `delayexpr` may be a quoted literal.
@@ -599,8 +604,12 @@ struct SCXMLBuilder {
             target = .undeliverable(error: "error.execution")
         }
         if let type = element.attributes["type"], !Self.scxmlProcessorTypes.contains(type) {
-            // A processor type this interpreter does not implement.
-            target = .undeliverable(error: "error.execution")
+            // A processor type this interpreter does not implement; but a Basic HTTP send
+            // without a target has nowhere to go, which SCXML D.2 reports as a communication
+            // error (W3C test577).
+            let basicHTTPWithoutTarget =
+                Self.basicHTTPProcessorTypes.contains(type) && element.attributes["target"] == nil
+            target = .undeliverable(error: basicHTTPWithoutTarget ? "error.communication" : "error.execution")
         }
         var delay = Duration.zero
         if let text = element.attributes["delay"] {
