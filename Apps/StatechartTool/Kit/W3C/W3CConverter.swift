@@ -32,6 +32,23 @@ public struct W3CConverter: Sendable {
             .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
+    /// Checks that `xsltproc` can be run, so that a missing program is said once, not for
+    /// every test.
+    /// - Throws: ``W3CConformanceError`` saying how to install it.
+    public static func checkProgram() throws(W3CConformanceError) {
+        do {
+            _ = try Graphviz.run([program, "--version"], input: [], timeoutSeconds: 60)
+        } catch .graphvizMissing {
+            throw missingProgram
+        } catch {
+            throw W3CConformanceError("\(program) could not run: \(error)")
+        }
+    }
+
+    private static let missingProgram = W3CConformanceError(
+        "'\(program)' is not installed (or not on PATH); install Debian's xsltproc package (apt-get install xsltproc, or scripts/setup)"
+    )
+
     /// One converted document.
     public struct Conversion: Sendable, Equatable {
         /// The SCXML document.
@@ -53,9 +70,7 @@ public struct W3CConverter: Sendable {
                 timeoutSeconds: 60
             )
         } catch .graphvizMissing {
-            throw W3CConformanceError(
-                "'\(Self.program)' is not installed (or not on PATH); install Debian's xsltproc package (apt-get install xsltproc, or scripts/setup)"
-            )
+            throw Self.missingProgram
         } catch {
             throw W3CConformanceError("\(test.path): \(Self.program) could not run: \(error)")
         }
