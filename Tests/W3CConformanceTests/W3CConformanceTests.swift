@@ -314,7 +314,8 @@ struct W3CConformanceTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("w3c-classify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try converter.prepare(test, from: source, into: folder)
+        let unapplied = try converter.prepare(test, from: source, into: folder)
+        #expect(unapplied.isEmpty, "xsltproc did not apply \(unapplied)")
         let uses = try W3CClassification.dataModelUses(of: test, source: source, converted: folder)
         if W3CExpectations.nullDataModel.contains(id) {
             #expect(uses.isEmpty, "test\(id) is listed as a null-data-model test but uses \(uses)")

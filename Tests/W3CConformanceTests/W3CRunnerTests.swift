@@ -292,7 +292,9 @@ struct W3CRunnerTests {
             "test1.txml",
             txml(#"<state id="s0"><transition conf:idVal="1=1" conf:targetpass=""/></state>"#)
         )
-        let converter = try #require(W3CConverter.stylesheet(near: folder.url).map { W3CConverter(stylesheet: $0) })
+        let found = try #require(W3CConverter.stylesheet(near: folder.url))
+        #expect(W3CConverter(stylesheet: found).restatesXSLT2)
+        let converter = W3CConverter(stylesheet: found, restatesXSLT2: false)
         let conversion = try converter.convert(folder.url.appendingPathComponent("test1.txml"))
         #expect(conversion.unappliedInstructions == ["analyze-string"])
         let test = W3CTest(
@@ -308,6 +310,36 @@ struct W3CRunnerTests {
                     "test1.scxml: xsltproc (XSLT 1.0) did not apply xsl:analyze-string (XSLT 2.0) of confEcma.xsl"
                 )
         )
+    }
+
+    @Test(
+        "confEcma.xsl's XSLT 2.0 templates are restated in XSLT 1.0, giving what their regular expressions give",
+        arguments: [
+            (#"conf:idVal="1=0""#, #"cond="Var1==0""#), (#"conf:idVal="2&lt;3""#, #"cond="Var2&lt;3""#),
+            (#"conf:varIdVal="1=2""#, #"cond="Var1==Var2""#), (#"conf:namelistIdVal="1=1""#, #"cond="Var1===1""#),
+            (#"conf:idQuoteVal="1=foo""#, #"cond="Var1=='foo'""#),
+            (#"conf:idSystemVarVal="1=_sessionid""#, #"cond="Var1==_sessionid""#),
+            (#"conf:compareIDVal="1&lt;2""#, #"cond="Var1&lt;Var2""#),
+            (#"conf:eventvarVal="1=1""#, #"cond="_event.data['Var1']==1""#),
+            (#"conf:VarEqVar="1 2""#, #"cond="Var1===Var2""#), (#"conf:VarEqVarStruct="1 2""#, #"cond="Var1==Var2""#),
+            (#"conf:eventIdParamHasValue="1 2""#, #"cond="_event.raw.search(/Var1=2/) !== -1""#),
+            (#"conf:eventNamedParamHasValue="param1 1""#, #"cond="_event.raw.search('param1=1') !== -1""#),
+            (
+                #"conf:varPrefix="2 1""#,
+                #"cond="(function(str, starts){if (starts === '') return true;if (str == null || starts == null) return false;str = String(str); starts = String(starts);return str.length &gt;= starts.length &amp;&amp; str.slice(0, starts.length) === starts;})(Var1, Var2)""#
+            ),
+        ]
+    )
+    func restatedTemplates(attribute: String, converted: String) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try folder.write("confEcma.xsl", stylesheet(xslt2: true))
+        try folder.write("test1.txml", txml(#"<state id="s0"><transition \#(attribute) conf:targetpass=""/></state>"#))
+        let converter = W3CConverter(stylesheet: folder.url.appendingPathComponent("confEcma.xsl"))
+        let conversion = try converter.convert(folder.url.appendingPathComponent("test1.txml"))
+        #expect(conversion.unappliedInstructions.isEmpty)
+        let text = String(decoding: conversion.scxml, as: UTF8.self)
+        #expect(text.contains("<transition \(converted) target=\"pass\"/>"), "\(text)")
     }
 
     @Test("The classification names what needs a data model, and passes what the null data model has")

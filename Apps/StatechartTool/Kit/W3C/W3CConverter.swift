@@ -6,11 +6,12 @@ import StateMachineSupport
 /// `xsltproc` (libxslt) as a child process: the `conf:` markers become `<final id="pass">`,
 /// `target="fail"`, `datamodel="ecmascript"` and ECMAScript expressions.
 ///
-/// `xsltproc` implements XSLT 1.0, and `confEcma.xsl` says `version="2.0"`: the few
-/// templates that use XSLT 2.0's `xsl:analyze-string` (`conf:idVal`, `conf:compareIDVal`...,
-/// conditions on data-model variables) produce an empty attribute (`cond=""`). A conversion
-/// reports them in ``Conversion/unappliedInstructions``; no test that runs with the null
-/// data model uses them.
+/// `xsltproc` implements XSLT 1.0, and `confEcma.xsl` says `version="2.0"`: its templates that
+/// use XSLT 2.0's `xsl:analyze-string` (`conf:idVal`, `conf:compareIDVal`..., conditions on
+/// data-model variables, in 64 tests) would produce an empty attribute (`cond=""`). So
+/// `confEcma.xsl` is applied through a stylesheet that imports it and restates those
+/// templates in XSLT 1.0 (see ``restatesXSLT2``). A template `xsltproc` still cannot apply is
+/// reported in ``Conversion/unappliedInstructions``.
 public struct W3CConverter: Sendable {
     /// The W3C stylesheet's file name.
     public static let stylesheetName = "confEcma.xsl"
@@ -19,10 +20,15 @@ public struct W3CConverter: Sendable {
 
     /// The stylesheet applied.
     public let stylesheet: URL
+    /// Whether the stylesheet is applied through one that restates confEcma.xsl's XSLT 2.0
+    /// templates in XSLT 1.0 (`W3CConverter+XSLT1.swift`).
+    public let restatesXSLT2: Bool
 
-    /// A converter applying `stylesheet`.
-    public init(stylesheet: URL) {
+    /// A converter applying `stylesheet`; `restatesXSLT2` defaults to whether it is named
+    /// `confEcma.xsl` (the templates restated are that stylesheet's).
+    public init(stylesheet: URL, restatesXSLT2: Bool? = nil) {
         self.stylesheet = stylesheet
+        self.restatesXSLT2 = restatesXSLT2 ?? (stylesheet.lastPathComponent == Self.stylesheetName)
     }
 
     /// `confEcma.xsl` in `folder` or in the folder above it (the W3C layout keeps it beside
@@ -61,11 +67,23 @@ public struct W3CConverter: Sendable {
     /// Converts the `.txml` file `test`.
     /// - Throws: ``W3CConformanceError`` when `xsltproc` is missing or fails.
     public func convert(_ test: URL) throws(W3CConformanceError) -> Conversion {
+        var applied = stylesheet
+        if restatesXSLT2 {
+            applied = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "w3c-xslt1-\(UUID().uuidString).xsl"
+            )
+            do {
+                try Data(Self.xslt1Overlay(importing: stylesheet).utf8).write(to: applied)
+            } catch {
+                throw W3CConformanceError("\(applied.path): cannot be written (\(error.localizedDescription))")
+            }
+        }
+        defer { if applied != stylesheet { try? FileManager.default.removeItem(at: applied) } }
         let outcome: Graphviz.Outcome
         do {
             // Graphviz.run is the package's one way to run a program with a deadline.
             outcome = try Graphviz.run(
-                [Self.program, "--nonet", stylesheet.path, test.path],
+                [Self.program, "--nonet", applied.path, test.path],
                 input: [],
                 timeoutSeconds: 60
             )
