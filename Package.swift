@@ -228,6 +228,12 @@ let package = Package(
                 "StatechartToolKit", "StateMachineHierarchy", "StateMachineSupport", "Terminal", "TestSupport",
             ]
         ),
+        // The W3C SCXML conformance tests (../shared/conformance/w3c), converted and run by the
+        // statechart tool's runner.
+        .tests(
+            "W3CConformanceTests",
+            dependencies: ["StatechartToolKit", "StateMachineHierarchy"]
+        ),
         .tests("TerminalTests", dependencies: ["Terminal"]),
         .tests(
             "ReadmeTests",

@@ -137,12 +137,13 @@ struct CommandTests {
             wrong.standardOutput
                 == "FAIL wrong: after event #2 'u': expected [\"b\"], got [\"a\"]\n0 passed, 1 failed\n"
         )
-        let lonely = try directory.write("lonely.scxml", "<scxml/>")
+        // A .scxml without its .json is a W3C test (see W3CCheckTests); another file is no test.
+        let lonely = try directory.write("lonely.txt", "<scxml/>")
         let alone = await runTool(["check", lonely])
         #expect(alone.status == 2)
         #expect(
             alone.standardError
-                == "statechart: \(lonely): not a SCION test (a .scxml with a .json beside it) nor a directory of them\n"
+                == "statechart: \(lonely): not a conformance test (a .scxml with a .json beside it, a W3C .txml or .scxml) nor a directory of them\n"
         )
     }
 
@@ -215,7 +216,10 @@ struct CommandTests {
         defer { empty.remove() }
         let none = await runTool(["check", empty.path])
         #expect(none.status == 2)
-        #expect(none.standardError == "statechart: \(empty.path): no SCION tests (a .scxml with a .json beside it)\n")
+        #expect(
+            none.standardError
+                == "statechart: \(empty.path): no SCION tests (a .scxml with a .json beside it) nor W3C tests (a manifest.xml)\n"
+        )
     }
 
     @Test(

@@ -27,6 +27,16 @@ enum Paths {
 
     static let scionSkipReason =
         "skipped: SCION tests not found (set SCION_DIR or provide ../shared/conformance/scion next to the repository)"
+
+    /// `$W3C_DIR`, else `<repository>/../shared/conformance/w3c`, if it holds the manifest.
+    static let w3c: String? = {
+        let given = ProcessInfo.processInfo.environment["W3C_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let candidate = given ?? root.deletingLastPathComponent().appendingPathComponent("shared/conformance/w3c").path
+        return FileManager.default.fileExists(atPath: candidate + "/manifest.xml") ? candidate : nil
+    }()
+
+    static let w3cSkipReason =
+        "skipped: W3C tests not found (set W3C_DIR or provide ../shared/conformance/w3c next to the repository)"
 }
 
 /// A temporary directory, removed by `remove()`.

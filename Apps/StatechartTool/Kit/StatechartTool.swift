@@ -14,7 +14,7 @@ public enum StatechartTool {
     /// The usage text.
     public static let usage = """
         usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE]
-               statechart check DIR
+               statechart check PATH [--stylesheet XSL]
                statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH]
                statechart view FILE [--trace TRACE] -o PAGE
                statechart --help
@@ -26,9 +26,14 @@ public enum StatechartTool {
                         entered are shown. 'help' lists the commands, 'quit' or Ctrl-D leaves.
                         Without a terminal, reads one event per line and exits at the end
                         of input.
-          check DIR     run every SCION-format test in DIR (a .scxml with a .json of expected
-                        configurations beside it); print each failure with its first
-                        differing configuration, then 'N passed, M failed'
+          check PATH    run conformance tests: every SCION-format test in the directory PATH
+                        (a .scxml with a .json of expected configurations beside it), or the
+                        W3C SCXML tests of its manifest.xml (each .txml converted with
+                        xsltproc and confEcma.xsl, then run until it reaches the final state
+                        'pass' or 'fail', the clock jumping to the next delayed send), or
+                        one test file (.scxml with its .json, .txml, or a converted W3C
+                        .scxml); print each failure with its reason, then 'N passed,
+                        M failed'; exit 1 if any failed
           diagram FILE  print the chart as a Mermaid state diagram or in Graphviz's DOT, or
                         render it as an SVG or PNG image with Graphviz's dot program
           view FILE     write one HTML page that steps through a recorded run: the chart's
@@ -40,6 +45,9 @@ public enum StatechartTool {
                         write every step of the run (event, exits, entries, actions, the
                         active states after it) to TRACE as JSON when the run ends
           --trace TRACE the recorded run the page steps through (without it, the start)
+          --stylesheet XSL
+                        the stylesheet that converts .txml tests (default: confEcma.xsl beside
+                        the tests or their manifest)
           --delay-scale FACTOR
                         multiply the delays of delayed transitions and sends (0.01: 100
                         times shorter; also STATECHART_DELAY_SCALE); the steps they
@@ -121,8 +129,8 @@ public enum StatechartTool {
                 if let tracePath { trace = try RecordedTrace.read(tracePath, for: chart) }
                 try OutputFile.write(Array(try chart.stepThroughPage(trace).utf8), to: path)
                 return 0
-            case .check(let directory):
-                return try check(directory, output: output)
+            case .check(let directory, let stylesheet):
+                return try check(directory, stylesheet: stylesheet, output: output)
             case .run(let file, let log, let delayScale, let record):
                 let clock = ScaledStatechartClock(scale: delayScale)
                 let chart = try ChartFile.load(file, clock: clock)
@@ -154,21 +162,35 @@ public enum StatechartTool {
         }
     }
 
-    /// Runs the SCION tests of `directory` (or the one test `directory` names, as its
-    /// `.scxml` or `.json` file): one line per failure, then the summary.
+    /// Runs the conformance tests of `directory`: its W3C tests when it holds a
+    /// `manifest.xml`, else its SCION tests; or the one test `directory` names (a SCION
+    /// `.scxml` or `.json` file, a W3C `.txml` or converted `.scxml`): one line per failure,
+    /// then the summary.
     /// - Returns: 0 when every test passes, 1 otherwise.
     /// - Throws: ``StatechartToolFailure`` when the path is missing or holds no test.
-    static func check(_ directory: String, output: Output) throws(StatechartToolFailure) -> Int32 {
+    static func check(
+        _ directory: String,
+        stylesheet: String? = nil,
+        output: Output
+    ) throws(StatechartToolFailure) -> Int32 {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw StatechartToolFailure("\(directory): no such file or directory")
         }
+        let url = URL(fileURLWithPath: directory)
+        if isW3C(url, isDirectory: isDirectory.boolValue) {
+            return try checkW3C(url, stylesheet: stylesheet.map { URL(fileURLWithPath: $0) }, output: output)
+        }
+        if stylesheet != nil {
+            throw StatechartToolFailure("--stylesheet applies only to W3C tests (.txml files, a manifest.xml)")
+        }
         if !isDirectory.boolValue {
             return try checkOne(directory, output: output)
         }
-        let url = URL(fileURLWithPath: directory)
         guard !SCIONConformance.testNames(in: url).isEmpty else {
-            throw StatechartToolFailure("\(directory): no SCION tests (a .scxml with a .json beside it)")
+            throw StatechartToolFailure(
+                "\(directory): no SCION tests (a .scxml with a .json beside it) nor W3C tests (a manifest.xml)"
+            )
         }
         let report = SCIONConformance.runAll(in: url)
         var text = ""
@@ -198,7 +220,7 @@ public enum StatechartTool {
             fileManager.fileExists(atPath: base.path + ".scxml"), fileManager.fileExists(atPath: base.path + ".json")
         else {
             throw StatechartToolFailure(
-                "\(file): not a SCION test (a .scxml with a .json beside it) nor a directory of them"
+                "\(file): not a conformance test (a .scxml with a .json beside it, a W3C .txml or .scxml) nor a directory of them"
             )
         }
         let name = base.lastPathComponent

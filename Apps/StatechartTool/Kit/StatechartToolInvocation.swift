@@ -9,8 +9,11 @@ public enum StatechartToolInvocation: Equatable, Sendable {
     /// times their delay; with `record`, every step is written to that file as a
     /// ``StatechartTrace`` in JSON when the prompt ends.
     case run(file: String, log: Bool, delayScale: Double = 1, record: String? = nil)
-    /// `statechart check DIR`: run every SCION-format test of the directory.
-    case check(directory: String)
+    /// `statechart check PATH [--stylesheet XSL]`: run the conformance tests of the
+    /// directory (SCION-format pairs, or the W3C tests of a `manifest.xml`) or the one test
+    /// file (a SCION `.scxml`/`.json`, a W3C `.txml`, or a converted W3C `.scxml`); `.txml`
+    /// files are converted with `stylesheet` (by default `confEcma.xsl` beside the manifest).
+    case check(directory: String, stylesheet: String? = nil)
     /// `statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH]`: the chart's
     /// diagram, printed or (with `output`) written to a file; a PNG needs `output`.
     case diagram(file: String, format: DiagramFormat, output: String? = nil)
@@ -47,6 +50,7 @@ public enum StatechartToolInvocation: Equatable, Sendable {
             "--output": "a file to write",
             "--record": "a file to write the trace to (for example trace.json)",
             "--trace": "a trace file written by 'statechart run --record'",
+            "--stylesheet": "the XSLT stylesheet that converts W3C .txml tests (for example confEcma.xsl)",
         ]
         let parsed = CommonOptions.parse(
             arguments,
@@ -87,7 +91,10 @@ public enum StatechartToolInvocation: Equatable, Sendable {
         guard subcommands.contains(subcommand) else {
             return .failure(UsageError("unknown subcommand '\(subcommand)' (expected run, check, diagram or view)"))
         }
-        let what = subcommand == "check" ? "a directory of SCION tests (DIR)" : "a chart file (FILE: .scxml or .json)"
+        let what =
+            subcommand == "check"
+            ? "conformance tests (PATH: a directory of SCION or W3C tests, or one test file)"
+            : "a chart file (FILE: .scxml or .json)"
         guard let operand = rest.first else {
             return .failure(UsageError("'\(subcommand)' needs \(what)"))
         }
@@ -96,6 +103,7 @@ public enum StatechartToolInvocation: Equatable, Sendable {
         }
         let allowed: [String: [String]] = [
             "--format": ["diagram"], "-o": ["diagram", "view"], "--record": ["run"], "--trace": ["view"],
+            "--stylesheet": ["check"],
         ]
         for (option, subcommands) in allowed.sorted(by: { $0.key < $1.key })
         where values[option] != nil && !subcommands.contains(subcommand) {
@@ -114,7 +122,7 @@ public enum StatechartToolInvocation: Equatable, Sendable {
                 .run(file: operand, log: options.log, delayScale: options.delayScale, record: values["--record"])
             )
         case "check":
-            return .success(.check(directory: operand))
+            return .success(.check(directory: operand, stylesheet: values["--stylesheet"]))
         case "view":
             guard let output = values["-o"] else {
                 return .failure(UsageError("'view' needs -o PAGE, the HTML file to write (for example -o run.html)"))

@@ -529,7 +529,7 @@ struct SCXMLBuilder {
     /// The text of the file a `src` names (a `file:` URI or a path), relative to the
     /// document's folder.
     private func read(_ src: String, for element: SCXMLElement) throws(SCXMLError) -> String {
-        let url = SCXMLDocument.url(of: src, relativeTo: baseURL)
+        let url = SCXMLDocument.fileURL(ofSource: src, relativeTo: baseURL)
         do {
             return try String(contentsOf: url, encoding: .utf8)
         } catch {
@@ -768,7 +768,7 @@ struct SCXMLBuilder {
             }
         }
         if let src = element.attributes["src"] {
-            let url = SCXMLDocument.url(of: src, relativeTo: baseURL)
+            let url = SCXMLDocument.fileURL(ofSource: src, relativeTo: baseURL)
             do {
                 source = .document(try SCXMLDocument.load(contentsOf: url, depth: depth + 1, dataModel: available))
             } catch {
@@ -914,8 +914,26 @@ struct SCXMLBuilder {
             }
             delay = .fixed(parsed)
         } else if let expression = element.attributes["delayexpr"] {
-            try requireData(element, attribute: "delayexpr")
-            delay = .expression(script(.value, expression, on: element, attribute: "delayexpr"))
+            if isNull {
+                // The null data model's value: a quoted literal (`delayexpr="'1s'"`, which
+                // the W3C's stylesheet writes for conf:delay).
+                guard let literal = SCXMLNullDataModel.quotedLiteral(expression) else {
+                    if let missingDataModel { throw .dataModelUnavailable(name: missingDataModel, line: element.line) }
+                    throw .invalidExpression(
+                        element: "send",
+                        attribute: "delayexpr",
+                        value: expression,
+                        reason: "the null data model's values are quoted literals ('2s')",
+                        line: element.line
+                    )
+                }
+                guard let parsed = SCXMLDocument.duration(css2: literal) else {
+                    throw .invalidDelay(element: "send", value: literal, line: element.line)
+                }
+                delay = .fixed(parsed)
+            } else {
+                delay = .expression(script(.value, expression, on: element, attribute: "delayexpr"))
+            }
         }
         if case .literal(let targetText) = target, SCXMLDocument.sendTarget(targetText, type: nil) == .internal,
             delay != .fixed(.zero)
@@ -977,8 +995,9 @@ struct SCXMLBuilder {
                 }
                 cancelledLocations.append((trimmed, element.line))
             }
+            // The null data model reads a slot as the value of its location.
             return SCXMLDocument.Cancel(
-                sendID: .expression(script(.value, trimmed, on: element, attribute: "sendidexpr")),
+                sendID: .expression(script(isNull ? .location : .value, trimmed, on: element, attribute: "sendidexpr")),
                 line: element.line
             )
         case (nil, nil):

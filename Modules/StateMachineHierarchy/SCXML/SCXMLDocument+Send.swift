@@ -11,7 +11,8 @@ extension SCXMLDocument {
             /// `target="#_internal"`: the internal queue, like `<raise>`.
             case `internal`
             /// `target="#_parent"`: the external queue of the session that invoked this
-            /// one; `error.communication` when there is none.
+            /// one, now or after `delay` (unless this session was cancelled or has ended by
+            /// then); `error.communication` when there is none.
             case parent
             /// `target="#_<invokeid>"`: the external queue of the child session invoked
             /// with that id; `error.communication` when there is none.
@@ -65,9 +66,11 @@ extension SCXMLDocument {
     /// What `target` and `type` (given or evaluated) make of a send.
     static func sendTarget(_ target: String?, type: String?) -> Send.Target {
         if let type, !scxmlProcessorTypes.contains(type) {
-            // A processor type this interpreter does not implement (the Basic HTTP one
-            // included): it cannot deliver the event.
-            return .undeliverable(error: type == basicHTTPType ? "error.communication" : "error.execution")
+            // A processor type this interpreter does not implement; but a Basic HTTP send
+            // without a target has nowhere to go, which SCXML D.2 reports as a
+            // communication error (W3C test577).
+            let basicHTTPWithoutTarget = basicHTTPTypes.contains(type) && target == nil
+            return .undeliverable(error: basicHTTPWithoutTarget ? "error.communication" : "error.execution")
         }
         switch target {
         case nil: return .external
@@ -86,8 +89,9 @@ extension SCXMLDocument {
         "http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml",
     ]
 
-    /// The Basic HTTP event I/O processor's type URI, which this interpreter does not run.
-    static let basicHTTPType = "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"
+    /// The Basic HTTP event I/O processor's type URI (and its short form), which this
+    /// interpreter does not run.
+    static let basicHTTPTypes: Set<String> = ["http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor", "basichttp"]
 
     /// Parses a CSS2 time (`2s`, `500ms`, `1.5s`, `.5s`, `0s`) exactly, to the nanosecond
     /// (finer digits are dropped). Nil for anything else, negative values included.

@@ -387,20 +387,6 @@ public struct SCXMLDocument: Sendable {
         try compileChart()
     }
 
-    /// The file a `src` attribute names: a `file:` URI (`file:name.scxml`,
-    /// `file:///abs/name.scxml`) or a plain path, relative to `baseURL` (the current
-    /// directory when nil).
-    static func url(of src: String, relativeTo baseURL: URL?) -> URL {
-        var path = src
-        if path.hasPrefix("file://") {
-            path = String(path.dropFirst(7))
-        } else if path.hasPrefix("file:") {
-            path = String(path.dropFirst(5))
-        }
-        path = path.removingPercentEncoding ?? path
-        return URL(fileURLWithPath: path, relativeTo: baseURL).standardizedFileURL
-    }
-
     /// Compiles the chart now, so that interpreters created later cannot fail (and share
     /// what it compiled to).
     private func compileChart() throws(SCXMLError) {

@@ -114,6 +114,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         var doneData: [(state: String, value: SCXMLValue?)] = []
         /// The `<donedata>` of the top-level final reached, for `done.invoke`.
         var finalDoneData: SCXMLValue?
+        /// Set once the `<onexit>` content of the final configuration has run.
+        var exitedFinal = false
     }
 
     /// A running child session.
@@ -363,6 +365,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// After every step: publishes the trace, stops the machine on a failure, starts the
     /// invocations of the states the macrostep entered, reports a child's completion.
     func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
+        if case .success = result { exitFinalConfiguration() }
         let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
             // A stale timer ran no macrostep.
             if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
@@ -389,6 +392,25 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             startInvocations(chart)
         }
         if let trace { onMacrostep?(trace) }
+    }
+
+    /// SCXML's `exitInterpreter`: once the session reaches a top-level `<final>`, the
+    /// `<onexit>` content of its configuration runs, deepest state first, within the last
+    /// macrostep (its `<log>`s are in that step's trace), and so before `done.invoke` reaches
+    /// the parent (W3C test236). The configuration stays as it was (``activeStates`` shows the final).
+    private func exitFinalConfiguration() {
+        let chart = state.withLock { session -> SCXMLChart? in
+            guard !session.exitedFinal, let chart = session.chart, chart.engine.isFinishedInStep else { return nil }
+            session.exitedFinal = true
+            return chart
+        }
+        guard let chart else { return }
+        let active = Set(chart.activeStates)
+        let context = SCXMLChart.Context(payload: nil, event: nil, hooks: chart.hooks)
+        // Document order is pre-order: in reverse, a state comes before its ancestors.
+        for node in document.nodes.dropFirst().reversed() where !node.onExit.isEmpty && active.contains(node.id) {
+            run(node.onExit, context)
+        }
     }
 
     // MARK: Invocations
@@ -484,7 +506,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             guard let src = evaluate(script)?.description else { return }
             do {
                 childDocument = try SCXMLDocument.load(
-                    contentsOf: SCXMLDocument.url(of: src, relativeTo: document.baseURL),
+                    contentsOf: SCXMLDocument.fileURL(ofSource: src, relativeTo: document.baseURL),
                     depth: 1,
                     dataModel: document.dataModel
                 )
@@ -751,6 +773,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             session.chart = restored
             session.failure = nil
             session.trace = []
+            // A session restored at its top-level final has run its exit already.
+            session.exitedFinal = restored.isFinished
             return previous
         }
         cancelAllInvocations()

@@ -112,6 +112,13 @@ public final class ManualStatechartClock: StatechartClock {
     /// How many timers are scheduled and not yet fired or cancelled.
     public var pendingTimerCount: Int { timeline.withLock { $0.pending.count } }
 
+    /// The earliest deadline of the pending timers, nil when none is pending: where a
+    /// driver that lets time pass only when a machine waits (the W3C conformance runner)
+    /// moves the clock next. Linear in the number of pending timers.
+    package var nextDeadline: Duration? {
+        timeline.withLock { $0.pending.lazy.map(\.deadline).min() }
+    }
+
     /// Schedules `fire` at `now + delay` (a negative delay counts as zero).
     public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {
         scheduleReportingDeadline(after: delay, fire).timer

@@ -158,8 +158,13 @@ struct SCXMLContentTests {
 @Suite("SCXML errors at run time")
 struct SCXMLRuntimeErrorTests {
     static let undeliverable: [(String, String)] = [
-        // The Basic HTTP processor is not run here: its sends cannot be delivered (W3C test 577).
-        (#"type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor""#, "error.communication"),
+        // Basic HTTP: without a target, nowhere to post (W3C test577); with one, not implemented.
+        (##"type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor""##, "error.communication"),
+        (#"type="basichttp""#, "error.communication"),
+        (
+            ##"type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor" target="http://example.invalid/""##,
+            "error.execution"
+        ),
         (#"type="27""#, "error.execution"),
         (#"target="http://example.invalid/""#, "error.execution"),
         (##"target="#_scxml_other-session""##, "error.communication"),

@@ -86,6 +86,125 @@ struct SCXMLInvokeTests {
         #expect(machine.trace == ["event:done.invoke.job", "log:finalize: job", "exit:running", "enter:finished"])
     }
 
+    @Test(
+        "An event the child sends from its final state's <onexit> arrives before done.invoke, and none after (W3C test236)"
+    )
+    func childExitsItsFinalBeforeDone() throws {
+        let clock = ManualStatechartClock()
+        let machine = try parent(
+            """
+            <state id="s0">
+              <onentry><send event="timeout" delay="2s"/></onentry>
+              <invoke>
+                <content>
+                  <scxml \(namespace) initial="subFinal">
+                    <final id="subFinal"><onexit><send target="#_parent" event="childToParent"/></onexit></final>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="childToParent" target="s1"/>
+              <transition event="done.invoke" target="fail"/>
+            </state>
+            <state id="s1">
+              <transition event="done.invoke" target="s2"/>
+              <transition event="*" target="fail"/>
+            </state>
+            <state id="s2">
+              <transition event="timeout" target="pass"/>
+              <transition event="*" target="fail"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """,
+            clock: clock
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["s2"])
+        clock.advance(by: .seconds(2))
+        #expect(machine.activeAtomicStates == ["pass"])
+    }
+
+    @Test("Reaching a top-level <final> runs its <onexit> once, in the last macrostep; the configuration stays")
+    func topLevelFinalExits() throws {
+        let machine = try parent(
+            """
+            <state id="a"><transition event="go" target="end"/></state>
+            <final id="end"><onexit><log label="exit" expr="'end'"/></onexit></final>
+            """
+        )
+        try machine.start()
+        try machine.send("go")
+        #expect(machine.isDone)
+        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "log:exit: end"])
+        #expect(machine.activeAtomicStates == ["end"])
+        try machine.send("go")
+        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "log:exit: end"])
+    }
+
+    @Test("A delayed send to #_parent arrives after its delay, as the parent's external event")
+    func delayedSendToParent() throws {
+        let clock = ManualStatechartClock()
+        let machine = try parent(
+            """
+            <state id="waiting">
+              <invoke id="worker">
+                <content>
+                  <scxml \(namespace)>
+                    <state id="work"><onentry><send event="late" target="#_parent" delay="2s"/></onentry></state>
+                  </scxml>
+                </content>
+              </invoke>
+              <transition event="late" target="done"/>
+            </state>
+            <state id="done"/>
+            """,
+            clock: clock
+        )
+        try machine.start()
+        clock.advance(by: .milliseconds(1999))
+        #expect(machine.activeAtomicStates == ["waiting"])
+        clock.advance(by: .milliseconds(1))
+        #expect(machine.activeAtomicStates == ["done"])
+        #expect(clock.pendingTimerCount == 0)
+    }
+
+    @Test(
+        "A delayed send to #_parent is dropped when its session ends first: finished, cancelled or <cancel>ed (W3C test187)",
+        arguments: [
+            // The child finishes at once (test187).
+            ##"<state id="sub0"><onentry><send event="late" target="#_parent" delay=".5s"/></onentry><transition target="end"/></state><final id="end"/>"##,
+            // The child cancels its own send.
+            ##"<state id="sub0"><onentry><send id="s" event="late" target="#_parent" delay=".5s"/><cancel sendid="s"/></onentry></state>"##,
+            // The parent leaves the invoking state, cancelling the child, before the delay.
+            ##"<state id="sub0"><onentry><send event="late" target="#_parent" delay="1.5s"/></onentry></state>"##,
+        ]
+    )
+    func delayedSendToParentDropped(child: String) throws {
+        let clock = ManualStatechartClock()
+        let machine = try parent(
+            """
+            <state id="s0">
+              <onentry><send event="timeout" delay="1s"/></onentry>
+              <invoke><content><scxml \(namespace) initial="sub0">\(child)</scxml></content></invoke>
+              <transition event="late" target="fail"/>
+              <transition event="timeout" target="s1"/>
+            </state>
+            <state id="s1">
+              <onentry><send event="timeout" delay="2s"/></onentry>
+              <transition event="late" target="fail"/>
+              <transition event="timeout" target="pass"/>
+            </state>
+            <final id="pass"/>
+            <final id="fail"/>
+            """,
+            clock: clock
+        )
+        try machine.start()
+        clock.advance(by: .seconds(3))
+        #expect(machine.activeAtomicStates == ["pass"])
+        #expect(clock.pendingTimerCount == 0)
+    }
+
     @Test("Leaving the invoking state cancels the child: its delayed send never arrives, its timers go")
     func cancelledOnExit() throws {
         let clock = ManualStatechartClock()
@@ -190,6 +309,57 @@ struct SCXMLInvokeTests {
         try machine.start()
         #expect(machine.activeAtomicStates == ["t"])
         #expect(try machine.snapshot().scxml?.sendIDSlots == ["slot": "s.1"])
+    }
+
+    @Test(
+        "src may be a file: URI, relative to the parent's folder or absolute (W3C test239/test242)",
+        arguments: [
+            "file:children/quick.scxml", "file:./children/quick.scxml", "FILE:children/quick.scxml",
+            "file:children/my%20quick.scxml", "file:///DIR/children/quick.scxml", "file:/DIR/children/quick.scxml",
+            "file://localhost/DIR/children/quick.scxml", "children/quick.scxml",
+        ]
+    )
+    func sourceFileURI(_ src: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("invoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("children"),
+            withIntermediateDirectories: true
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let child = Data(#"<scxml \#(namespace) initial="f"><final id="f"/></scxml>"#.utf8)
+        try child.write(to: directory.appendingPathComponent("children/quick.scxml"))
+        try child.write(to: directory.appendingPathComponent("children/my quick.scxml"))
+        let main = directory.appendingPathComponent("main.scxml")
+        try Data(
+            """
+            <scxml \(namespace) initial="s">
+              <state id="s">
+                <invoke src="\(src.replacingOccurrences(of: "/DIR", with: directory.path))"/>
+                <transition event="done.invoke" target="t"/>
+              </state>
+              <state id="t"/>
+            </scxml>
+            """.utf8
+        ).write(to: main)
+        let machine = SCXMLInterpreter(
+            document: try SCXMLDocument.load(contentsOf: main),
+            clock: ManualStatechartClock()
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["t"])
+    }
+
+    @Test("A file: URI of another host, or naming no file, is a load error quoting src")
+    func sourceFileURIErrors() throws {
+        for src in ["file://elsewhere/tmp/quick.scxml", "file:does-not-exist.scxml"] {
+            let error = scxmlLoadError("<scxml><state id=\"a\">\n<invoke src=\"\(src)\"/></state></scxml>")
+            guard case .invalidStructure(let reason, let line)? = error else {
+                Issue.record("expected invalidStructure, got \(String(describing: error))")
+                continue
+            }
+            #expect(line == 2)
+            #expect(reason.hasPrefix("<invoke src=\"\(src)\">: cannot read SCXML file"))
+        }
     }
 
     @Test("Bad invocations are load errors naming the line")

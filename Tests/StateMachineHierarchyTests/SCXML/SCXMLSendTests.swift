@@ -338,13 +338,51 @@ struct SCXMLSendTests {
         #expect(send.target == nil)
     }
 
+    @Test(
+        "delayexpr may be a quoted CSS2 time, the null data model's value (W3C tests' conf:delay)",
+        arguments: [
+            ("'2s'", Duration.seconds(2)), ("&quot;500ms&quot;", .milliseconds(500)), (" '.5s' ", .milliseconds(500)),
+        ]
+    )
+    func delayExpressions(text: String, expected: Duration) throws {
+        let clock = ManualStatechartClock()
+        let machine = SCXMLInterpreter(
+            document: try scxmlDocument(
+                """
+                <state id="a">
+                  <onentry><send event="e" delayexpr="\(text)"/></onentry>
+                  <transition event="e" target="b"/>
+                </state>
+                <state id="b"/>
+                """
+            ),
+            clock: clock
+        )
+        try machine.start()
+        clock.advance(by: expected - .nanoseconds(1))
+        #expect(machine.activeAtomicStates == ["a"])
+        clock.advance(by: .nanoseconds(1))
+        #expect(machine.activeAtomicStates == ["b"])
+    }
+
     /// Faulty content, the error it causes and the element that error names. The content
     /// starts on line 3 of its document.
     static let faultyContent: [(String, SCXMLError, String)] = [
         (#"<send eventexpr="'e'"/>"#, .needsDataModel(element: "send", attribute: "eventexpr", line: 3), "send"),
         (
-            #"<send event="e" delayexpr="'1s'"/>"#,
-            .needsDataModel(element: "send", attribute: "delayexpr", line: 3), "send"
+            #"<send event="e" delayexpr="delay"/>"#,
+            .invalidExpression(
+                element: "send",
+                attribute: "delayexpr",
+                value: "delay",
+                reason: "the null data model's values are quoted literals ('2s')",
+                line: 3
+            ), "send"
+        ),
+        (#"<send event="e" delayexpr="'soon'"/>"#, .invalidDelay(element: "send", value: "soon", line: 3), "send"),
+        (
+            #"<send event="e" delay="1s" delayexpr="'1s'"/>"#,
+            .invalidStructure(reason: "<send> cannot have both 'delay' and 'delayexpr'", line: 3), "send"
         ),
         (
             #"<send event="e" namelist="x"/>"#, .needsDataModel(element: "send", attribute: "namelist", line: 3),

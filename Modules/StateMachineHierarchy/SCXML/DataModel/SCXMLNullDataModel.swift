@@ -1,7 +1,7 @@
 /// The null data model (SCXML 1.0, section B.1), built in: a condition is `In('id')`,
 /// `true` or `false` joined by `!`, `&&`, `||` and parentheses; a value is a quoted
-/// literal (`'text'`) or a slot's name; a location is a slot name that holds a generated id
-/// (`idlocation`).
+/// literal (`'text'`); a location is a slot name that holds a generated id (`idlocation`),
+/// and evaluating it reads the slot (`<cancel sendidexpr="slot">`).
 /// It has no variables and runs no scripts.
 struct SCXMLNullDataModel: SCXMLDataModelEngine {
     var name: String { "null" }
@@ -24,8 +24,6 @@ struct SCXMLNullDataModel: SCXMLDataModelEngine {
                 } catch {
                     throw SCXMLScriptFailure(index: index, message: error.reason)
                 }
-            case .value where Self.isSlotName(source.text):
-                compiled.append(.slot(source.text))
             case .value:
                 guard let literal = Self.quotedLiteral(source.text) else {
                     throw SCXMLScriptFailure(

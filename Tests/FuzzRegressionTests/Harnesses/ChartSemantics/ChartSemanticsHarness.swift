@@ -11,7 +11,9 @@ import StateMachineHierarchy
 ///   active state's parent is active, no pseudo state is active;
 /// - (b) the two forms step identically: the same active states, and the same trace of
 ///   exits, entries and `<log>`s (SCXML's `trace` without its `event:` lines; the typed
-///   twin's enter and exit blocks record the same entries);
+///   twin's enter and exit blocks record the same entries; when a top-level final finishes
+///   the chart, the session's end, which only SCXML has, is added to the twin's trace from
+///   the chart: see `SemanticsChart.sessionEndTrace(active:)`);
 /// - (c) a snapshot taken after ``SemanticsChart/snapshotAfter`` steps, sent through JSON and
 ///   restored into a fresh machine on a fresh clock, gives the same future: the same
 ///   configurations and traces for the rest of the script (for both forms);
@@ -253,9 +255,20 @@ extension ChartSemanticsHarness {
             } catch {
                 throw fail("(c) the typed chart does not compile or refuses its own snapshot", detail: "\(error)")
             }
+            // The SCXML session's end (see `sessionEndTrace`) joins the trace of the step that
+            // finished the chart, once; a chart restored finished has ended already.
+            var ended = machine.isFinished
+            let trace = { () -> [String] in
+                var trace = probe.takeTrace()
+                if !ended, machine.isFinished {
+                    ended = true
+                    trace += chart.sessionEndTrace(active: machine.activeStates)
+                }
+                return trace
+            }
             if snapshot == nil {
                 machine.start()
-                run.records[0] = StepRecord(configuration: machine.activeStates, trace: probe.takeTrace())
+                run.records[0] = StepRecord(configuration: machine.activeStates, trace: trace())
                 if chart.snapshotAfter == 0 { run.snapshot = machine.snapshot() }
             }
             play(
@@ -264,7 +277,7 @@ extension ChartSemanticsHarness {
                 clock: clock,
                 send: { name in capture { _ = try machine.handle(name) } },
                 failure: { nil },
-                record: { (machine.activeStates, probe.takeTrace()) },
+                record: { (machine.activeStates, trace()) },
                 snapshot: { machine.snapshot() }
             )
             return run
