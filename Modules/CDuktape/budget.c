@@ -1,0 +1,90 @@
+/*
+ * The bounds of a heap: an allocator that counts the bytes it hands out against the
+ * heap's limit, and the deadline of the running call, which the executor checks through
+ * DUK_USE_EXEC_TIMEOUT_CHECK and the allocator checks too (a native built-in such as
+ * Array.prototype.join runs no bytecode, but it allocates).
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+uint64_t scxml_js_now(void) {
+    /* The coarse clock costs a few nanoseconds (no system call, no rdtsc), which every
+       call pays once; its resolution (the kernel tick, 4 ms at most) is plenty for a
+       limit of 100 ms. */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/* Whether the running call is past its deadline; once it is, it stays so until the call
+   has unwound (duktape requires the check to keep answering yes). */
+static int past_deadline(scxml_js_budget *budget) {
+    if (budget->deadline == 0) return 0;
+    if (budget->timed_out) return 1;
+    if (scxml_js_now() >= budget->deadline) {
+        budget->timed_out = 1;
+        return 1;
+    }
+    return 0;
+}
+
+int scxml_js_exec_timeout_check(void *udata) {
+    return udata != NULL && past_deadline((scxml_js_budget *)udata);
+}
+
+/* Each block carries its size in front, 16 bytes to keep malloc's alignment. */
+typedef struct {
+    size_t size;
+    size_t padding;
+} block_header;
+
+static void *budget_alloc(void *udata, duk_size_t size) {
+    scxml_js_budget *budget = udata;
+    if (size > budget->limit - budget->used || past_deadline(budget)) return NULL;
+    block_header *block = malloc(sizeof(block_header) + size);
+    if (block == NULL) return NULL;
+    block->size = size;
+    budget->used += size;
+    return block + 1;
+}
+
+static void budget_free(void *udata, void *pointer) {
+    if (pointer == NULL) return;
+    scxml_js_budget *budget = udata;
+    block_header *block = (block_header *)pointer - 1;
+    budget->used -= block->size;
+    free(block);
+}
+
+static void *budget_realloc(void *udata, void *pointer, duk_size_t size) {
+    if (pointer == NULL) return budget_alloc(udata, size);
+    if (size == 0) {
+        budget_free(udata, pointer);
+        return NULL;
+    }
+    scxml_js_budget *budget = udata;
+    block_header *block = (block_header *)pointer - 1;
+    size_t old = block->size;
+    if (size > old && (size - old > budget->limit - budget->used || past_deadline(budget))) return NULL;
+    block_header *moved = realloc(block, sizeof(block_header) + size);
+    if (moved == NULL) return NULL;
+    moved->size = size;
+    budget->used = budget->used - old + size;
+    return moved + 1;
+}
+
+/* Only reached when an error escapes every protected call, which the code of this target
+   never lets happen: a bug, not a script's doing. */
+static void fatal(void *udata, const char *message) {
+    (void)udata;
+    fprintf(stderr, "StateMachineECMAScript: duktape fatal error: %s\n", message ? message : "(no message)");
+    fflush(stderr);
+    abort();
+}
+
+duk_context *scxml_js_create_heap(scxml_js_budget *budget) {
+    return duk_create_heap(budget_alloc, budget_realloc, budget_free, budget, fatal);
+}
