@@ -16,6 +16,8 @@
 
 /* How deep a value may nest when it crosses (both ways). */
 #define SCXML_JS_MAX_DEPTH 1000
+/* The fields of _event (SCXML 1.0, section 5.10.1). */
+#define SCXML_JS_EVENT_FIELDS 7
 /* How deep calls may nest through the host's callbacks. */
 #define SCXML_JS_MAX_NESTING 16
 
@@ -34,6 +36,8 @@ typedef struct {
 } scxml_js_budget;
 
 SCXML_JS_HIDDEN uint64_t scxml_js_now(void);
+/* The references to the object at `index`, the value stack's included (duktape_engine.c). */
+SCXML_JS_HIDDEN size_t scxml_js_references(duk_context *ctx, duk_idx_t index);
 /* A heap that allocates from `budget`. NULL when even that fails. */
 SCXML_JS_HIDDEN duk_context *scxml_js_create_heap(scxml_js_budget *budget);
 
@@ -96,6 +100,8 @@ struct scxml_js_session {
     uint64_t event_generation;
     void *event_object;
     scxml_js_buffer event_bytes;
+    /* The keys of _event's fields, interned ("name", "type", ... "data"). */
+    void *event_keys[SCXML_JS_EVENT_FIELDS];
     /* The copies of the running <foreach> elements, innermost last; the stash's "foreach"
        array keeps them alive. */
     void **copies;

@@ -136,25 +136,107 @@ static duk_ret_t in_state(duk_context *ctx) {
     return 1;
 }
 
+/* The fields of _event, in the order of the event bytes (ECMAScriptWire.encode(_:into:)):
+   six strings, each a u32 length and UTF-8 (0xFFFFFFFF: undefined), then `data`, a value. */
+static const char *const event_keys[SCXML_JS_EVENT_FIELDS] = {
+    "name", "type", "sendid", "origin", "origintype", "invokeid", "data",
+};
+
+/* Whether the property at the top (popped) already is the field: both undefined, or the
+   same bytes. */
+static int pop_same_field(duk_context *ctx, const uint8_t *text, uint32_t length) {
+    int same = 0;
+    if (length == UINT32_MAX) {
+        same = duk_is_undefined(ctx, -1);
+    } else if (duk_is_string(ctx, -1) && !duk_is_symbol(ctx, -1)) {
+        duk_size_t old_length = 0;
+        const char *old_text = duk_get_lstring(ctx, -1, &old_length);
+        same = old_length == length && memcmp(old_text, text, length) == 0;
+    }
+    duk_pop(ctx);
+    return same;
+}
+
+/* Sets the fields of the _event object at the top from the event bytes. Each is a
+   read-only property, defined rather than put (a setter a script put on Object.prototype
+   stays out); a fresh object is frozen once they are set. A reused object (frozen) has its
+   properties forced, and only those whose value changed: the keys are interned once per
+   session (session->event_keys), so that an unchanged field costs a lookup and a memcmp. */
+static void set_event_fields(scxml_js_session *session, const uint8_t *bytes, const uint8_t *end, int reused) {
+    duk_context *ctx = session->ctx;
+    duk_uint_t flags =
+        DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_HAVE_WEC | DUK_DEFPROP_ENUMERABLE | (reused ? DUK_DEFPROP_FORCE : 0);
+    for (int i = 0; i < SCXML_JS_EVENT_FIELDS - 1; i++) {
+        uint32_t length = scxml_js_read_u32(ctx, &bytes, end);
+        const uint8_t *text = bytes;
+        if (length != UINT32_MAX) {
+            if ((size_t)(end - bytes) < length) (void)duk_error(ctx, DUK_ERR_TYPE_ERROR, "malformed event bytes");
+            bytes += length;
+        }
+        if (reused) {
+            duk_push_heapptr(ctx, session->event_keys[i]);
+            duk_get_prop(ctx, -2);
+            if (pop_same_field(ctx, text, length)) continue;
+        }
+        duk_push_heapptr(ctx, session->event_keys[i]);
+        if (length == UINT32_MAX) {
+            duk_push_undefined(ctx);
+        } else {
+            scxml_js_push_utf8(ctx, (const char *)text, length);
+        }
+        duk_def_prop(ctx, -3, flags);
+    }
+    /* data: unchanged only when it was and stays undefined. */
+    void *data_key = session->event_keys[SCXML_JS_EVENT_FIELDS - 1];
+    int unchanged = 0;
+    if (reused && bytes < end && *bytes == 'u') {
+        duk_push_heapptr(ctx, data_key);
+        duk_get_prop(ctx, -2);
+        unchanged = duk_is_undefined(ctx, -1);
+        duk_pop(ctx);
+    }
+    if (!unchanged) {
+        duk_push_heapptr(ctx, data_key);
+        scxml_js_push_value(ctx, &bytes, end);
+        duk_def_prop(ctx, -3, flags);
+    }
+    if (!reused) duk_freeze(ctx, -1);
+}
+
 /* _event: the object of the current event, made on its first read (frozen, so that the
-   same event reads the same object), or undefined before the first event. */
+   same event reads the same object), or undefined before the first event.
+   The previous event's object is reused when nothing but the stash refers to it any more
+   (no script kept it): no script can then tell, and a new event costs the fields that
+   changed instead of a new object (the article "Bounds and sandbox" has the figures). */
 static duk_ret_t event_getter(duk_context *ctx) {
     scxml_js_session *session = scxml_js_session_of(ctx);
     if (session->event_generation != session->generation) {
         session->event_bytes.length = 0;
         session->host.provide_event(session->host.context, session);
-        duk_push_heap_stash(ctx);
-        if (session->event_bytes.length == 0) {
-            duk_push_undefined(ctx);
-            session->event_object = NULL;
-        } else {
-            const uint8_t *bytes = session->event_bytes.bytes;
-            scxml_js_push_value(ctx, &bytes, bytes + session->event_bytes.length);
-            duk_freeze(ctx, -1);
-            session->event_object = duk_get_heapptr(ctx, -1);
+        const uint8_t *bytes = session->event_bytes.bytes, *end = bytes + session->event_bytes.length;
+        int reused = 0;
+        if (bytes != end && session->event_object != NULL) {
+            duk_push_heapptr(ctx, session->event_object);
+            /* The stash's reference and the value stack's. */
+            reused = scxml_js_references(ctx, -1) <= 2;
+            if (reused) {
+                set_event_fields(session, bytes, end, 1);
+            }
+            duk_pop(ctx);
         }
-        duk_put_prop_string(ctx, -2, "event");
-        duk_pop(ctx);
+        if (!reused) {
+            duk_push_heap_stash(ctx);
+            if (bytes == end) {
+                duk_push_undefined(ctx);
+                session->event_object = NULL;
+            } else {
+                duk_push_object(ctx);
+                set_event_fields(session, bytes, end, 0);
+                session->event_object = duk_get_heapptr(ctx, -1);
+            }
+            duk_put_prop_string(ctx, -2, "event");
+            duk_pop(ctx);
+        }
         session->event_generation = session->generation;
     }
     if (session->event_object == NULL) return 0;
@@ -208,6 +290,15 @@ static duk_ret_t setup(duk_context *ctx, void *udata) {
     duk_push_string(ctx, "In");
     duk_push_c_function(ctx, in_state, 1);
     duk_def_prop(ctx, GLOBAL, DUK_DEFPROP_HAVE_VALUE | DUK_DEFPROP_HAVE_WEC);
+
+    /* The keys of _event, interned once (the stash's "keys" keeps them alive). */
+    duk_push_array(ctx);
+    for (int i = 0; i < SCXML_JS_EVENT_FIELDS; i++) {
+        duk_push_string(ctx, event_keys[i]);
+        session->event_keys[i] = duk_get_heapptr(ctx, -1);
+        duk_put_prop_index(ctx, -2, (duk_uarridx_t)i);
+    }
+    duk_put_prop_string(ctx, STASH, "keys");
 
     /* The names the session starts with, which variables() leaves out. */
     duk_push_bare_object(ctx);

@@ -9,6 +9,8 @@ import StateMachineHierarchy
 final class ECMAScriptSessionHost {
     let isActive: @Sendable (String) -> Bool
     var event: SCXMLEventFields?
+    /// The bytes of the last event read, kept to reuse their storage.
+    private var eventBytes: [UInt8] = []
 
     init(isActive: @escaping @Sendable (String) -> Bool) {
         self.isActive = isActive
@@ -26,7 +28,8 @@ final class ECMAScriptSessionHost {
             provide_event: { context, session in
                 let host = Unmanaged<ECMAScriptSessionHost>.fromOpaque(context!).takeUnretainedValue()
                 guard let event = host.event else { return }
-                ECMAScriptWire.encode(event).withUnsafeBufferPointer {
+                ECMAScriptWire.encode(event, into: &host.eventBytes)
+                host.eventBytes.withUnsafeBufferPointer {
                     scxml_js_provide_event(session, $0.baseAddress, $0.count)
                 }
             }

@@ -3,7 +3,7 @@ import StateMachineHierarchy
 /// Values as bytes between Swift and the C half of the data model (the format
 /// `CDuktape.h` describes): a tag per value, u32 little-endian lengths and counts, doubles
 /// little-endian, strings UTF-8.
-enum ECMAScriptWire {
+package enum ECMAScriptWire {
     /// The bytes of a value.
     static func encode(_ value: SCXMLValue) -> [UInt8] {
         var writer = Writer()
@@ -24,18 +24,22 @@ enum ECMAScriptWire {
         return writer.bytes
     }
 
-    /// The bytes of `_event` (SCXML 1.0, section 5.10.1): every field is a property, an
-    /// absent one undefined.
-    static func encode(_ event: SCXMLEventFields) -> [UInt8] {
-        encode(members: [
-            ("name", .string(event.name)),
-            ("type", .string(event.type)),
-            ("sendid", event.sendID.map(SCXMLValue.string)),
-            ("origin", event.origin.map(SCXMLValue.string)),
-            ("origintype", event.originType.map(SCXMLValue.string)),
-            ("invokeid", event.invokeID.map(SCXMLValue.string)),
-            ("data", event.data),
-        ])
+    /// Writes the bytes of `_event` (SCXML 1.0, section 5.10.1) into `bytes`, replacing what
+    /// it held: the six string fields in order, each a u32 length and UTF-8 (0xFFFFFFFF when
+    /// absent: undefined), then `data` as a value (undefined when absent). Every field
+    /// becomes a property.
+    package static func encode(_ event: SCXMLEventFields, into bytes: inout [UInt8]) {
+        var writer = Writer()
+        swap(&writer.bytes, &bytes)
+        writer.bytes.removeAll(keepingCapacity: true)
+        writer.write(field: event.name)
+        writer.write(field: event.type)
+        writer.write(field: event.sendID)
+        writer.write(field: event.origin)
+        writer.write(field: event.originType)
+        writer.write(field: event.invokeID)
+        if let data = event.data { writer.write(data) } else { writer.bytes.append(UInt8(ascii: "u")) }
+        swap(&writer.bytes, &bytes)
     }
 
     /// The value the bytes hold.
@@ -55,9 +59,16 @@ enum ECMAScriptWire {
         }
 
         mutating func write(string: String) {
-            let utf8 = string.utf8
-            write(count: utf8.count)
-            bytes.append(contentsOf: utf8)
+            var string = string
+            string.withUTF8 {
+                write(count: $0.count)
+                bytes.append(contentsOf: $0)
+            }
+        }
+
+        /// A field of an event: its string, or 0xFFFFFFFF when absent.
+        mutating func write(field: String?) {
+            if let field { write(string: field) } else { write(count: Int(UInt32.max)) }
         }
 
         mutating func write(_ value: SCXMLValue) {
