@@ -174,6 +174,10 @@ scxml_js_program *scxml_js_compile(
     program->entries = entries;
     program->count = count;
     program->limits = limits;
+    /* No deadline (compiling runs no script, and its time grows with the text only), but the
+       native stack check: the compiler recurses on nested expressions. */
+    scxml_js_call call;
+    scxml_js_enter(&call, NULL);
     for (size_t i = 0; i < count; i++) {
         compile_arguments arguments = {.source = &sources[i], .entry = &entries[i], .rejection = NULL};
         if (duk_safe_call(ctx, compile_entry, &arguments, 0, 1) != DUK_EXEC_SUCCESS) {
@@ -184,11 +188,13 @@ scxml_js_program *scxml_js_compile(
         if (arguments.rejection != NULL) {
             *failed_index = i;
             *message = arguments.rejection;
+            scxml_js_leave(&call);
             duk_destroy_heap(ctx);
             scxml_js_program_free(program);
             return NULL;
         }
     }
+    scxml_js_leave(&call);
     duk_destroy_heap(ctx);
     return program;
 }

@@ -11,12 +11,15 @@
  *   so nothing could stop `while (true) {}`. With them, every 256K bytecode instructions
  *   the executor asks scxml_js_exec_timeout_check whether the call has run past its
  *   deadline, and throws a RangeError ("execution timeout") until the call has unwound.
- * - The recursion limits of native (C) recursion: at -O0 each nested native call (a
- *   callback called by Array.prototype.map, a toString called by String()) takes about
- *   7.5 KB of C stack, so duktape's default 1000 levels overflow an 8 MB thread stack
- *   before the limit is reached. 200 levels take about 1.5 MB at -O0, 120 KB optimised.
- *   The compiler's (nested parentheses) and the regular expression executor's
- *   (backtracking depth) limits are lowered for the same reason.
+ * - DUK_USE_NATIVE_STACK_CHECK: duktape's recursion limits count levels, not bytes, and at
+ *   -O0 a level of native recursion (a callback called by Array.prototype.map, a toString
+ *   called by String()) takes about 7.5 KB of C stack, so its default 1000 levels overflow
+ *   an 8 MB thread before the limit is reached. The check, which duktape makes on every
+ *   native call, every level of regular expression backtracking, of JSON and CBOR
+ *   recursion and of number conversion, fails (RangeError "C stack depth limit") when
+ *   less than 128 KB of the thread's stack is left; and every 64 checks it also looks at
+ *   the call's deadline, which bounds the regular expression executor (it runs no bytecode,
+ *   so the interrupt never sees it).
  * - DUK_EXTERNAL: duktape's API functions are hidden (not exported from the program), so
  *   that a program that also loads Debian's libduktape.so keeps the two apart.
  */
@@ -26,19 +29,15 @@
 #include "/usr/share/duktape/duk_config.h"
 
 /* Whether the current call of the heap whose udata is `udata` has run past its deadline;
-   defined in budget.c. */
+   whether the running call is short of C stack (or past its deadline). Both in budget.c. */
 __attribute__((visibility("hidden"))) int scxml_js_exec_timeout_check(void *udata);
+__attribute__((visibility("hidden"))) int scxml_js_native_stack_check(void);
 
 #define DUK_USE_INTERRUPT_COUNTER
 #undef DUK_USE_EXEC_TIMEOUT_CHECK
 #define DUK_USE_EXEC_TIMEOUT_CHECK(udata) scxml_js_exec_timeout_check(udata)
-
-#undef DUK_USE_NATIVE_CALL_RECLIMIT
-#define DUK_USE_NATIVE_CALL_RECLIMIT 200
-#undef DUK_USE_COMPILER_RECLIMIT
-#define DUK_USE_COMPILER_RECLIMIT 1000
-#undef DUK_USE_REGEXP_EXECUTOR_RECLIMIT
-#define DUK_USE_REGEXP_EXECUTOR_RECLIMIT 4000
+#undef DUK_USE_NATIVE_STACK_CHECK
+#define DUK_USE_NATIVE_STACK_CHECK() scxml_js_native_stack_check()
 
 #undef DUK_EXTERNAL_DECL
 #undef DUK_EXTERNAL

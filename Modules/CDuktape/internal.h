@@ -35,6 +35,20 @@ typedef struct {
     int timed_out;
 } scxml_js_budget;
 
+/* A call into a heap, from the thread that makes it: what the native stack check reads
+   (through a thread-local pointer, since duktape passes it nothing). Calls nest. */
+typedef struct scxml_js_call {
+    scxml_js_budget *budget;
+    /* The lowest stack address the call may reach: the thread's stack's end plus 128 KB. */
+    uintptr_t stack_limit;
+    unsigned checks;
+    struct scxml_js_call *outer;
+} scxml_js_call;
+
+/* Makes `call` the running call of this thread, bounded by `budget` (NULL: no deadline). */
+SCXML_JS_HIDDEN void scxml_js_enter(scxml_js_call *call, scxml_js_budget *budget);
+/* Ends `call`, making the one it nested in the running one again. */
+SCXML_JS_HIDDEN void scxml_js_leave(scxml_js_call *call);
 SCXML_JS_HIDDEN uint64_t scxml_js_now(void);
 /* The references to the object at `index`, the value stack's included (duktape_engine.c). */
 SCXML_JS_HIDDEN size_t scxml_js_references(duk_context *ctx, duk_idx_t index);

@@ -51,6 +51,8 @@ int scxml_js_protected(scxml_js_session *session, duk_safe_call_function operati
     budget->timed_out = 0;
 
     duk_context *ctx = session->ctx;
+    scxml_js_call call;
+    scxml_js_enter(&call, budget);
     int failed = duk_safe_call(ctx, operation, arguments, 0, 1) != DUK_EXEC_SUCCESS;
     if (failed) {
         int timed_out = budget->timed_out;
@@ -71,6 +73,7 @@ int scxml_js_protected(scxml_js_session *session, duk_safe_call_function operati
         failed = 1;
     }
     duk_pop(ctx);
+    scxml_js_leave(&call);
     session->depth--;
     session->last = level;
     session->custom_failure = outer_custom_failure;

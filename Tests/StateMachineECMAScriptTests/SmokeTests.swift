@@ -4,37 +4,37 @@ import Testing
 
 @Suite("Smoke")
 struct SmokeTests {
-    @Test("a first evaluation")
-    func first() throws {
-        let session = try Sessions.session(
-            [
-                Sessions.source(.script, "var x = 5; function f() { return 1 }"),
-                Sessions.source(.condition, "x > 3"),
-                Sessions.source(.value, "({a: [1, 'two', null, true], b: x})"),
-                Sessions.source(.location, "x"),
-                Sessions.source(.value, "x + 1"),
-                Sessions.source(.value, "undefined.z"),
-                Sessions.source(.value, "y"),
-                Sessions.source(.value, "while (true) {}; 1"),
-                Sessions.source(.value, "(function () { while (true) {} })()"),
-                Sessions.source(.value, "_sessionid + ' ' + _name + ' ' + typeof _event + ' ' + In('a')"),
-                Sessions.source(.value, "Object.getOwnPropertyNames(this).join(' ')"),
-            ],
-            active: ["a"]
-        )
-        try session.run(0)
-        print(try session.isTrue(1))
-        print(try session.evaluate(2))
-        try session.assign(3, from: 4)
-        print(try session.evaluate(4))
-        print(Sessions.failure { _ = try session.evaluate(5) } as Any)
-        print(Sessions.failure { _ = try session.evaluate(6) } as Any)
-        print(Sessions.failure { _ = try session.evaluate(7) } as Any)
-        print(Sessions.failure { _ = try session.evaluate(8) } as Any)
-        print(try session.evaluate(4))
-        print(try session.evaluate(9))
-        print(try session.evaluate(10))
-        print(Sessions.failure { _ = try session.variables() } as Any)
-        print(session.bytesInUse, session.valueStackDepth)
+    @Test("bounds probe")
+    func bounds() throws {
+        let texts = [
+            "(function () { var a = []; for (var i = 0; i < 100000; i++) a = [a]; return 1 })()",
+            "(function () { var a = []; for (var i = 0; i < 1000000; i++) a = [a]; return 1 })()",
+            "/(a+)+b/.test('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')",
+            "new Array(1e9).join('x')",
+            "new Array(1e9).join('')",
+            "new Array(1e9).join('xyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyz')",
+            "(function () { var a = []; while (true) a.push(new Array(1e6)) })()",
+            "(function () { var a = []; while (true) a.push({}) })()",
+            "(function () { var a = []; while (true) a.push('' + Math.random()) })()",
+            "new Array(1e9).indexOf(1)",
+            "new Array(1e9).lastIndexOf(1)",
+            "new Array(1e7).reverse().length",
+            "new Array(1e7).sort().length",
+            "new Array(1e9).slice(0).length",
+            "new Array(1e9).forEach(function(){})",
+            "new Array(1e9).map(function(){})",
+            "Array.prototype.concat.call([], new Array(1e9)).length",
+            "var o = {length: 1e9}; Array.prototype.indexOf.call(o, 1)",
+            "1 + 1",
+        ]
+        let session = try Sessions.session(texts.map { Sessions.source(.value, $0) })
+        for (index, text) in texts.enumerated() {
+            let clock = ContinuousClock()
+            var result = ""
+            let elapsed = clock.measure {
+                do { result = "\(try session.evaluate(index))" } catch { result = "\(error)" }
+            }
+            print("\(text.prefix(50)) -> \(result) in \(elapsed) (heap \(session.bytesInUse))")
+        }
     }
 }
