@@ -14,6 +14,23 @@
 #include <stdlib.h>
 #include <time.h>
 
+static pthread_once_t resolution_once = PTHREAD_ONCE_INIT;
+static uint64_t resolution;
+
+static void read_resolution(void) {
+    struct timespec tick;
+    resolution = clock_getres(CLOCK_MONOTONIC_COARSE, &tick) == 0
+                     ? (uint64_t)tick.tv_sec * 1000000000u + (uint64_t)tick.tv_nsec
+                     : 4000000u;
+}
+
+uint64_t scxml_js_deadline_after(uint64_t duration) {
+    /* The coarse clock lags real time by up to one tick: a tick more, and a call never ends
+       before its limit. */
+    pthread_once(&resolution_once, read_resolution);
+    return scxml_js_now() + duration + resolution;
+}
+
 uint64_t scxml_js_now(void) {
     /* The coarse clock costs a few nanoseconds (no system call, no rdtsc), which every
        call pays once; its resolution (the kernel tick, 4 ms at most) is plenty for a
@@ -139,5 +156,15 @@ static void fatal(void *udata, const char *message) {
 }
 
 duk_context *scxml_js_create_heap(scxml_js_budget *budget) {
-    return duk_create_heap(budget_alloc, budget_realloc, budget_free, budget, fatal);
+    /* Duktape cannot report a failed allocation while it makes its built-ins: it calls the
+       fatal handler. So the heap is made without the limit, which is checked after. */
+    size_t limit = budget->limit;
+    budget->limit = SIZE_MAX;
+    duk_context *ctx = duk_create_heap(budget_alloc, budget_realloc, budget_free, budget, fatal);
+    budget->limit = limit;
+    if (ctx != NULL && budget->used > limit) {
+        duk_destroy_heap(ctx);
+        return NULL;
+    }
+    return ctx;
 }

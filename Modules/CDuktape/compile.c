@@ -3,13 +3,15 @@
  * (duk_dump_function) that sessions load on first use (duk_load_function), so no source is
  * parsed again, and none per event.
  *
- * - A value, condition or location `T` becomes `function () { return (T\n); }`. To be sure
+ * - A value, condition or location `T` becomes `function () { return (T); }`. To be sure
  *   that `T` is one expression (and not `1); while (true); (1`, which closes the wrapper's
- *   parenthesis and opens another), it must also compile as `[T\n]`: no text closes both
- *   a parenthesis and a bracket it did not open.
- * - A location also becomes the setter `function (v) { "use strict"; (T\n) = v; }`: strict,
- *   so that assigning to a read-only variable (_sessionid, _event) or an undeclared one
- *   fails instead of doing nothing.
+ *   parenthesis and opens another), it must also compile as `[T]`: no text closes both a
+ *   parenthesis and a bracket it did not open. (A `T` with `//` in it is followed by a line
+ *   break, which ends a trailing comment.)
+ * - A location also becomes the setter `function () { "use strict"; (T) = arguments[0]; }`:
+ *   strict, so that assigning to a read-only variable (_sessionid, _event) or an undeclared
+ *   one fails instead of doing nothing; and without a named parameter, which would hide the
+ *   document's variable of that name.
  * - A script is compiled as global code: its top-level `var` and `function` declarations
  *   become globals.
  *
@@ -31,14 +33,26 @@ typedef struct {
     char *rejection;
 } compile_arguments;
 
+/* Whether the text has `//`, which may start a comment that runs to the end of its line. */
+static int has_line_comment(const scxml_js_source *source) {
+    for (size_t i = 0; i + 1 < source->length; i++) {
+        if (source->text[i] == '/' && source->text[i + 1] == '/') return 1;
+    }
+    return 0;
+}
+
 /* Compiles prefix + source + suffix (a function expression, or global code); leaves the
-   function or the error on the stack and returns 0 on success. */
+   function or the error on the stack and returns 0 on success. A source that may end in a
+   line comment is followed by a line break, so that the comment ends before the suffix;
+   other sources are not, so that the engine's messages name line 1 for a one-line
+   expression. */
 static duk_int_t compile_wrapped(
     duk_context *ctx, const char *prefix, const scxml_js_source *source, const char *suffix, int global_code) {
     duk_push_string(ctx, prefix);
     scxml_js_push_utf8(ctx, source->text, source->length);
+    duk_push_string(ctx, has_line_comment(source) ? "\n" : "");
     duk_push_string(ctx, suffix);
-    duk_concat(ctx, 3);
+    duk_concat(ctx, 4);
     duk_push_string(ctx, "scxml");
     return duk_pcompile(ctx, global_code ? 0 : DUK_COMPILE_FUNCTION);
 }
@@ -91,9 +105,9 @@ static char *identifier_of(const scxml_js_source *source) {
 
 /* Compiles an expression's getter; NULL, or why it is not one expression. */
 static char *compile_expression(duk_context *ctx, const scxml_js_source *source, scxml_js_entry *entry) {
-    if (compile_wrapped(ctx, "function () { return (", source, "\n); }", 0) != 0) return pop_message(ctx);
+    if (compile_wrapped(ctx, "function () { return (", source, "); }", 0) != 0) return pop_message(ctx);
     pop_bytecode(ctx, &entry->getter, &entry->getter_length);
-    if (compile_wrapped(ctx, "function () { return [", source, "\n]; }", 0) != 0) {
+    if (compile_wrapped(ctx, "function () { return [", source, "]; }", 0) != 0) {
         free(entry->getter);
         entry->getter = NULL;
         entry->getter_length = 0;
@@ -119,7 +133,7 @@ static duk_ret_t compile_entry(duk_context *ctx, void *udata) {
     case SCXML_JS_LOCATION:
         arguments->rejection = compile_expression(ctx, source, entry);
         if (arguments->rejection != NULL) break;
-        if (compile_wrapped(ctx, "function (v) { \"use strict\"; (", source, "\n) = v; }", 0) != 0) {
+        if (compile_wrapped(ctx, "function () { \"use strict\"; (", source, ") = arguments[0]; }", 0) != 0) {
             entry->setter_error = pop_message(ctx);
         } else {
             pop_bytecode(ctx, &entry->setter, &entry->setter_length);

@@ -50,9 +50,12 @@ SCXML_JS_HIDDEN void scxml_js_enter(scxml_js_call *call, scxml_js_budget *budget
 /* Ends `call`, making the one it nested in the running one again. */
 SCXML_JS_HIDDEN void scxml_js_leave(scxml_js_call *call);
 SCXML_JS_HIDDEN uint64_t scxml_js_now(void);
+/* The deadline of a call that may run for `duration` nanoseconds from now. */
+SCXML_JS_HIDDEN uint64_t scxml_js_deadline_after(uint64_t duration);
 /* The references to the object at `index`, the value stack's included (duktape_engine.c). */
 SCXML_JS_HIDDEN size_t scxml_js_references(duk_context *ctx, duk_idx_t index);
-/* A heap that allocates from `budget`. NULL when even that fails. */
+/* A heap that allocates from `budget`; NULL when its built-ins alone exceed the budget's
+   limit (or memory is out). */
 SCXML_JS_HIDDEN duk_context *scxml_js_create_heap(scxml_js_budget *budget);
 
 /* MARK: Program (compile.c) */
@@ -71,8 +74,8 @@ typedef struct {
        location) or runs it (script). NULL when `error` says why. */
     uint8_t *getter;
     size_t getter_length;
-    /* Bytecode of `function (v) { "use strict"; (location) = v; }` (locations). NULL when
-       `setter_error` says why. */
+    /* Bytecode of `function () { "use strict"; (location) = arguments[0]; }` (locations).
+       NULL when `setter_error` says why. */
     uint8_t *setter;
     size_t setter_length;
     char *error;

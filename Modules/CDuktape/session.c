@@ -47,7 +47,7 @@ int scxml_js_protected(scxml_js_session *session, duk_safe_call_function operati
     int level = ++session->depth;
     session->outputs[level].length = 0;
     session->custom_failure = 0;
-    budget->deadline = scxml_js_now() + session->time_limit;
+    budget->deadline = scxml_js_deadline_after(session->time_limit);
     budget->timed_out = 0;
 
     duk_context *ctx = session->ctx;
@@ -57,7 +57,7 @@ int scxml_js_protected(scxml_js_session *session, duk_safe_call_function operati
     if (failed) {
         int timed_out = budget->timed_out;
         /* The error's toString may be a script's: it gets a time limit of its own. */
-        budget->deadline = scxml_js_now() + session->time_limit;
+        budget->deadline = scxml_js_deadline_after(session->time_limit);
         budget->timed_out = 0;
         scxml_js_buffer *error = &session->errors[level];
         error->length = 0;
