@@ -8,10 +8,10 @@
  *   parenthesis and opens another), it must also compile as `[T]`: no text closes both a
  *   parenthesis and a bracket it did not open. (A `T` with `//` in it is followed by a line
  *   break, which ends a trailing comment.)
- * - A location also becomes the setter `function () { "use strict"; (T) = arguments[0]; }`:
- *   strict, so that assigning to a read-only variable (_sessionid, _event) or an undeclared
- *   one fails instead of doing nothing; and without a named parameter, which would hide the
- *   document's variable of that name.
+ * - A location also becomes the setter `function (v) { "use strict"; (T) = v; }`: strict, so
+ *   that assigning to a read-only variable (_sessionid, _event) or an undeclared one fails
+ *   instead of doing nothing. The parameter is named `v`, or `v1`, `v2`... whichever does
+ *   not occur in `T`, so that it never hides the document's variable of that name.
  * - A script is compiled as global code: its top-level `var` and `function` declarations
  *   become globals.
  *
@@ -23,6 +23,7 @@
  */
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,31 @@ static duk_int_t compile_wrapped(
     duk_concat(ctx, 4);
     duk_push_string(ctx, "scxml");
     return duk_pcompile(ctx, global_code ? 0 : DUK_COMPILE_FUNCTION);
+}
+
+/* Whether `name` occurs anywhere in the source's text. */
+static int mentions(const scxml_js_source *source, const char *name) {
+    size_t length = strlen(name);
+    for (size_t i = 0; i + length <= source->length; i++) {
+        if (memcmp(source->text + i, name, length) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Compiles a location's setter. Its parameter's name occurs nowhere in the location's text,
+   so the location cannot mean it. (Not `arguments[0]`: a function that mentions `arguments`
+   makes duktape build an arguments object on every call, which tripled an assignment's
+   cost.) */
+static duk_int_t compile_setter(duk_context *ctx, const scxml_js_source *source) {
+    char name[32];
+    for (unsigned n = 0;; n++) {
+        snprintf(name, sizeof(name), n == 0 ? "v" : "v%u", n);
+        if (!mentions(source, name)) break;
+    }
+    char prefix[80], suffix[80];
+    snprintf(prefix, sizeof(prefix), "function (%s) { \"use strict\"; (", name);
+    snprintf(suffix, sizeof(suffix), ") = %s; }", name);
+    return compile_wrapped(ctx, prefix, source, suffix, 0);
 }
 
 /* The error at the top of the stack as a malloc'd message; pops it. */
@@ -133,7 +159,7 @@ static duk_ret_t compile_entry(duk_context *ctx, void *udata) {
     case SCXML_JS_LOCATION:
         arguments->rejection = compile_expression(ctx, source, entry);
         if (arguments->rejection != NULL) break;
-        if (compile_wrapped(ctx, "function () { \"use strict\"; (", source, ") = arguments[0]; }", 0) != 0) {
+        if (compile_setter(ctx, source) != 0) {
             entry->setter_error = pop_message(ctx);
         } else {
             pop_bytecode(ctx, &entry->setter, &entry->setter_length);

@@ -74,8 +74,8 @@ typedef struct {
        location) or runs it (script). NULL when `error` says why. */
     uint8_t *getter;
     size_t getter_length;
-    /* Bytecode of `function () { "use strict"; (location) = arguments[0]; }` (locations).
-       NULL when `setter_error` says why. */
+    /* Bytecode of `function (v) { "use strict"; (location) = v; }` (locations; the
+       parameter's name occurs nowhere in the location). NULL when `setter_error` says why. */
     uint8_t *setter;
     size_t setter_length;
     char *error;

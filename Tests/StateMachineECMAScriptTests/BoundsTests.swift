@@ -163,9 +163,14 @@ struct BoundsTests {
         }
         for i in 0..<1000 { try round(i) }
         let before = session.bytesInUse
-        // A round is seven calls.
-        for i in 0..<(100_000 / 7) { try round(i) }
-        #expect(session.bytesInUse == before)
+        // A round is seven calls. What the heap holds may differ by the current event's
+        // strings and the like (tens of bytes), never by what grows with the calls made.
+        var sizes: [Int] = []
+        for i in 0..<(100_000 / 7) {
+            try round(i)
+            if i % 2000 == 1999 { sizes.append(session.bytesInUse) }
+        }
+        #expect(sizes.allSatisfy { abs($0 - before) <= 1024 }, "\(before) then \(sizes)")
         #expect(session.valueStackDepth == 0)
     }
 }

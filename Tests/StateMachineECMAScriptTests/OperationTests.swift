@@ -98,6 +98,18 @@ struct OperationTests {
         }
     }
 
+    @Test("a location that mentions v and v1 assigns what it names (the setter's parameter is another name)")
+    func setterParameter() throws {
+        let session = try Sessions.session([
+            Sessions.source(.location, "o[v + v1]"), Sessions.source(.value, "o.ab"),
+        ])
+        try session.declare("o", value: .object([:]))
+        try session.declare("v", value: .string("a"))
+        try session.declare("v1", value: .string("b"))
+        try session.assign(0, value: .number(7))
+        #expect(try session.evaluate(1) == .number(7))
+    }
+
     @Test("<data> whose expression fails leaves the variable declared and unbound (W3C 277)")
     func declareFailing() throws {
         let session = try Sessions.session([
