@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "StateMachineBroadcast", targets: ["StateMachineBroadcast"]),
         .library(name: "StateMachineDump", targets: ["StateMachineDump"]),
         .library(name: "StateMachineUI", targets: ["StateMachineUI"]),
+        .library(name: "StateMachineECMAScript", targets: ["StateMachineECMAScript"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
@@ -84,6 +85,17 @@ let package = Package(
             "StateMachineUI",
             path: "Modules/StateMachineUI",
             dependencies: ["StateMachineCore", "StateMachineSupport"]
+        ),
+        // The SCXML ECMAScript data model, apart from StateMachineHierarchy so that a program
+        // that never loads such a document never links a JavaScript engine. CDuktape compiles
+        // Debian's duktape (duktape-dev's amalgamated /usr/share/duktape/duktape.c, with its
+        // execution-timeout hook turned on; scripts/setup installs the package) together with
+        // the C half of the data model; no pkg-config, no unsafe flags.
+        .target(name: "CDuktape", path: "Modules/CDuktape", linkerSettings: [.linkedLibrary("m")]),
+        .library(
+            "StateMachineECMAScript",
+            path: "Modules/StateMachineECMAScript",
+            dependencies: ["StateMachineHierarchy", "CDuktape"]
         ),
         // The runtime products; not StateMachineTest, which links XCTest and Testing.
         .library(
@@ -150,7 +162,7 @@ let package = Package(
         .library(
             "StatechartToolKit",
             path: "Apps/StatechartTool/Kit",
-            dependencies: ["Terminal", "StateMachineHierarchy", "StateMachineSupport"]
+            dependencies: ["Terminal", "StateMachineHierarchy", "StateMachineECMAScript", "StateMachineSupport"]
         ),
         .executable(
             "StatechartTool",
@@ -164,7 +176,7 @@ let package = Package(
             path: "Apps/Benchmarks",
             dependencies: [
                 "CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
-                "StateMachineBroadcast", "StateMachineDump", "StateMachineSupport",
+                "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump", "StateMachineSupport",
             ]
         ),
 
@@ -192,6 +204,7 @@ let package = Package(
             dependencies: ["StateMachineHierarchy", "StateMachineSupport", "TestSupport", "CaseStudiesFeatures"],
             resources: [.copy("Fixtures")]
         ),
+        .tests("StateMachineECMAScriptTests", dependencies: ["StateMachineECMAScript", "StateMachineHierarchy"]),
         .tests(
             "StateMachineBroadcastTests",
             dependencies: ["StateMachineCore", "StateMachineBroadcast", "TestSupport"]
@@ -232,7 +245,7 @@ let package = Package(
         // statechart tool's runner.
         .tests(
             "W3CConformanceTests",
-            dependencies: ["StatechartToolKit", "StateMachineHierarchy"]
+            dependencies: ["StatechartToolKit", "StateMachineHierarchy", "StateMachineECMAScript"]
         ),
         .tests("TerminalTests", dependencies: ["Terminal"]),
         .tests(

@@ -2,6 +2,10 @@ import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
 
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
 /// SCXML with the ECMAScript data model (`Benchmarks hierarchy --filter scxml-data`):
 /// - a ring whose every transition evaluates one `cond` and one `<assign>`, against the
 ///   same ring built in Swift whose guards and actions do the same arithmetic on a Swift
@@ -32,7 +36,8 @@ enum ECMAScriptBenchmarks {
         var xml = #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s0">"#
         xml += #"<datamodel><data id="count" expr="0"/></datamodel>"#
         for index in 0..<ringSize {
-            xml += #"<state id="s\#(index)"><transition event="next" cond="count &gt;= 0" target="s\#((index + 1) % ringSize)">"#
+            xml +=
+                #"<state id="s\#(index)"><transition event="next" cond="count &gt;= 0" target="s\#((index + 1) % ringSize)">"#
             xml += #"<assign location="count" expr="count + 1"/></transition></state>"#
         }
         return xml + "</scxml>"

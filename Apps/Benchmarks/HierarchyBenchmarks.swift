@@ -35,6 +35,7 @@ enum HierarchyBenchmarks {
         if report.wants("scxml") { try scxml(report) }
         if report.wants("memory") { try memory(report) }
         try ScaleBenchmarks.run(report)
+        try ECMAScriptBenchmarks.run(report)
     }
 
     // MARK: Profiling

@@ -33,6 +33,7 @@ struct MemoryProbe {
     /// Every probe, by suite.
     static var all: [MemoryProbe] {
         CoreBenchmarks.memoryProbes + TableBenchmarks.memoryProbes + HierarchyBenchmarks.memoryProbes
+            + ECMAScriptBenchmarks.memoryProbes
     }
 
     /// The growth of one child process, per instance.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// The README's first command: `scripts/setup` says what it did. Where the tests run,
-/// everything it installs is there already (the build needs readline, the test plans
-/// python3, the diagram tests graphviz, the W3C conformance tests xsltproc), so it must say
-/// that nothing was needed, naming what it found.
+/// everything it installs is there already (the build needs readline and duktape, the test
+/// plans python3, the diagram tests graphviz, the W3C conformance tests xsltproc), so it must
+/// say that nothing was needed, naming what it found.
 @Suite("scripts/setup")
 struct SetupScriptTests {
     @Test("with everything installed, scripts/setup says that nothing was needed, and what is there")
@@ -19,7 +19,10 @@ struct SetupScriptTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text == "scripts/setup: nothing to install (libreadline-dev python3 graphviz xsltproc already there)\n")
+        #expect(
+            text
+                == "scripts/setup: nothing to install (libreadline-dev duktape-dev python3 graphviz xsltproc already there)\n"
+        )
     }
 
     @Test("an unknown argument is a usage error")

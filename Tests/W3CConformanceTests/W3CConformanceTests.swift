@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineECMAScript
 import StateMachineHierarchy
 import StatechartToolKit
 import Testing
@@ -13,9 +14,8 @@ import Testing
 
 /// Every test of the manifest in exactly one list: the lists are asserted exact.
 enum W3CExpectations {
-    /// The data model the data-model tests run with: nil, so they do not run, until the
-    /// ECMAScript data model lands; then `.ecmascript`, and `knownFailures` lists what fails.
-    static let dataModel: SCXMLDataModel? = nil
+    /// The data model the data-model tests run with.
+    static let dataModel: SCXMLDataModel? = .ecmascript
 
     /// The tests whose documents use only what the null data model has (see
     /// `W3CClassification`): they run, and must pass, with the null data model.

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineECMAScript
 import StateMachineHierarchy
 
 /// A chart read from a file: an SCXML document or a chart in the JSON format of
@@ -7,7 +8,8 @@ public enum ChartFile: Sendable {
     /// The chart type a JSON file is read as.
     public typealias JSONChart = Statechart<String, String, String>
 
-    /// A `.scxml` file, run with ``SCXMLInterpreter``.
+    /// A `.scxml` file, run with ``SCXMLInterpreter`` (with the ECMAScript data model when it
+    /// declares `datamodel="ecmascript"`).
     case scxml(SCXMLDocument)
     /// A `.json` file, compiled into a ``Statechart``.
     case json(JSONChart)
@@ -31,7 +33,7 @@ public enum ChartFile: Sendable {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "scxml":
             do {
-                return .scxml(try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: path)))
+                return .scxml(try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: path), dataModel: .ecmascript))
             } catch {
                 throw StatechartToolFailure("\(path): \(error)")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineECMAScript
 import StateMachineHierarchy
 
 /// Runs conformance tests in the SCION format (the `scxml-test-framework` of the SCION
@@ -142,7 +143,10 @@ public enum SCIONConformance {
             return "cannot read the expectations: \(describe(error))"
         }
         do {
-            let document = try SCXMLDocument.load(contentsOf: directory.appendingPathComponent(name + ".scxml"))
+            let document = try SCXMLDocument.load(
+                contentsOf: directory.appendingPathComponent(name + ".scxml"),
+                dataModel: .ecmascript
+            )
             let clock = ManualStatechartClock()
             let machine = SCXMLInterpreter(document: document, clock: clock)
             try machine.start()

@@ -183,9 +183,9 @@ struct SCXMLBuilder {
                 try Self.checkAttributes(child, allowed: [])
                 let actions = try self.actions(in: child)
                 if child.name == "onentry" {
-                    nodes[node].onEntry += actions
+                    nodes[node].onEntry.append(actions)
                 } else {
-                    nodes[node].onExit += actions
+                    nodes[node].onExit.append(actions)
                 }
             default:
                 throw .unsupportedElement(element: child.name, line: child.line)
@@ -503,20 +503,27 @@ struct SCXMLBuilder {
                     line: child.line
                 )
             }
-            if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
             let value: SCXMLDocument.ValueSource?
             if let expression = script(.value, attribute: "expr", of: child) {
                 value = .expression(expression)
             } else if let src = child.attributes["src"] {
                 value = .literal(Self.inlineValue(try read(src, for: child)))
-            } else if child.hasText {
-                value = .literal(Self.inlineValue(child.text))
+            } else if child.hasText || !child.children.isEmpty {
+                value = .literal(Self.inlineValue(of: child))
             } else {
                 value = nil
             }
             items.append(SCXMLDocument.DataItem(id: id, value: value, line: child.line))
         }
         return items
+    }
+
+    /// The inline content of `element`: its markup as text when it holds elements (the
+    /// ECMAScript data model here has no DOM: an XML value is its text), else its text as
+    /// ``inlineValue(_:)`` reads it.
+    static func inlineValue(of element: SCXMLElement) -> SCXMLValue {
+        guard !element.children.isEmpty else { return inlineValue(element.text) }
+        return .string(element.children.map(\.markup).joined())
     }
 
     /// Inline content as a value: JSON when it is JSON, else the text with its whitespace
@@ -575,14 +582,13 @@ struct SCXMLBuilder {
     private mutating func content(_ element: SCXMLElement) throws(SCXMLError) -> SCXMLDocument.ValueSource {
         try requireData(element)
         try Self.checkAttributes(element, allowed: ["expr"])
-        if let bad = element.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
         if let expression = script(.value, attribute: "expr", of: element) {
-            guard !element.hasText else {
+            guard !element.hasText, element.children.isEmpty else {
                 throw .invalidStructure(reason: "<content> cannot have both 'expr' and a body", line: element.line)
             }
             return .expression(expression)
         }
-        return .literal(Self.inlineValue(element.text))
+        return .literal(Self.inlineValue(of: element))
     }
 
     /// A `<donedata>`: one `<content>` or `<param>`s.
@@ -644,9 +650,8 @@ struct SCXMLBuilder {
                 guard let location = script(.location, attribute: "location", of: child) else {
                     throw .missingAttribute(element: "assign", attribute: "location", line: child.line)
                 }
-                if let bad = child.children.first { throw .unsupportedElement(element: bad.name, line: bad.line) }
                 if let expression = script(.value, attribute: "expr", of: child) {
-                    guard !child.hasText else {
+                    guard !child.hasText, child.children.isEmpty else {
                         throw .invalidStructure(
                             reason: "<assign> cannot have both 'expr' and content",
                             line: child.line
@@ -654,7 +659,7 @@ struct SCXMLBuilder {
                     }
                     actions.append(.assign(location: location, value: .expression(expression)))
                 } else {
-                    actions.append(.assign(location: location, value: .literal(Self.inlineValue(child.text))))
+                    actions.append(.assign(location: location, value: .literal(Self.inlineValue(of: child))))
                 }
             case "script":
                 actions.append(try script(child))

@@ -104,13 +104,13 @@ extension SCXMLDocument {
                 session.note("enter:\(id)")
                 if bindsLate { session.bindData(of: index, context) }
                 if invokes { session.willInvoke(in: id) }
-                session.run(onEntry, context)
+                for block in onEntry { session.run(block, context) }
                 if hasDoneData { session.evaluateDoneData(of: index, context) }
             },
             exit: { context in
                 guard let session = Self.session(context) else { return }
                 session.note("exit:\(id)")
-                session.run(onExit, context)
+                for block in onExit { session.run(block, context) }
                 if invokes { session.cancelInvocations(of: id) }
             },
             handlers: node.transitions.map { handler(transitions[$0]) }

@@ -201,10 +201,10 @@ public struct SCXMLDocument: Sendable {
         /// For compound states and the root: the transition of the default entry
         /// (from `initial=`, `<initial>`, or the first child state).
         var initialTransition: Int?
-        /// `<onentry>` content.
-        var onEntry: [Action]
-        /// `<onexit>` content.
-        var onExit: [Action]
+        /// `<onentry>` content, one block per element: an error ends its block only.
+        var onEntry: [[Action]]
+        /// `<onexit>` content, one block per element.
+        var onExit: [[Action]]
         /// `<invoke>`s, started when the state has been entered (at the end of the
         /// macrostep) and cancelled when it exits.
         var invokes: [Invoke] = []

@@ -409,7 +409,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         let context = SCXMLChart.Context(payload: nil, event: nil, hooks: chart.hooks)
         // Document order is pre-order: in reverse, a state comes before its ancestors.
         for node in document.nodes.dropFirst().reversed() where !node.onExit.isEmpty && active.contains(node.id) {
-            run(node.onExit, context)
+            for block in node.onExit { run(block, context) }
         }
     }
 

@@ -19,6 +19,33 @@ struct SCXMLElement: Sendable {
     var text = ""
     /// Whether the element holds text other than whitespace.
     var hasText: Bool { !text.isEmpty }
+
+    /// The element written back as XML: its name, attributes (sorted), text and children
+    /// (the text first: the tree does not keep where text stood between children). Inline
+    /// XML content (`<assign>`, `<data>`, `<content>`) becomes this text.
+    var markup: String {
+        var result = "<" + name
+        for key in attributes.keys.sorted() {
+            result += " \(key)=\"\(Self.escaped(attributes[key]!, quote: true))\""
+        }
+        guard !text.isEmpty || !children.isEmpty else { return result + "/>" }
+        result += ">" + Self.escaped(text, quote: false) + children.map(\.markup).joined()
+        return result + "</\(name)>"
+    }
+
+    private static func escaped(_ text: String, quote: Bool) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"" where quote: result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
 }
 
 /// Reads XML into an ``SCXMLElement`` tree with Foundation's `XMLParser`.

@@ -329,7 +329,7 @@ struct SCXMLSendTests {
         let loaded = try scxmlDocument(
             "<state id=\"a\"><onentry><send event=\"e\" delay=\"\(text)\"/></onentry></state>"
         )
-        let actions = try #require(loaded.nodes.first { $0.id == "a" }?.onEntry)
+        let actions = try #require(loaded.nodes.first { $0.id == "a" }?.onEntry.first)
         guard case let .send(send) = actions.first else {
             Issue.record("expected a send, got \(actions)")
             return

@@ -69,12 +69,7 @@ public enum W3CConformance {
 
     /// The document at `url`, read with `dataModel`.
     static func load(_ url: URL, dataModel: SCXMLDataModel?) throws -> SCXMLDocument {
-        // Until SCXMLDocument.load(contentsOf:dataModel:) exists, only the null data model
-        // loads; then this is that one call.
-        if let dataModel, dataModel.name != SCXMLDataModel.null.name {
-            throw W3CConformanceError("SCXMLDocument cannot load with the \(dataModel.name) data model yet")
-        }
-        return try SCXMLDocument.load(contentsOf: url)
+        try SCXMLDocument.load(contentsOf: url, dataModel: dataModel)
     }
 
     /// Runs `document` on a new ``ManualStatechartClock``, moving the clock to the next
