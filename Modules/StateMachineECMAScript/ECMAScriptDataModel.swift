@@ -25,7 +25,7 @@ package struct ECMAScriptDataModel: SCXMLDataModelEngine {
         ranges.reserveCapacity(sources.count)
         for source in sources {
             let offset = storage.count
-            storage.append(contentsOf: source.text.utf8)
+            storage.append(contentsOf: Self.compilable(source).utf8)
             ranges.append((Self.kind(source.kind), offset, storage.count - offset))
         }
         storage.append(0)
@@ -46,6 +46,16 @@ package struct ECMAScriptDataModel: SCXMLDataModelEngine {
             throw SCXMLScriptFailure(index: failedIndex < 0 ? nil : failedIndex, message: text)
         }
         return ECMAScriptProgram(pointer: compiled)
+    }
+
+    /// The text to compile: an expression written as a statement (`expr="new f();"`, as
+    /// documents do) loses its trailing semicolons, since a value or condition is one
+    /// expression; other sources as written.
+    static func compilable(_ source: SCXMLScriptSource) -> String {
+        guard source.kind == .value || source.kind == .condition else { return source.text }
+        var text = Substring(source.text)
+        while let last = text.last, last == ";" || last.isWhitespace { text = text.dropLast() }
+        return String(text)
     }
 
     private static func kind(_ kind: SCXMLScriptSource.Kind) -> Int32 {

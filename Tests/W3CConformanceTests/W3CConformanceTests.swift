@@ -263,7 +263,11 @@ enum W3CExpectations {
 
     /// Tests of the lists above that do not pass today, each with the reason. A listed test
     /// that passes fails the suite (take it off); an unlisted test that fails fails it.
-    static let knownFailures: [String: String] = [:]
+    static let knownFailures: [String: String] = [
+        "557":
+            "optional: XML content in <data> must be a DOM the script can query; the ECMAScript engine has no DOM, so the value is its markup as text",
+        "561": "optional: XML content in a <send> must reach _event.data as a DOM; the value is its markup as text",
+    ]
 
     private static func ids(_ numbers: Int...) -> Set<String> {
         Set(numbers.map(String.init))

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineECMAScript
 import StateMachineHierarchy
 
 // `statechart check` on the W3C SCXML tests: a directory with the W3C's manifest.xml, one
@@ -26,7 +27,7 @@ extension StatechartTool {
     static func checkW3C(_ url: URL, stylesheet: URL?, output: Output) throws(StatechartToolFailure) -> Int32 {
         let path = url.path
         if url.pathExtension.lowercased() == "scxml" {
-            return report(single: url, W3CConformance.run(url), output: output)
+            return report(single: url, W3CConformance.run(url, dataModel: .ecmascript), output: output)
         }
         do {
             try W3CConverter.checkProgram()
@@ -35,7 +36,11 @@ extension StatechartTool {
         }
         if url.pathExtension.lowercased() == "txml" {
             do {
-                return report(single: url, try W3CSuite.run(file: url, stylesheet: stylesheet), output: output)
+                return report(
+                    single: url,
+                    try W3CSuite.run(file: url, stylesheet: stylesheet, dataModel: .ecmascript),
+                    output: output
+                )
             } catch {
                 throw StatechartToolFailure(error.description)
             }
@@ -47,11 +52,19 @@ extension StatechartTool {
             throw StatechartToolFailure(error.description)
         }
         guard !suite.tests.isEmpty else { throw StatechartToolFailure("\(path): the manifest lists no test") }
-        let report = suite.runAll()
+        let report = suite.runAll(dataModel: .ecmascript)
         var text = ""
         for skipped in report.skipped { text += "SKIP \(skipped.name): \(skipped.reason)\n" }
         for failure in report.failures { text += "FAIL \(failure.name): \(failure.outcome)\n" }
-        output.standardOutput(text + report.summary + "\n")
+        text += report.summary + "\n"
+        let passed = Set(report.passed)
+        for conformance in [W3CTest.Conformance.mandatory, .optional] {
+            let automatic = suite.tests.filter { !$0.isManual && $0.conformance == conformance }
+            guard !automatic.isEmpty else { continue }
+            let count = automatic.filter { passed.contains($0.name) }.count
+            text += "\(conformance) automatic tests: \(count)/\(automatic.count) passed\n"
+        }
+        output.standardOutput(text)
         return report.allPassed ? 0 : 1
     }
 

@@ -122,7 +122,18 @@ extension SCXMLInterpreter {
                         }
                     }
                 } catch {
-                    fail(error, at: location, context)
+                    if case .expression(let expression) = value {
+                        // One call evaluated both: the message names both.
+                        let target = document.scripts[location.index]
+                        let source = document.scripts[expression.index]
+                        raiseError(
+                            "error.execution",
+                            "line \(target.line): <assign location=\"\(target.text)\" expr=\"\(source.text)\">: \(error.message)",
+                            context
+                        )
+                    } else {
+                        fail(error, at: location, context)
+                    }
                     return false
                 }
             case .script(let script):
