@@ -343,6 +343,31 @@ static duk_ret_t variables_operation(duk_context *ctx, void *udata) {
 
 int scxml_js_variables(scxml_js_session *session) { return scxml_js_protected(session, variables_operation, NULL); }
 
+/* Every global that holds a function now (and was not declared by a <data>) joins the
+   baseline: the document's top-level scripts made it, it is code, and variables() leaves it
+   out (a restore runs those scripts again). */
+static duk_ret_t mark_code_operation(duk_context *ctx, void *udata) {
+    (void)udata;
+    scxml_js_session *session = scxml_js_session_of(ctx);
+    duk_push_global_object(ctx);
+    duk_push_heapptr(ctx, session->baseline);
+    duk_push_heapptr(ctx, session->declared);
+    duk_enum(ctx, GLOBAL, DUK_ENUM_OWN_PROPERTIES_ONLY | DUK_ENUM_INCLUDE_NONENUMERABLE);
+    while (duk_next(ctx, -1, 1)) {
+        duk_dup(ctx, -2);
+        int declared = duk_has_prop(ctx, DECLARED);
+        if (!declared && duk_is_function(ctx, -1)) {
+            duk_dup(ctx, -2);
+            duk_push_true(ctx);
+            duk_put_prop(ctx, BASELINE);
+        }
+        duk_pop_2(ctx);
+    }
+    return 0;
+}
+
+int scxml_js_mark_code(scxml_js_session *session) { return scxml_js_protected(session, mark_code_operation, NULL); }
+
 typedef struct {
     const uint8_t *bytes;
     size_t length;

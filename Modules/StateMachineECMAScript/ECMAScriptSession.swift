@@ -112,6 +112,10 @@ package final class ECMAScriptSession: SCXMLDataModelSession {
         return variables
     }
 
+    package func markCode() throws(SCXMLScriptFailure) {
+        try check(scxml_js_mark_code(handle))
+    }
+
     package func restore(_ variables: [String: SCXMLValue]) throws(SCXMLScriptFailure) {
         let status = ECMAScriptWire.encode(.object(variables)).withUnsafeBufferPointer {
             scxml_js_restore(handle, $0.baseAddress, $0.count)

@@ -42,6 +42,9 @@ final class ChartScreen: Screen {
     func body(style: TerminalStyle) -> [String] {
         let active = session.activeStates
         var lines = ["  Active: " + (active.isEmpty ? "(none)" : active.joined(separator: ", "))]
+        if let variables = session.variables {
+            lines.append("  Data: " + (variables.isEmpty ? "(none)" : variables.joined(separator: ", ")))
+        }
         lines.append("  Step \(stepNumber) (\(stepName)):")
         lines += step.log.isEmpty ? ["    (nothing entered or exited)"] : step.log.map { "    " + $0 }
         if let note = step.note { lines.append("  " + style.yellow(note)) }

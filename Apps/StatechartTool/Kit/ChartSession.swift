@@ -13,6 +13,8 @@ protocol ChartSession: AnyObject {
     var acceptedEvents: [String] { get }
     /// Why the chart takes no more events (it reached a top-level final state), if so.
     var endReason: String? { get }
+    /// The chart's variables (`name = JSON`), for a chart with a data model; nil otherwise.
+    var variables: [String]? { get }
     /// Starts the chart; what happened.
     func start() -> ChartStep
     /// Sends `event`; what happened.
@@ -58,6 +60,15 @@ final class SCXMLSession: ChartSession {
     var endReason: String? {
         machine.isDone ? "The machine reached a top-level final state; it takes no more events." : nil
     }
+    var variables: [String]? {
+        guard machine.document.dataModel.name != SCXMLDataModel.null.name else { return nil }
+        do {
+            let variables = try machine.variables()
+            return variables.keys.sorted().map { "\($0) = \(variables[$0]!.json)" }
+        } catch {
+            return ["(\(error))"]
+        }
+    }
 
     func start() -> ChartStep {
         do {
@@ -71,9 +82,11 @@ final class SCXMLSession: ChartSession {
     func send(_ event: String) -> ChartStep {
         guard machine.isRunning else { return ChartStep(note: "'\(event)' ignored: the machine is not running.") }
         do {
+            let before = variables
             try machine.send(event)
             var result = ChartStep(log: withoutHeader(recorder.take(), event))
-            if result.log.isEmpty { result.note = "'\(event)' selected no transition." }
+            // A targetless transition leaves no line in the log, but may change the data.
+            if result.log.isEmpty, variables == before { result.note = "'\(event)' selected no transition." }
             return result
         } catch {
             return ChartStep(log: withoutHeader(recorder.take(), event), note: "\(error)")
@@ -138,6 +151,7 @@ final class StatechartSession: ChartSession {
     var endReason: String? {
         chart.isFinished ? "The chart reached a final state of its root region; it handles no more events." : nil
     }
+    var variables: [String]? { nil }
 
     func start() -> ChartStep {
         _ = recorder.take()

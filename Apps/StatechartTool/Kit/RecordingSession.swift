@@ -19,6 +19,7 @@ final class RecordingSession: ChartSession {
     var events: [String] { session.events }
     var acceptedEvents: [String] { session.acceptedEvents }
     var endReason: String? { session.endReason }
+    var variables: [String]? { session.variables }
 
     func start() -> ChartStep {
         record(session.start(), event: nil)

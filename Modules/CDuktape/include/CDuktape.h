@@ -122,6 +122,9 @@ void scxml_js_set_event(scxml_js_session *session);
 void scxml_js_provide_event(scxml_js_session *session, const uint8_t *event, size_t length);
 /// Every global variable the session did not start with, as an object value (the output).
 int scxml_js_variables(scxml_js_session *session);
+/// Marks every global function (not declared by a <data>) as the document's code, which
+/// scxml_js_variables leaves out. 0 on success.
+int scxml_js_mark_code(scxml_js_session *session);
 /// Sets the global variables of an object value (wire bytes).
 int scxml_js_restore(scxml_js_session *session, const uint8_t *variables, size_t length);
 

@@ -353,6 +353,11 @@ extension SCXMLInterpreter {
             bindData(of: index, context)
         }
         run(document.initialScripts, context)
+        do {
+            try withData { data throws(SCXMLScriptFailure) in try data.markCode() }
+        } catch {
+            raiseError("error.execution", error.message, context)
+        }
     }
 
     /// Declares the `<data>` of `node` (once per session). A value that cannot be

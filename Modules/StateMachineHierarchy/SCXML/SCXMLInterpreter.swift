@@ -762,7 +762,12 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             : (snapshot.scxml?.sendIDSlots ?? [:]).mapValues { .string($0) }
         resetData()
         do {
-            try withData { data throws(SCXMLScriptFailure) in try data.restore(saved) }
+            // The document's top-level scripts make its functions again; then the data.
+            try withData { data throws(SCXMLScriptFailure) in
+                for case .script(let script) in document.initialScripts { try data.run(script.index) }
+                try data.markCode()
+                try data.restore(saved)
+            }
         } catch {
             throw StatechartError.invalidSnapshot(reason: "its data do not fit the data model: \(error.message)")
         }

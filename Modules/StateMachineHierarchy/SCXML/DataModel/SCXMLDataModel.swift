@@ -199,7 +199,12 @@ package protocol SCXMLDataModelSession: AnyObject {
     func endForEach()
     /// Binds `_event` to the event about to be processed (nil before the first).
     func setEvent(_ event: SCXMLEventFields?)
-    /// Every variable the document declared or scripts made, as values (snapshots).
+    /// The document's top-level `<script>`s have run: the functions they made are code,
+    /// which ``variables()`` leaves out (a restore runs those scripts again, then
+    /// ``restore(_:)``).
+    func markCode() throws(SCXMLScriptFailure)
+    /// Every variable the document declared or scripts made, as values (snapshots), but
+    /// the code ``markCode()`` set aside.
     /// - Throws: naming the first variable that cannot cross (a function, a cycle).
     func variables() throws(SCXMLScriptFailure) -> [String: SCXMLValue]
     /// Sets the variables from a snapshot's `variables()`.

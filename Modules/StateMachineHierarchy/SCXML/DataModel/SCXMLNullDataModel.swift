@@ -128,6 +128,8 @@ struct SCXMLNullDataModel: SCXMLDataModelEngine {
 
         func setEvent(_ event: SCXMLEventFields?) {}
 
+        func markCode() throws(SCXMLScriptFailure) {}
+
         func variables() throws(SCXMLScriptFailure) -> [String: SCXMLValue] { slots }
 
         func restore(_ variables: [String: SCXMLValue]) throws(SCXMLScriptFailure) {
