@@ -17,8 +17,9 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An attribute value the subset does not support (a `cond` other than `In('id')`,
     /// a `type` other than `internal`/`external`, `shallow`/`deep`, ...).
     case unsupportedValue(element: String, attribute: String, value: String, line: Int)
-    /// An expression (`cond`, `<log expr>`) outside what the null data model can state;
-    /// `reason` says what was expected where.
+    /// An expression (`cond`, `<log expr>`) outside what the null data model can state, or
+    /// a script or location the data model cannot compile (`attribute` is `<script>` for a
+    /// script's body); `reason` says what was expected where, or the data model's message.
     case invalidExpression(element: String, attribute: String, value: String, reason: String, line: Int)
     /// A required attribute is missing.
     case missingAttribute(element: String, attribute: String, line: Int)
@@ -51,6 +52,8 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
             "line \(line): attribute '\(attribute)' on <\(element)> is not supported"
         case let .unsupportedValue(element, attribute, value, line):
             "line \(line): \(attribute)=\"\(value)\" on <\(element)> is not supported"
+        case let .invalidExpression(element, "<script>", _, reason, line):
+            "line \(line): <\(element)>: \(reason)"
         case let .invalidExpression(element, attribute, value, reason, line):
             "line \(line): \(attribute)=\"\(value)\" on <\(element)>: \(reason)"
         case let .missingAttribute(element, attribute, line):

@@ -200,8 +200,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// `#_scxml_<sessionid>`: where other sessions send events for this one.
     var location: String { "#_scxml_\(sessionID)" }
 
-    /// A fresh data model session (no variables): at creation, and before a restore.
-    private func resetData() {
+    /// A fresh data model session (no variables): at creation, and for a restore.
+    private func freshData() -> DataState {
         let host = SCXMLDataModelHost(
             sessionID: sessionID,
             name: document.name,
@@ -211,17 +211,16 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             ]),
             isActive: { [weak self] id in self?.isActiveInStep(id) ?? false }
         )
-        let made: Result<any SCXMLDataModelSession, SCXMLScriptFailure> = Result { () throws(SCXMLScriptFailure) in
-            try document.compiledScripts.makeSession(host)
+        do {
+            return DataState(session: try document.compiledScripts.makeSession(host))
+        } catch {
+            return DataState(session: nil, failure: error)
         }
-        data.withLock { state in
-            switch made {
-            case .success(let session):
-                state = DataState(session: session)
-            case .failure(let failure):
-                state = DataState(session: nil, failure: failure)
-            }
-        }
+    }
+
+    private func resetData() {
+        let fresh = freshData()
+        data.withLock { $0 = fresh }
     }
 
     /// Runs `body` with the session's data model (one critical section).
@@ -760,19 +759,22 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             document.usesData
             ? snapshot.scxml?.data ?? [:]
             : (snapshot.scxml?.sendIDSlots ?? [:]).mapValues { .string($0) }
-        resetData()
-        do {
-            // The document's top-level scripts make its functions again; then the data.
-            try withData { data throws(SCXMLScriptFailure) in
-                for case .script(let script) in document.initialScripts { try data.run(script.index) }
-                try data.markCode()
-                try data.restore(saved)
+        // A new data session, which replaces the current one only once it holds the data.
+        var fresh = freshData()
+        do throws(SCXMLScriptFailure) {
+            guard let session = fresh.session else {
+                throw fresh.failure ?? SCXMLScriptFailure(message: "the session has no data model")
             }
+            // The document's top-level scripts make its functions again; then the data.
+            for case .script(let script) in document.initialScripts { try session.run(script.index) }
+            try session.markCode()
+            try session.restore(saved)
         } catch {
             throw StatechartError.invalidSnapshot(reason: "its data do not fit the data model: \(error.message)")
         }
         // A restored session's variables exist already: no <data> is declared again.
-        data.withLock { $0.bound = Set(document.nodes.indices) }
+        fresh.bound = Set(document.nodes.indices)
+        data.withLock { $0 = fresh }
         let previous = state.withLock { session -> SCXMLChart? in
             let previous = session.chart
             session.chart = restored
