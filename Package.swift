@@ -252,8 +252,8 @@ let package = Package(
             "ReadmeTests",
             dependencies: [
                 "TestSupport", "CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "StateMachineTable",
-                "StateMachineHierarchy", "StateMachineBroadcast", "StateMachineDump", "StateMachineUI",
-                "StateMachineGraph", "SwiftStateMachine",
+                "StateMachineHierarchy", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump",
+                "StateMachineUI", "StateMachineGraph", "SwiftStateMachine",
             ]
         ),
         .tests("FuzzRegressionTests", dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"]),
