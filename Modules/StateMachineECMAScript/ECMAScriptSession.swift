@@ -1,4 +1,4 @@
-import CDuktape
+internal import CDuktape
 import StateMachineHierarchy
 
 /// One session's ECMAScript data: a duktape heap of its own, holding the document's
