@@ -203,6 +203,28 @@ struct OperationTests {
         #expect(session.valueStackDepth == 0)
     }
 
+    @Test(
+        "an inner <foreach> whose array is not one leaves the outer iteration's copy, ended or not",
+        arguments: [true, false]
+    )
+    func failedInnerForEach(endsAfterFailure: Bool) throws {
+        let session = try Sessions.session([
+            Sessions.source(.value, "['a', 'b']"), Sessions.source(.value, "7"), Sessions.source(.location, "i"),
+            Sessions.source(.value, "i"),
+        ])
+        #expect(try session.beginForEach(array: 0) == 2)
+        try session.assignForEach(position: 0, item: 2, index: nil)
+        #expect(Sessions.failure { _ = try session.beginForEach(array: 1) } != nil)
+        if endsAfterFailure { session.endForEach() }
+        try session.assignForEach(position: 1, item: 2, index: nil)
+        #expect(try session.evaluate(3) == .string("b"))
+        session.endForEach()
+        #expect(
+            Sessions.message { try session.assignForEach(position: 0, item: 2, index: nil) }
+                == "Error: no <foreach> runs"
+        )
+    }
+
     @Test("<foreach> with an item that is not a location fails at its first assignment (W3C 152)")
     func forEachIllegalItem() throws {
         let session = try Sessions.session([
