@@ -241,3 +241,39 @@ struct OperationTests {
         #expect(try session.isTrue(3))
     }
 }
+
+/// A host that calls back into the session from `In(id)`, which the seam does not ask for but
+/// the session allows: the calls nest, each with its own output.
+@Suite("Nested calls")
+struct NestedCallTests {
+    /// The session `In(id)` evaluates source 2 of, set once the session exists.
+    /// `@unchecked Sendable`: the test makes every call from its one thread, one at a time.
+    final class Reentry: @unchecked Sendable {
+        var session: ECMAScriptSession?
+        var inner: [SCXMLValue] = []
+    }
+
+    @Test("In() that evaluates again while the outer value is being written out leaves both values whole")
+    func nested() throws {
+        let reentry = Reentry()
+        let host = SCXMLDataModelHost(sessionID: "s1", name: nil, ioProcessors: .null) { _ in
+            guard let session = reentry.session, let value = try? session.evaluate(2) else { return false }
+            reentry.inner.append(value)
+            return true
+        }
+        let session = try Sessions.session(
+            [
+                Sessions.source(.value, "({a: 1, get b() { return In('x') }, c: [2, 3]})"),
+                Sessions.source(.value, "unused"), Sessions.source(.value, "({inner: ['deep', {n: 4}]})"),
+            ],
+            host: host
+        )
+        reentry.session = session
+        #expect(
+            try session.evaluate(0)
+                == .object(["a": .number(1), "b": .bool(true), "c": .array([.number(2), .number(3)])])
+        )
+        #expect(reentry.inner == [.object(["inner": .array([.string("deep"), .object(["n": .number(4)])])])])
+        #expect(session.valueStackDepth == 0)
+    }
+}
