@@ -124,6 +124,9 @@ struct scxml_js_session {
     void **copies;
     size_t copies_count;
     size_t copies_capacity;
+    /* Set when the last <foreach> call was a begin that failed, which pushed no copy: an end
+       that follows it at once ends nothing (whether or not the host calls one then). */
+    int begin_failed;
     /* The globals <data>, restore and <foreach> declared (a bare object in the stash):
        variables() keeps them even when the session started with one of their names. */
     void *declared;
@@ -134,6 +137,9 @@ struct scxml_js_session {
     int custom_failure;
     scxml_js_buffer outputs[SCXML_JS_MAX_NESTING + 2];
     scxml_js_buffer errors[SCXML_JS_MAX_NESTING + 2];
+    /* Per level, the objects a value being written out is inside of (SCXML_JS_MAX_DEPTH
+       entries, allocated when a level first writes an object). */
+    void **ancestors[SCXML_JS_MAX_NESTING + 2];
 };
 
 /* The session whose heap `ctx` is. */

@@ -253,6 +253,7 @@ int scxml_js_foreach_begin(scxml_js_session *session, size_t array, size_t *coun
     foreach_arguments arguments = {.array = array};
     int failed = scxml_js_protected(session, foreach_begin_operation, &arguments);
     *count = failed ? 0 : arguments.count;
+    session->begin_failed = failed;
     return failed;
 }
 
@@ -283,6 +284,7 @@ static duk_ret_t foreach_step_operation(duk_context *ctx, void *udata) {
 
 int scxml_js_foreach_step(scxml_js_session *session, size_t item, long index, size_t position) {
     foreach_arguments arguments = {.item = item, .index = index, .position = position};
+    session->begin_failed = 0;
     return scxml_js_protected(session, foreach_step_operation, &arguments);
 }
 
@@ -298,7 +300,13 @@ static duk_ret_t foreach_end_operation(duk_context *ctx, void *udata) {
     return 0;
 }
 
-void scxml_js_foreach_end(scxml_js_session *session) { scxml_js_protected(session, foreach_end_operation, NULL); }
+void scxml_js_foreach_end(scxml_js_session *session) {
+    if (session->begin_failed) {
+        session->begin_failed = 0;
+        return;
+    }
+    scxml_js_protected(session, foreach_end_operation, NULL);
+}
 
 /* MARK: Snapshots */
 

@@ -374,6 +374,7 @@ void scxml_js_session_destroy(scxml_js_session *session) {
     for (int i = 0; i < SCXML_JS_MAX_NESTING + 2; i++) {
         scxml_js_buffer_free(&session->outputs[i]);
         scxml_js_buffer_free(&session->errors[i]);
+        free(session->ancestors[i]);
     }
     free(session);
 }

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -22,8 +23,10 @@ typedef struct {
     scxml_js_buffer *buffer;
     size_t limit;
     size_t depth;
-    /* The objects being written, outermost first: meeting one again is a cycle. */
-    void *ancestors[SCXML_JS_MAX_DEPTH + 1];
+    /* The objects being written, outermost first: meeting one again is a cycle. The
+       session's array for the running call's level (a getter may make a nested call, which
+       writes values of its own). */
+    void **ancestors;
     scxml_js_crossing_failure *failure;
 } writer;
 
@@ -128,6 +131,12 @@ static scxml_js_crossing write_at(writer *w, duk_idx_t index) {
         }
         if (w->depth >= SCXML_JS_MAX_DEPTH) return fail(w, SCXML_JS_TOO_DEEP);
         duk_require_stack(ctx, 4);
+        if (w->ancestors == NULL) {
+            void ***slot = &w->session->ancestors[w->session->depth];
+            if (*slot == NULL) *slot = malloc(SCXML_JS_MAX_DEPTH * sizeof(void *));
+            if (*slot == NULL) (void)duk_error(ctx, DUK_ERR_RANGE_ERROR, "alloc failed");
+            w->ancestors = *slot;
+        }
         w->ancestors[w->depth++] = object;
         scxml_js_crossing result = duk_is_array(ctx, index) ? write_array(w, index) : write_object(w, index);
         w->depth--;
@@ -144,15 +153,11 @@ scxml_js_crossing scxml_js_write_value(
     duk_context *ctx = session->ctx;
     index = duk_normalize_index(ctx, index);
     duk_idx_t top = duk_get_top(ctx);
-    /* About 8 KB: kept off the C stack, whose depth the engine's limits are set for. */
-    writer *w = duk_push_fixed_buffer(ctx, sizeof(writer));
-    w->session = session;
-    w->buffer = buffer;
-    w->limit = session->budget.limit;
-    w->depth = 0;
-    w->failure = failure;
+    writer w = {
+        .session = session, .buffer = buffer, .limit = session->budget.limit, .depth = 0, .ancestors = NULL,
+        .failure = failure};
     failure->reason = SCXML_JS_CROSSED;
-    scxml_js_crossing result = write_at(w, index);
+    scxml_js_crossing result = write_at(&w, index);
     /* A value that does not cross leaves the walk's values behind. */
     duk_set_top(ctx, top);
     return result;

@@ -1,4 +1,4 @@
-import CDuktape
+internal import CDuktape
 import StateMachineHierarchy
 
 /// The engine behind `SCXMLDataModel.ecmascript`: compiles a document's sources once, into

@@ -1,4 +1,4 @@
-import CDuktape
+internal import CDuktape
 import StateMachineHierarchy
 
 /// A document's compiled sources: the bytecode of each, which every session of the document

@@ -1,4 +1,4 @@
-import CDuktape
+internal import CDuktape
 import StateMachineHierarchy
 
 /// One session's ECMAScript data: a duktape heap of its own, holding the document's
@@ -16,7 +16,7 @@ package final class ECMAScriptSession: SCXMLDataModelSession {
     private let host: ECMAScriptSessionHost
 
     init(program: ECMAScriptProgram, host: SCXMLDataModelHost) throws(SCXMLScriptFailure) {
-        let callbacks = ECMAScriptSessionHost(isActive: host.isActive)
+        let sessionHost = ECMAScriptSessionHost(isActive: host.isActive)
         let system = ECMAScriptWire.encode(members: [
             ("_sessionid", .string(host.sessionID)),
             ("_name", host.name.map(SCXMLValue.string) ?? .null),
@@ -24,7 +24,7 @@ package final class ECMAScriptSession: SCXMLDataModelSession {
         ])
         var message: UnsafeMutablePointer<CChar>?
         let handle = system.withUnsafeBufferPointer {
-            scxml_js_session_create(program.pointer, callbacks.callbacks, $0.baseAddress, $0.count, &message)
+            scxml_js_session_create(program.pointer, sessionHost.callbacks, $0.baseAddress, $0.count, &message)
         }
         guard let handle else {
             let text = message.map { String(cString: $0) } ?? "the session could not be made"
@@ -33,7 +33,7 @@ package final class ECMAScriptSession: SCXMLDataModelSession {
         }
         self.handle = handle
         self.program = program
-        self.host = callbacks
+        self.host = sessionHost
     }
 
     deinit {

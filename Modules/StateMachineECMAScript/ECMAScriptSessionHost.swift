@@ -1,4 +1,4 @@
-import CDuktape
+internal import CDuktape
 import StateMachineHierarchy
 
 /// What a session's heap calls back: `In(id)` and the current event, which `_event` turns

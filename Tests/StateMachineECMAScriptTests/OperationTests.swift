@@ -203,6 +203,28 @@ struct OperationTests {
         #expect(session.valueStackDepth == 0)
     }
 
+    @Test(
+        "an inner <foreach> whose array is not one leaves the outer iteration's copy, ended or not",
+        arguments: [true, false]
+    )
+    func failedInnerForEach(endsAfterFailure: Bool) throws {
+        let session = try Sessions.session([
+            Sessions.source(.value, "['a', 'b']"), Sessions.source(.value, "7"), Sessions.source(.location, "i"),
+            Sessions.source(.value, "i"),
+        ])
+        #expect(try session.beginForEach(array: 0) == 2)
+        try session.assignForEach(position: 0, item: 2, index: nil)
+        #expect(Sessions.failure { _ = try session.beginForEach(array: 1) } != nil)
+        if endsAfterFailure { session.endForEach() }
+        try session.assignForEach(position: 1, item: 2, index: nil)
+        #expect(try session.evaluate(3) == .string("b"))
+        session.endForEach()
+        #expect(
+            Sessions.message { try session.assignForEach(position: 0, item: 2, index: nil) }
+                == "Error: no <foreach> runs"
+        )
+    }
+
     @Test("<foreach> with an item that is not a location fails at its first assignment (W3C 152)")
     func forEachIllegalItem() throws {
         let session = try Sessions.session([
@@ -217,5 +239,41 @@ struct OperationTests {
         )
         session.endForEach()
         #expect(try session.isTrue(3))
+    }
+}
+
+/// A host that calls back into the session from `In(id)`, which the seam does not ask for but
+/// the session allows: the calls nest, each with its own output.
+@Suite("Nested calls")
+struct NestedCallTests {
+    /// The session `In(id)` evaluates source 2 of, set once the session exists.
+    /// `@unchecked Sendable`: the test makes every call from its one thread, one at a time.
+    final class Reentry: @unchecked Sendable {
+        var session: ECMAScriptSession?
+        var inner: [SCXMLValue] = []
+    }
+
+    @Test("In() that evaluates again while the outer value is being written out leaves both values whole")
+    func nested() throws {
+        let reentry = Reentry()
+        let host = SCXMLDataModelHost(sessionID: "s1", name: nil, ioProcessors: .null) { _ in
+            guard let session = reentry.session, let value = try? session.evaluate(2) else { return false }
+            reentry.inner.append(value)
+            return true
+        }
+        let session = try Sessions.session(
+            [
+                Sessions.source(.value, "({a: 1, get b() { return In('x') }, c: [2, 3]})"),
+                Sessions.source(.value, "unused"), Sessions.source(.value, "({inner: ['deep', {n: 4}]})"),
+            ],
+            host: host
+        )
+        reentry.session = session
+        #expect(
+            try session.evaluate(0)
+                == .object(["a": .number(1), "b": .bool(true), "c": .array([.number(2), .number(3)])])
+        )
+        #expect(reentry.inner == [.object(["inner": .array([.string("deep"), .object(["n": .number(4)])])])])
+        #expect(session.valueStackDepth == 0)
     }
 }

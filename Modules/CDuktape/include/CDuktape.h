@@ -114,7 +114,9 @@ int scxml_js_foreach_begin(scxml_js_session *session, size_t array, size_t *coun
 /// (negative: none). Both must be assignable; a bare identifier that is not yet a global is
 /// declared first.
 int scxml_js_foreach_step(scxml_js_session *session, size_t item, long index, size_t position);
-/// Ends the innermost <foreach>, dropping its copy.
+/// Ends the innermost <foreach>, dropping its copy. Right after a begin that failed (which
+/// kept no copy) it ends nothing, so that a host may call it after every begin or only after
+/// those that succeeded.
 void scxml_js_foreach_end(scxml_js_session *session);
 /// Marks _event as changed: its next read asks the host.
 void scxml_js_set_event(scxml_js_session *session);
