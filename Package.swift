@@ -256,7 +256,10 @@ let package = Package(
                 "StateMachineUI", "StateMachineGraph", "SwiftStateMachine",
             ]
         ),
-        .tests("FuzzRegressionTests", dependencies: ["StateMachineHierarchy", "NavigationFeatures", "Terminal"]),
+        .tests(
+            "FuzzRegressionTests",
+            dependencies: ["StateMachineHierarchy", "StateMachineECMAScript", "NavigationFeatures", "Terminal"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,7 +28,7 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .target(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
-        fuzzTarget("FuzzSCXML", ["StateMachineHierarchy"]),
+        fuzzTarget("FuzzSCXML", ["StateMachineHierarchy", "StateMachineECMAScript"]),
         fuzzTarget("FuzzJSONChart", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzSnapshot", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzChartSemantics", ["StateMachineHierarchy"]),

@@ -1,13 +1,15 @@
 import Foundation
+import StateMachineECMAScript
 import StateMachineHierarchy
 
-/// Fuzz harness: an SCXML document from arbitrary bytes. When it loads, it runs (on a
+/// Fuzz harness: an SCXML document from arbitrary bytes, with the null or the ECMAScript
+/// data model (its scripts bounded per call). When it loads, it runs (on a
 /// manual clock) through its own events and some it does not know, and its snapshot must
 /// survive JSON and be accepted by a fresh machine. Shared by the `Fuzz` package's
 /// `FuzzSCXML` target and the regression tests (the same file, linked).
 enum SCXMLHarness {
     static func run(_ data: Data) {
-        guard let document = try? SCXMLDocument(data: data) else { return }
+        guard let document = try? SCXMLDocument(data: data, dataModel: .ecmascript) else { return }
         _ = document.mermaid()
         _ = document.dot()
         let clock = ManualStatechartClock()
