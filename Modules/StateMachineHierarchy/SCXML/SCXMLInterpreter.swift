@@ -765,8 +765,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             guard let session = fresh.session else {
                 throw fresh.failure ?? SCXMLScriptFailure(message: "the session has no data model")
             }
-            // The document's top-level scripts make its functions again; then the data.
-            for case .script(let script) in document.initialScripts { try session.run(script.index) }
+            // The document's top-level scripts make its functions again (one that fails did
+            // when the session started too: its error was raised then); then the data.
+            for case .script(let script) in document.initialScripts { try? session.run(script.index) }
             try session.markCode()
             try session.restore(saved)
         } catch {
