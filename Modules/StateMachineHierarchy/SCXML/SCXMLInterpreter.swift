@@ -2,8 +2,9 @@ import StateMachineSupport
 import Synchronization
 
 /// Runs an ``SCXMLDocument`` on ``Statechart``'s engine with SCXML semantics
-/// (``StatechartOptions/scxml``, the algorithm of the W3C specification's Appendix D with
-/// the null data model): event-name prefix matching and `*`, eventless transitions taken
+/// (``StatechartOptions/scxml``, the algorithm of the W3C specification's Appendix D, with
+/// the document's data model: the null one, or ECMAScript's from `StateMachineECMAScript`,
+/// whose variables ``variables()`` reads and ``send(_:data:)`` feeds): event-name prefix matching and `*`, eventless transitions taken
 /// until the configuration is stable, an internal queue for events raised during a step
 /// (processed before the next external event), SCXML's transition selection between
 /// parallel regions (document order; a transition whose source is a descendant preempts),
