@@ -209,4 +209,18 @@ struct SCXMLWithDataTests {
         snapshot.scxml?.data = ["_sessionid": .string("forged")]
         #expect(throws: StatechartError.self) { try machine.restore(snapshot) }
     }
+
+    @Test("SCXMLValue writes compact JSON with sorted keys, reads any JSON back, and is its text in a log")
+    func valueAsJSON() throws {
+        let value: SCXMLValue = .object([
+            "b": .array([.number(1), .number(2.5), .bool(false), .null]), "a": .string("say \"hi\"\n"),
+        ])
+        #expect(value.json == #"{"a":"say \"hi\"\n","b":[1,2.5,false,null]}"#)
+        #expect(SCXMLValue.number(.nan).json == "null")
+        #expect(SCXMLValue.string("text").description == "text")
+        #expect(value.description == value.json)
+        let decoded = try JSONDecoder().decode(SCXMLValue.self, from: Data(value.json.utf8))
+        #expect(decoded == value)
+        #expect(try JSONDecoder().decode(SCXMLValue.self, from: try JSONEncoder().encode(value)) == value)
+    }
 }

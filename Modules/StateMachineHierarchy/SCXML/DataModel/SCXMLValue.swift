@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 
 /// A value that crosses between Swift and an SCXML data model: what JSON can hold.
 ///
@@ -57,6 +58,7 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
         case .number(let value):
+            guard value.isFinite else { return "null" }  // as JSON.stringify writes NaN and infinities
             if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
             return "\(value)"
         case .string(let value): return Self.quoted(value)
@@ -73,24 +75,8 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return json
     }
 
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case let control where control.value < 0x20:
-                result +=
-                    "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count)
-                    + String(control.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    /// `text` as a JSON string (the one JSON string writer of the package).
+    private static func quoted(_ text: String) -> String { StepThroughPage.json(text) }
 }
 
 extension SCXMLValue {
