@@ -31,7 +31,7 @@ typedef struct {
     /* CLOCK_MONOTONIC_COARSE nanoseconds; 0 when no call runs. */
     uint64_t deadline;
     /* Set once the running call has passed its deadline; from then on the executor keeps
-       throwing and the allocator keeps failing until the call has unwound. */
+       throwing, and allocations of 64 KB or more fail, until the call has unwound. */
     int timed_out;
 } scxml_js_budget;
 

@@ -269,6 +269,8 @@ struct NestedCallTests {
             host: host
         )
         reentry.session = session
+        // The host's closure holds the box, which holds the session: a cycle to break.
+        defer { reentry.session = nil }
         #expect(
             try session.evaluate(0)
                 == .object(["a": .number(1), "b": .bool(true), "c": .array([.number(2), .number(3)])])
