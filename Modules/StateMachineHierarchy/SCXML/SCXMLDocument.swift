@@ -319,9 +319,11 @@ public struct SCXMLDocument: Sendable {
     }
 
     /// Loads and validates the SCXML document at `url`.
-    /// - Parameter dataModel: the data model for a document that declares one
-    ///   (`datamodel="ecmascript"` needs `.ecmascript`, from the `StateMachineECMAScript`
-    ///   product); documents without a `datamodel` attribute use the null data model.
+    /// - Parameters:
+    ///   - url: the file (its folder is where `src` paths start).
+    ///   - dataModel: the data model for a document that declares one
+    ///     (`datamodel="ecmascript"` needs `.ecmascript`, from the `StateMachineECMAScript`
+    ///     product); documents without a `datamodel` attribute use the null data model.
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public static func load(contentsOf url: URL, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) -> SCXMLDocument {
         try load(contentsOf: url, depth: 0, dataModel: dataModel)
@@ -352,16 +354,20 @@ public struct SCXMLDocument: Sendable {
     public static let maxInvokeDepth = 16
 
     /// Parses and validates an SCXML document given as text.
-    /// - Parameter dataModel: the data model for a document that declares one (see
-    ///   ``load(contentsOf:dataModel:)``).
+    /// - Parameters:
+    ///   - xml: the document.
+    ///   - dataModel: the data model for a document that declares one (see
+    ///     ``load(contentsOf:dataModel:)``).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public init(xml: String, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
         try self.init(data: Data(xml.utf8), dataModel: dataModel)
     }
 
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
-    /// - Parameter dataModel: the data model for a document that declares one (see
-    ///   ``load(contentsOf:dataModel:)``).
+    /// - Parameters:
+    ///   - data: the document's bytes.
+    ///   - dataModel: the data model for a document that declares one (see
+    ///     ``load(contentsOf:dataModel:)``).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public init(data: Data, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
         try self.init(data: data, baseURL: nil, depth: 0, dataModel: dataModel)
