@@ -223,4 +223,26 @@ struct SCXMLWithDataTests {
         #expect(decoded == value)
         #expect(try JSONDecoder().decode(SCXMLValue.self, from: try JSONEncoder().encode(value)) == value)
     }
+
+    @Test("After a failed macrostep, start() begins afresh: the data too")
+    func restartAfterFailure() throws {
+        let machine = SCXMLInterpreter(
+            document: try Self.document(
+                """
+                <state id="a">
+                  <onentry><assign location="entries" expr="entries + 1"/></onentry>
+                  <transition event="spin" target="b"/>
+                </state>
+                <state id="b"><transition target="b"/></state>
+                """,
+                datamodel: #"<datamodel><data id="entries" expr="0"/></datamodel>"#
+            )
+        )
+        try machine.start()
+        #expect(try machine.variables()["entries"] == .number(1))
+        #expect(throws: StatechartError.self) { try machine.send("spin") }
+        try machine.start()
+        #expect(machine.activeStates == ["a"])
+        #expect(try machine.variables()["entries"] == .number(1))
+    }
 }

@@ -647,14 +647,17 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// Enters the initial configuration and settles it (eventless transitions and raised
     /// events), then processes the events its `<send>`s queued. Does nothing if the
     /// machine is already running or done; after a failure it starts afresh, from an empty
-    /// configuration and no history.
+    /// configuration, no history and new data.
     /// - Throws: ``StatechartError/eventlessLoop(limit:cycle:)`` if a macrostep this call
     ///   ran never settles; the machine then stops.
     public func start() throws {
-        let chart = state.withLock { session -> SCXMLChart in
-            if session.failure != nil { session.failure = nil }
-            return session.chart!
+        let (chart, restarts) = state.withLock { session -> (SCXMLChart, Bool) in
+            let restarts = session.failure != nil
+            session.failure = nil
+            return (session.chart!, restarts)
         }
+        // Afresh after a failure: its data too, which the start declares again.
+        if restarts { resetData() }
         try run(failuresBefore: failures.load(ordering: .acquiring)) {
             chart.engine.submit { QueueItem(request: .start, payload: nil, completion: $0 ? .inline : nil) }
         }
