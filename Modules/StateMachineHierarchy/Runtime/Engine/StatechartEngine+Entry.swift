@@ -295,6 +295,19 @@ extension StatechartEngine {
         if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
     }
 
+    /// What exiting `index` itself runs once its regions are gone, for a state without
+    /// histories, timers or a task and without a debug log (see ``exitState(_:)``): its
+    /// partial joins reset, its observers are told and its exit block runs.
+    @inline(__always)
+    func exitOnly(_ index: Int32) {
+        let state = tables.hot[Int(index)]
+        for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
+            resetJoin(Int(topology.resetJoins[slot]))
+        }
+        notify(.exited, state: index)
+        if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
+    }
+
     /// Exits `region`'s active state, deeply, and leaves the region inactive.
     func tearDownRegion(_ region: Int32) {
         log?.write("[\(topology.regions[Int(region)].name)] teardown data: \(describe(stepPayload))")

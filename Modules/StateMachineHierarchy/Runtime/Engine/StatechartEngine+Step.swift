@@ -33,7 +33,63 @@ extension StatechartEngine {
     /// One microstep for `event`: TBStateMachine's dispatch, or SCXML's selection with
     /// `ConflictResolution.documentOrder`. True when a handler fired.
     func step(event: Int32) throws(StatechartError) -> Bool {
-        resolvesConflicts ? try select(event: event) : try dispatch(region: 0, event: event)
+        resolvesConflicts ? try select(event: event) : try dispatch(event: event)
+    }
+
+    /// TBStateMachine's dispatch (see ``dispatch(region:event:)``), started from the regions
+    /// whose states have handlers for `event` (`TopologyTables.candidateRegions`) rather
+    /// than from the root: when only one active state with handlers for it is found there,
+    /// the recursive dispatch would try its handlers and no others (every other state it
+    /// visits has none), so they are tried at once. With two or more, their order is the
+    /// recursion's to decide, and it runs.
+    @inline(__always)
+    private func dispatch(event: Int32) throws(StatechartError) -> Bool {
+        guard Int(event) < tables.candidateEventCount else { return false }
+        let candidates = Int(tables.candidateStart[Int(event)])..<Int(tables.candidateStart[Int(event) + 1])
+        var found: Int32 = -1
+        var handlers = 0..<0
+        if candidates.count == 1 {
+            // The usual case: the event's handlers are all in one region.
+            let region = tables.candidateRegions[candidates.lowerBound]
+            found = slots.current[Int(region)]
+            guard found >= 0 else { return false }
+            handlers = handlerRange(state: found, event: event)
+            guard !handlers.isEmpty, isActive(region: region) else { return false }
+        } else {
+            for slot in candidates {
+                let region = tables.candidateRegions[slot]
+                let active = slots.current[Int(region)]
+                guard active >= 0 else { continue }
+                let range = handlerRange(state: active, event: event)
+                guard !range.isEmpty, isActive(region: region) else { continue }
+                guard found < 0 else { return try dispatch(region: 0, event: event) }
+                found = active
+                handlers = range
+            }
+            guard found >= 0 else { return false }
+        }
+        if let log { logWillHandle(state: found, event: event, log) }
+        for slot in handlers {
+            if let pick = try choose(Int(tables.handlerList[slot])) {
+                take(pick)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether `region` is active: its owner and the owner's ancestors are (the root
+    /// region is while the chart runs). Between microsteps a region holds a state exactly
+    /// when its owner is active, so one test per level tells.
+    @inline(__always)
+    private func isActive(region: Int32) -> Bool {
+        var owner = tables.regionParents[Int(region)]
+        while owner >= 0 {
+            let above = tables.hot[Int(owner)].parent
+            guard slots.current[Int(above)] == owner else { return false }
+            owner = tables.regionParents[Int(above)]
+        }
+        return true
     }
 
     /// TBStateMachine's `handleEvent:`: the active child gets the event first (every region
@@ -132,7 +188,17 @@ extension StatechartEngine {
         exitScope(of: change)
         runContent(of: pick)
         if pick.history < 0, entry.historyCount == 0, log == nil, tables.hasStaticEntry[Int(change)] {
-            for slot in Int(tables.entryStart[Int(change)])..<Int(tables.entryStart[Int(change) + 1]) {
+            let entries = Int(tables.entryStart[Int(change)])..<Int(tables.entryStart[Int(change) &+ 1])
+            if tables.hasPlainEntry[Int(change)] {
+                // What `enterOnly` would do for these states: tell the observers.
+                for slot in entries {
+                    let state = tables.entryStates[slot]
+                    slots.current[Int(tables.entryRegions[slot])] = state
+                    notify(.entered, state: state)
+                }
+                return
+            }
+            for slot in entries {
                 let state = tables.entryStates[slot]
                 slots.current[Int(tables.entryRegions[slot])] = state
                 enterOnly(state)
@@ -195,9 +261,47 @@ extension StatechartEngine {
     /// content, then entry), so `In()` no longer sees it.
     @inline(__always)
     private func leave(region: Int32) {
+        if log == nil, tables.hasPlainExits[Int(region)] {
+            leavePlainly(region: region)
+            return
+        }
         let active = slots.current[Int(region)]
         if active >= 0 { exitState(active) }
         slots.current[Int(region)] = -1
+    }
+
+    /// ``leave(region:)`` for a region below which no state records a history or stops a
+    /// timer or a task (`TopologyTables.hasPlainExits`), without a debug log: the same
+    /// exits in the same order, in a function small enough that a state costs a few loads.
+    @inline(__always)
+    private func leavePlainly(region: Int32) {
+        let active = slots.current[Int(region)]
+        if active >= 0 {
+            let state = tables.hot[Int(active)]
+            if state.regionCount == 0, state.joinCount == 0, !state.hasExit {
+                // A leaf with nothing to run: what `exitPlainly` would do is tell the observers.
+                notify(.exited, state: active)
+            } else {
+                exitPlainly(active)
+            }
+        }
+        slots.current[Int(region)] = -1
+    }
+
+    /// ``exitState(_:)`` for a state at or below which nothing is recorded or stopped,
+    /// without a debug log: its regions are left (children first, in `regionExitOrder`),
+    /// then what exiting the state itself runs (``exitOnly(_:)``).
+    private func exitPlainly(_ index: Int32) {
+        let state = tables.hot[Int(index)]
+        if state.regionCount > 0 {
+            let regions = Int(state.regionStart)..<Int(state.regionStart &+ state.regionCount)
+            if reverseRegionExit {
+                for slot in regions.reversed() { leavePlainly(region: tables.childRegions[slot]) }
+            } else {
+                for slot in regions { leavePlainly(region: tables.childRegions[slot]) }
+            }
+        }
+        exitOnly(index)
     }
 
     /// What a transition runs between its exits and its entries: the handler's action (a
