@@ -56,17 +56,12 @@ extension StatechartEngine {
             handlers = handlerRange(state: found, event: event)
             guard !handlers.isEmpty, isActive(region: region) else { return false }
         } else {
-            for slot in candidates {
-                let region = tables.candidateRegions[slot]
-                let active = slots.current[Int(region)]
-                guard active >= 0 else { continue }
-                let range = handlerRange(state: active, event: event)
-                guard !range.isEmpty, isActive(region: region) else { continue }
-                guard found < 0 else { return try dispatch(region: 0, event: event) }
-                found = active
-                handlers = range
+            guard let (state, range) = soleCandidate(candidates, event: event) else {
+                return try dispatch(region: 0, event: event)
             }
-            guard found >= 0 else { return false }
+            guard state >= 0 else { return false }
+            found = state
+            handlers = range
         }
         if let log { logWillHandle(state: found, event: event, log) }
         for slot in handlers {
@@ -76,6 +71,27 @@ extension StatechartEngine {
             }
         }
         return false
+    }
+
+    /// Among the candidate regions `candidates` of `event`, the only active state with
+    /// handlers for it and their slots: (-1, empty) when there is none, nil when there are
+    /// several (the recursive dispatch then decides). Out of line, so that the usual event,
+    /// whose handlers are in one region, carries none of this loop.
+    @inline(never)
+    private func soleCandidate(_ candidates: Range<Int>, event: Int32) -> (Int32, Range<Int>)? {
+        var found: Int32 = -1
+        var handlers = 0..<0
+        for slot in candidates {
+            let region = tables.candidateRegions[slot]
+            let active = slots.current[Int(region)]
+            guard active >= 0 else { continue }
+            let range = handlerRange(state: active, event: event)
+            guard !range.isEmpty, isActive(region: region) else { continue }
+            guard found < 0 else { return nil }
+            found = active
+            handlers = range
+        }
+        return (found, handlers)
     }
 
     /// Whether `region` is active: its owner and the owner's ancestors are (the root
