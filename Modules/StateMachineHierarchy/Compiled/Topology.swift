@@ -417,6 +417,13 @@ final class Topology: Sendable {
                     }
             )
         }
+        let plainExits = Self.plainExits(states: states, regions: regions)
+        let isPlainSwitch = hotSwitches.indices.map { change in
+            let entry = hotSwitches[change]
+            let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
+            return hasPlainEntry[change] && entry.historyCount == 0
+                && scope.allSatisfy { plainExits[Int(scopeRegions[$0])] }
+        }
         tables = TopologyTables(
             hot: hot,
             childRegions: childRegions,
@@ -430,6 +437,7 @@ final class Topology: Sendable {
             entryStates: entryStates,
             hasStaticEntry: hasStaticEntry,
             hasPlainEntry: hasPlainEntry,
+            isPlainSwitch: isPlainSwitch,
             regionInitial: regionInitial,
             regionParents: regions.map(\.parent),
             planRegions: planRegions,
@@ -440,7 +448,7 @@ final class Topology: Sendable {
                 regionCount: regions.count,
                 eventCount: eventNames.count
             ),
-            hasPlainExits: Self.plainExits(states: states, regions: regions)
+            hasPlainExits: plainExits
         )
     }
 

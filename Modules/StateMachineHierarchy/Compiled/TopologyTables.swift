@@ -34,6 +34,10 @@ struct TopologyTables: @unchecked Sendable {
     /// else to start (timers, a task, a final state's completion), and the chart has no
     /// history default content, so entering is only setting regions and telling observers.
     let hasPlainEntry: Slots<Bool>
+    /// Per switch: a plain entry (`hasPlainEntry`), no history target, and plain exits in
+    /// every region of its scope (`hasPlainExits`): taking it is leaving the scope, the
+    /// content, and setting the entered regions (see `StatechartEngine.takePlainly(_:)`).
+    let isPlainSwitch: Slots<Bool>
     /// Per region, its initial state.
     let regionInitial: Slots<Int32>
     /// Per region, the state that owns it (-1 for the root).
@@ -69,6 +73,7 @@ struct TopologyTables: @unchecked Sendable {
         entryStates: [Int32],
         hasStaticEntry: [Bool],
         hasPlainEntry: [Bool],
+        isPlainSwitch: [Bool],
         regionInitial: [Int32],
         regionParents: [Int32],
         planRegions: [Int32],
@@ -89,6 +94,7 @@ struct TopologyTables: @unchecked Sendable {
         let entryStatesPlace = layout.reserve(Int32.self, count: entryStates.count)
         let hasStaticEntryPlace = layout.reserve(Bool.self, count: hasStaticEntry.count)
         let hasPlainEntryPlace = layout.reserve(Bool.self, count: hasPlainEntry.count)
+        let isPlainSwitchPlace = layout.reserve(Bool.self, count: isPlainSwitch.count)
         let regionInitialPlace = layout.reserve(Int32.self, count: regionInitial.count)
         let regionParentsPlace = layout.reserve(Int32.self, count: regionParents.count)
         let pairEventsPlace = layout.reserve(Int32.self, count: handlerTable.pairEvents.count)
@@ -113,6 +119,7 @@ struct TopologyTables: @unchecked Sendable {
         self.entryStates = Slots(entryStatesPlace, in: block, copying: entryStates)
         self.hasStaticEntry = Slots(hasStaticEntryPlace, in: block, copying: hasStaticEntry)
         self.hasPlainEntry = Slots(hasPlainEntryPlace, in: block, copying: hasPlainEntry)
+        self.isPlainSwitch = Slots(isPlainSwitchPlace, in: block, copying: isPlainSwitch)
         self.regionInitial = Slots(regionInitialPlace, in: block, copying: regionInitial)
         self.regionParents = Slots(regionParentsPlace, in: block, copying: regionParents)
         pairEvents = Slots(pairEventsPlace, in: block, copying: handlerTable.pairEvents)

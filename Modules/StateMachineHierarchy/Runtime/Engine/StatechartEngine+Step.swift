@@ -177,7 +177,11 @@ extension StatechartEngine {
     func take(_ pick: Pick) {
         let target = tables.directTargets[Int(pick.handler)]
         guard target >= 0, log == nil else {
-            takeThroughScope(pick)
+            if log == nil, pick.change >= 0, pick.history < 0, tables.isPlainSwitch[Int(pick.change)] {
+                takePlainly(pick)
+            } else {
+                takeThroughScope(pick)
+            }
             return
         }
         let handler = tables.handlers[Int(pick.handler)]
@@ -188,6 +192,28 @@ extension StatechartEngine {
         if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
         slots.current[region] = target
         notify(.entered, state: target)
+    }
+
+    /// ``takeThroughScope(_:)`` for a switch whose exits, entries and histories have nothing
+    /// to run but observers, blocks of exited states and content (`TopologyTables.isPlainSwitch`),
+    /// without a debug log: the same exits, content and entries, without testing on the way
+    /// for what the switch is known not to have.
+    @inline(never)
+    private func takePlainly(_ pick: Pick) {
+        let change = Int(pick.change)
+        let entry = tables.switches[change]
+        let scope = Int(entry.scopeStart)..<Int(entry.scopeStart &+ entry.scopeCount)
+        if reverseRegionExit {
+            for slot in scope.reversed() { leavePlainly(region: tables.scopeRegions[slot]) }
+        } else {
+            for slot in scope { leavePlainly(region: tables.scopeRegions[slot]) }
+        }
+        runContent(of: pick)
+        for slot in Int(tables.entryStart[change])..<Int(tables.entryStart[change &+ 1]) {
+            let state = tables.entryStates[slot]
+            slots.current[Int(tables.entryRegions[slot])] = state
+            notify(.entered, state: state)
+        }
     }
 
     /// ``take(_:)`` for every transition but a plain move between siblings: exits the
