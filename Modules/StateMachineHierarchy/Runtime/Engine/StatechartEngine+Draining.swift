@@ -256,6 +256,17 @@ extension StatechartEngine {
         return handled ? .handled : .unhandled
     }
 
+    /// ``runEvent(_:name:source:_:)`` for an engine that `runsPlainly`, on the idle fast
+    /// path (no debug log, no task result): what `runEvent` does there, without testing for
+    /// what such an engine never does (report the event, defer it, settle).
+    @inline(__always)
+    func runPlainEvent(_ index: Int32) throws(StatechartError) -> StatechartStepOutcome {
+        stepEvent = index
+        guard started else { return .discarded }
+        guard index >= 0 else { return .unhandled }
+        return try step(event: index) ? .handled : .unhandled
+    }
+
     /// Keeps the step's event until no active state defers it. Out of line, so that an
     /// ordinary step does not even look up the queue item's type.
     @inline(never)

@@ -77,6 +77,21 @@ extension StatechartEngine {
         setPayload: () -> Void
     ) throws(StatechartError) -> StatechartStepOutcome? {
         guard !queue.hasDebugSink, queue.claimIfIdle() else { return nil }
+        if runsPlainly {
+            if selfFedRun > 0 {
+                selfFedRun = 0
+                selfFedNames.removeAll(keepingCapacity: true)
+            }
+            setPayload()
+            let outcome: StatechartStepOutcome
+            do throws(StatechartError) {
+                outcome = try runPlainEvent(index)
+            } catch {
+                try failIdleStep(error)
+            }
+            if let loopFailure = endIdleStep(published: false) { throw loopFailure }
+            return outcome
+        }
         if raisesInternally { drainingThread.store(Self.currentThread, ordering: .releasing) }
         defer { if raisesInternally { leaveDrainingThread() } }
         if selfFedRun > 0 {

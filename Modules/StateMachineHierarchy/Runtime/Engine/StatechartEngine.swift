@@ -71,6 +71,10 @@ final class StatechartEngine: @unchecked Sendable {
     let settles: Bool
     /// A snapshot reads more than the configuration (histories, joins, timers, finals, sends).
     let hasSnapshotExtras: Bool
+    /// Nothing but the step itself runs around an event: no settling, no internal queue, no
+    /// step observer, no deferral. The idle fast path then runs the step with none of the
+    /// tests for them (see `runPlainEvent(_:)`).
+    let runsPlainly: Bool
 
     /// The thread running steps, so that `raise` can tell a call made inside a step from
     /// one made elsewhere (a task started by a block, say). Kept only with
@@ -167,6 +171,7 @@ final class StatechartEngine: @unchecked Sendable {
         maxSelfFedSteps = max(1, options.maxSelfFedSteps)
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
         hasSnapshotExtras = topology.hasSnapshotExtras || sendsEvents
+        runsPlainly = !settles && !raisesInternally && !tracesSteps && !topology.hasDeferrals
         historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
         pendingTimers = [StatechartTimer?](repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
