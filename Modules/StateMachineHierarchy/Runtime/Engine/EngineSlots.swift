@@ -14,6 +14,11 @@ struct EngineSlots {
     /// Per delayed transition: its pending timer's deadline on the chart's clock, nil when
     /// none (the timers themselves are references, kept apart in the engine).
     let timerDeadlines: Slots<Duration?>
+    /// Per join source (join `j`'s are `joinArrived[joinStart[j] ..< joinStart[j + 1]]`):
+    /// whether it has arrived (`JoinSemantics.rememberArrivals`); and per join, how many have.
+    let joinArrived: Slots<Bool>
+    let joinStart: Slots<Int32>
+    let joinArrivals: Slots<Int32>
 
     private let block: UnsafeMutableRawPointer
 
@@ -23,6 +28,10 @@ struct EngineSlots {
         let restoreTargets = layout.reserve(Int32.self, count: topology.regions.count)
         let generations = layout.reserve(UInt64.self, count: topology.states.count)
         let timerDeadlines = layout.reserve(Duration?.self, count: topology.timers.count)
+        let starts = topology.joins.reduce(into: [Int32(0)]) { $0.append($0[$0.count - 1] + Int32($1.sourceCount)) }
+        let joinArrived = layout.reserve(Bool.self, count: Int(starts[starts.count - 1]))
+        let joinStart = layout.reserve(Int32.self, count: starts.count)
+        let joinArrivals = layout.reserve(Int32.self, count: topology.joins.count)
 
         let block = layout.allocate()
         self.block = block
@@ -30,6 +39,15 @@ struct EngineSlots {
         self.restoreTargets = Slots(restoreTargets, in: block, repeating: -1)
         self.generations = Slots(generations, in: block, repeating: 0)
         self.timerDeadlines = Slots(timerDeadlines, in: block, repeating: nil)
+        self.joinArrived = Slots(joinArrived, in: block, repeating: false)
+        self.joinStart = Slots(joinStart, in: block, copying: starts)
+        self.joinArrivals = Slots(joinArrivals, in: block, repeating: 0)
+    }
+
+    /// The slots in ``joinArrived`` of `join`'s sources.
+    @inline(__always)
+    func sources(ofJoin join: Int) -> Range<Int> {
+        Int(joinStart[join])..<Int(joinStart[join &+ 1])
     }
 
     /// Frees every buffer. Their values are plain (see ``SlotLayout``), so nothing is

@@ -34,10 +34,11 @@ extension StatechartEngine {
             }
         }
         if dirtyExtras.contains(.joins) {
-            for join in joinProgress.indices {
+            for join in snapshotWords.joinStart.indices {
                 let start = snapshotWords.joinStart[join]
-                for slot in joinProgress[join].indices {
-                    configuration.store(word: start + slot, joinProgress[join][slot] ? 1 : 0)
+                let sources = slots.sources(ofJoin: join)
+                for slot in sources {
+                    configuration.store(word: start + slot - sources.lowerBound, slots.joinArrived[slot] ? 1 : 0)
                 }
             }
         }

@@ -449,20 +449,21 @@ extension StatechartEngine {
 
     /// Records a join source; true when every source has arrived (the progress resets).
     private func arrive(at join: Int, slot: Int) -> Bool {
-        if joinProgress[join][slot] { return false }
-        joinProgress[join][slot] = true
-        joinArrivals[join] += 1
+        let sources = slots.sources(ofJoin: join)
+        if slots.joinArrived[sources.lowerBound + slot] { return false }
+        slots.joinArrived[sources.lowerBound + slot] = true
+        slots.joinArrivals[join] &+= 1
         dirtyExtras.insert(.joins)
-        guard joinArrivals[join] == topology.joins[join].sourceCount else { return false }
+        guard slots.joinArrivals[join] == sources.count else { return false }
         resetJoin(join)
         return true
     }
 
     /// Forgets the sources that have arrived at `join`.
     func resetJoin(_ join: Int) {
-        guard joinArrivals[join] > 0 else { return }
-        for slot in joinProgress[join].indices { joinProgress[join][slot] = false }
-        joinArrivals[join] = 0
+        guard slots.joinArrivals[join] > 0 else { return }
+        for slot in slots.sources(ofJoin: join) { slots.joinArrived[slot] = false }
+        slots.joinArrivals[join] = 0
         dirtyExtras.insert(.joins)
     }
 

@@ -174,8 +174,13 @@ extension StatechartEngine {
         for (region, state) in configuration.enumerated() { slots.current[region] = state }
         self.sends?.restore(sends, idSlots: sendIDSlots, generatedIDCount: generatedSendIDCount)
         self.historyRecords = historyRecords
-        self.joinProgress = joinProgress
-        joinArrivals = joinProgress.map { $0.filter { $0 }.count }
+        for (join, progress) in joinProgress.enumerated() where join < topology.joins.count {
+            let sources = slots.sources(ofJoin: join)
+            for (position, arrived) in progress.enumerated() where position < sources.count {
+                slots.joinArrived[sources.lowerBound + position] = arrived
+            }
+            slots.joinArrivals[join] = Int32(sources.filter { slots.joinArrived[$0] }.count)
+        }
         started = true
         for (region, state) in configuration.enumerated() where state >= 0 {
             if tables.hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
@@ -201,7 +206,7 @@ extension StatechartEngine {
         sends?.cancelAll()
         for region in slots.current.indices { slots.current[region] = -1 }
         for index in historyRecords.indices { historyRecords[index] = [] }
-        for join in joinProgress.indices { resetJoin(join) }
+        for join in topology.joins.indices { resetJoin(join) }
         started = false
         finished = false
         internalQueue.removeAll()

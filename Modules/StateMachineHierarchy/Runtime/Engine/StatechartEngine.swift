@@ -92,8 +92,6 @@ final class StatechartEngine: @unchecked Sendable {
     // one step at a time, so Swift's run-time exclusivity checks (a call into the runtime on
     // every read and write of a class's stored `var`, costing more than a whole step of a
     // plain chart) are switched off for them: the drainer role is what keeps accesses apart.
-    @exclusivity(unchecked) var joinProgress: [[Bool]]
-    @exclusivity(unchecked) var joinArrivals: [Int]
     @exclusivity(unchecked) var started = false
     /// A final state of the root region is active.
     @exclusivity(unchecked) var finished = false
@@ -179,8 +177,6 @@ final class StatechartEngine: @unchecked Sendable {
         self.subscriptions = subscriptions
         snapshotWords = SnapshotWords(topology: topology)
         configuration = PublishedConfiguration(regions: topology.regions.count, words: snapshotWords.count)
-        joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
-        joinArrivals = [Int](repeating: 0, count: topology.joins.count)
         sends?.engine = self
     }
 
