@@ -354,14 +354,21 @@ extension StatechartEngine {
                 }
             }
             guard !internalQueue.isEmpty else { return }
-            let item = internalQueue.removeFirst()
+            // The only one (a done event, usually) is also the last: no elements to move up.
+            let item = internalQueue.count == 1 ? internalQueue.removeLast() : internalQueue.removeFirst()
             let index = item.index
             if reportsEventStarts {
                 hooks.eventStarted(item.name ?? topology.eventNames[Int(index)], payload: item.payload, external: false)
             }
             guard index >= 0 else { continue }
-            stepPayload = item.payload
-            stepHasPayload = true
+            if item.payload != nil {
+                stepPayload = item.payload
+                stepHasPayload = true
+            } else if stepHasPayload {
+                // The existential is written (a value-witness call) only if it held a payload.
+                stepPayload = nil
+                stepHasPayload = false
+            }
             stepEvent = index
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
             if try step(event: index) { try count() }
