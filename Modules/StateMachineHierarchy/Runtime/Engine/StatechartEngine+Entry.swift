@@ -295,9 +295,10 @@ extension StatechartEngine {
         if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
     }
 
-    /// What exiting `index` itself runs once its regions are gone, for a state without
-    /// histories, timers or a task and without a debug log (see ``exitState(_:)``): its
-    /// partial joins reset, its observers are told and its exit block runs.
+    /// What exiting `index` itself runs once its regions are gone (its histories recorded
+    /// and its timers and task stopped before them, if it has any), without a debug log
+    /// (see ``exitState(_:)``): its partial joins reset, its observers are told and its
+    /// exit block runs.
     @inline(__always)
     func exitOnly(_ index: Int32) {
         let state = tables.hot[Int(index)]

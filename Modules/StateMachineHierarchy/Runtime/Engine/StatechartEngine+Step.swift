@@ -303,13 +303,43 @@ extension StatechartEngine {
     /// content, then entry), so `In()` no longer sees it.
     @inline(__always)
     private func leave(region: Int32) {
-        if log == nil, tables.hasPlainExits[Int(region)] {
+        guard log == nil else {
+            let active = slots.current[Int(region)]
+            if active >= 0 { exitState(active) }
+            slots.current[Int(region)] = -1
+            return
+        }
+        leaveQuietly(region: region)
+    }
+
+    /// ``leave(region:)`` without a debug log: plainly when nothing at or below `region`
+    /// records or stops anything, else state by state (``exitQuietly(_:)``).
+    @inline(__always)
+    private func leaveQuietly(region: Int32) {
+        if tables.hasPlainExits[Int(region)] {
             leavePlainly(region: region)
             return
         }
         let active = slots.current[Int(region)]
-        if active >= 0 { exitState(active) }
+        if active >= 0 { exitQuietly(active) }
         slots.current[Int(region)] = -1
+    }
+
+    /// ``exitState(_:)`` without a debug log, in a function without the log's lines: its
+    /// histories are recorded and its timers and task stopped, its regions left (children
+    /// first, in `regionExitOrder`), then what exiting the state itself runs.
+    private func exitQuietly(_ index: Int32) {
+        let state = tables.hot[Int(index)]
+        if state.hasExtras { deactivate(index) }
+        if state.regionCount > 0 {
+            let regions = Int(state.regionStart)..<Int(state.regionStart &+ state.regionCount)
+            if reverseRegionExit {
+                for slot in regions.reversed() { leaveQuietly(region: tables.childRegions[slot]) }
+            } else {
+                for slot in regions { leaveQuietly(region: tables.childRegions[slot]) }
+            }
+        }
+        exitOnly(index)
     }
 
     /// ``leave(region:)`` for a region below which no state records a history or stops a
