@@ -19,6 +19,10 @@ struct EngineSlots {
     let joinArrived: Slots<Bool>
     let joinStart: Slots<Int32>
     let joinArrivals: Slots<Int32>
+    /// Per history, whether it has a record (its owner exited since the chart started); and
+    /// per region it remembers (`Topology.historyRegions`'s slots), the state recorded.
+    let historyRecorded: Slots<Bool>
+    let historyStates: Slots<Int32>
 
     private let block: UnsafeMutableRawPointer
 
@@ -32,6 +36,8 @@ struct EngineSlots {
         let joinArrived = layout.reserve(Bool.self, count: Int(starts[starts.count - 1]))
         let joinStart = layout.reserve(Int32.self, count: starts.count)
         let joinArrivals = layout.reserve(Int32.self, count: topology.joins.count)
+        let historyRecorded = layout.reserve(Bool.self, count: topology.histories.count)
+        let historyStates = layout.reserve(Int32.self, count: topology.historyRegions.count)
 
         let block = layout.allocate()
         self.block = block
@@ -42,6 +48,8 @@ struct EngineSlots {
         self.joinArrived = Slots(joinArrived, in: block, repeating: false)
         self.joinStart = Slots(joinStart, in: block, copying: starts)
         self.joinArrivals = Slots(joinArrivals, in: block, repeating: 0)
+        self.historyRecorded = Slots(historyRecorded, in: block, repeating: false)
+        self.historyStates = Slots(historyStates, in: block, repeating: -1)
     }
 
     /// The slots in ``joinArrived`` of `join`'s sources.

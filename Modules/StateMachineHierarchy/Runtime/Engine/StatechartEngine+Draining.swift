@@ -302,7 +302,7 @@ extension StatechartEngine {
         sends?.cancelAll()
         internalQueue.removeAll()
         deferredItems.removeAll()
-        for index in historyRecords.indices { historyRecords[index] = [] }
+        forgetHistoryRecords()
         dirtyExtras = .all
         return .handled
     }

@@ -22,14 +22,14 @@ extension StatechartEngine {
         runState.store((started ? 1 : 0) | (finished ? 2 : 0), ordering: .releasing)
         guard hasSnapshotExtras, !dirtyExtras.isEmpty else { return }
         if dirtyExtras.contains(.histories) {
-            for history in historyRecords.indices {
+            for history in snapshotWords.historyStart.indices {
                 let start = snapshotWords.historyStart[history]
-                let regions = topology.historyRegionSlots(history).count
-                historyRecords[history].withUnsafeBufferPointer { record in
-                    configuration.store(word: start, record.isEmpty ? 0 : 1)
-                    for position in 0..<min(record.count, regions) {
-                        configuration.store(word: start + 1 + position, Int64(record[position]))
-                    }
+                let recorded = slots.historyRecorded[history]
+                configuration.store(word: start, recorded ? 1 : 0)
+                guard recorded else { continue }
+                let regions = topology.historyRegionSlots(history)
+                for slot in regions {
+                    configuration.store(word: start + 1 + slot - regions.lowerBound, Int64(slots.historyStates[slot]))
                 }
             }
         }

@@ -454,7 +454,7 @@ extension StatechartEngine {
     /// exit makes one. W3C reads a history's value after the transition's exits, so a
     /// transition from the owner to its own history returns to what was active in it.
     private func hasRecord(_ history: Int32, afterExitsOf change: Int32) -> Bool {
-        guard historyRecords[Int(history)].isEmpty else { return true }
+        guard !slots.historyRecorded[Int(history)] else { return true }
         let owner = topology.histories[Int(history)].owner
         guard isActiveInStep(owner) else { return false }
         let entry = tables.switches[Int(change)]

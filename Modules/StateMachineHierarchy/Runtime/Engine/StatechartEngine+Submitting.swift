@@ -173,7 +173,13 @@ extension StatechartEngine {
     ) {
         for (region, state) in configuration.enumerated() { slots.current[region] = state }
         self.sends?.restore(sends, idSlots: sendIDSlots, generatedIDCount: generatedSendIDCount)
-        self.historyRecords = historyRecords
+        for (history, record) in historyRecords.enumerated() where history < topology.histories.count {
+            let regions = topology.historyRegionSlots(history)
+            slots.historyRecorded[history] = !record.isEmpty
+            for (position, slot) in regions.enumerated() where position < record.count {
+                slots.historyStates[slot] = record[position]
+            }
+        }
         for (join, progress) in joinProgress.enumerated() where join < topology.joins.count {
             let sources = slots.sources(ofJoin: join)
             for (position, arrived) in progress.enumerated() where position < sources.count {
@@ -188,6 +194,11 @@ extension StatechartEngine {
         }
         dirtyExtras = .all
         publish()
+    }
+
+    /// Forgets every history's record (the chart stopped or halted).
+    func forgetHistoryRecords() {
+        for history in topology.histories.indices { slots.historyRecorded[history] = false }
     }
 
     /// Stops the chart where it is, without running exit blocks: timers, tasks and sends
@@ -205,7 +216,7 @@ extension StatechartEngine {
         }
         sends?.cancelAll()
         for region in slots.current.indices { slots.current[region] = -1 }
-        for index in historyRecords.indices { historyRecords[index] = [] }
+        forgetHistoryRecords()
         for join in topology.joins.indices { resetJoin(join) }
         started = false
         finished = false

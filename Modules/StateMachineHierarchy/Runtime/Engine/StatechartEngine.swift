@@ -112,9 +112,6 @@ final class StatechartEngine: @unchecked Sendable {
     /// Steps run in a row on self-fed items, and the names of the last few, to name the cycle.
     @exclusivity(unchecked) var selfFedRun = 0
     @exclusivity(unchecked) var selfFedNames: [String] = []
-    /// Per history, the active state of each of its regions when its owner last exited;
-    /// empty until then.
-    @exclusivity(unchecked) var historyRecords: [[Int32]]
     /// Per delayed transition: its pending timer on `clock`, nil when none (its deadline is
     /// `slots.timerDeadlines`).
     @exclusivity(unchecked) var pendingTimers: [StatechartTimer?]
@@ -170,7 +167,6 @@ final class StatechartEngine: @unchecked Sendable {
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
         hasSnapshotExtras = topology.hasSnapshotExtras || sendsEvents
         runsPlainly = !settles && !raisesInternally && !tracesSteps && !topology.hasDeferrals
-        historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
         pendingTimers = [StatechartTimer?](repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
