@@ -32,9 +32,8 @@ struct EngineSlots {
         let restoreTargets = layout.reserve(Int32.self, count: topology.regions.count)
         let generations = layout.reserve(UInt64.self, count: topology.states.count)
         let timerDeadlines = layout.reserve(Duration?.self, count: topology.timers.count)
-        let starts = topology.joins.reduce(into: [Int32(0)]) { $0.append($0[$0.count - 1] + Int32($1.sourceCount)) }
-        let joinArrived = layout.reserve(Bool.self, count: Int(starts[starts.count - 1]))
-        let joinStart = layout.reserve(Int32.self, count: starts.count)
+        let joinArrived = layout.reserve(Bool.self, count: topology.joins.reduce(0) { $0 + $1.sourceCount })
+        let joinStart = layout.reserve(Int32.self, count: topology.joins.count + 1)
         let joinArrivals = layout.reserve(Int32.self, count: topology.joins.count)
         let historyRecorded = layout.reserve(Bool.self, count: topology.histories.count)
         let historyStates = layout.reserve(Int32.self, count: topology.historyRegions.count)
@@ -46,10 +45,17 @@ struct EngineSlots {
         self.generations = Slots(generations, in: block, repeating: 0)
         self.timerDeadlines = Slots(timerDeadlines, in: block, repeating: nil)
         self.joinArrived = Slots(joinArrived, in: block, repeating: false)
-        self.joinStart = Slots(joinStart, in: block, copying: starts)
+        self.joinStart = Slots(joinStart, in: block, repeating: 0)
         self.joinArrivals = Slots(joinArrivals, in: block, repeating: 0)
         self.historyRecorded = Slots(historyRecorded, in: block, repeating: false)
         self.historyStates = Slots(historyStates, in: block, repeating: -1)
+        // Filled in place: a temporary array here would be one more allocation per chart,
+        // whose freed chunk stays among the chart's memory.
+        var sources: Int32 = 0
+        for (join, node) in topology.joins.enumerated() {
+            sources += Int32(node.sourceCount)
+            self.joinStart[join + 1] = sources
+        }
     }
 
     /// The slots in ``joinArrived`` of `join`'s sources.
