@@ -159,7 +159,7 @@ extension StatechartEngine {
     /// Whether the configuration is `deferringConfiguration`.
     private func isDeferringConfiguration() -> Bool {
         guard deferringConfiguration.count == topology.regions.count else { return false }
-        for region in slots.current.indices where slots.current[region] != deferringConfiguration[region] {
+        for region in 0..<slots.regionCount where slots.current[region] != deferringConfiguration[region] {
             return false
         }
         return true
@@ -168,7 +168,7 @@ extension StatechartEngine {
     /// Records the configuration as the one in which every kept event is deferred.
     private func recordDeferringConfiguration() {
         deferringConfiguration.removeAll(keepingCapacity: true)
-        for region in slots.current.indices { deferringConfiguration.append(slots.current[region]) }
+        for region in 0..<slots.regionCount { deferringConfiguration.append(slots.current[region]) }
     }
 
     /// Runs `item`'s step; with a debug sink, the step's lines go to a fresh log, with its

@@ -10,10 +10,10 @@ extension StatechartEngine {
     /// after every step.
     func publish() {
         guard started != isRunning || (hasSnapshotExtras && !dirtyExtras.isEmpty) else {
-            configuration.publish(slots.current.buffer)
+            configuration.publish(slots.current.buffer(count: slots.regionCount))
             return
         }
-        configuration.publish(slots.current.buffer) { publishExtras() }
+        configuration.publish(slots.current.buffer(count: slots.regionCount)) { publishExtras() }
     }
 
     /// Publishes the parts of `dirtyExtras`, inside the configuration's write: the plain
@@ -43,7 +43,7 @@ extension StatechartEngine {
             }
         }
         if dirtyExtras.contains(.timers) {
-            for timer in slots.timerDeadlines.indices {
+            for timer in 0..<slots.timerCount {
                 let start = snapshotWords.timerStart[timer]
                 if let deadline = slots.timerDeadlines[timer] {
                     // The attoseconds as two halves: `components` would divide by 10^18.

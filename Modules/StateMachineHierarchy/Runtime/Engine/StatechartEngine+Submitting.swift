@@ -215,7 +215,7 @@ extension StatechartEngine {
             tasks[index] = nil
         }
         sends?.cancelAll()
-        for region in slots.current.indices { slots.current[region] = -1 }
+        for region in 0..<slots.regionCount { slots.current[region] = -1 }
         forgetHistoryRecords()
         for join in topology.joins.indices { resetJoin(join) }
         started = false
