@@ -257,6 +257,9 @@ final class Topology: Sendable {
     /// one block this topology owns and frees: every engine made from it reads them there
     /// (see `TopologyTables`).
     let tables: TopologyTables
+    /// How many values some of ``tables``' buffers hold (their `Slots` keep no count): the
+    /// per-state facts (`hot`), and the sparse handler table's listings and (state, event) pairs.
+    let tableSizes: (hot: Int, handlerList: Int, pairEvents: Int)
 
     init(
         name: String,
@@ -417,6 +420,7 @@ final class Topology: Sendable {
                     }
             )
         }
+        tableSizes = (hot.count, handlerTable.list.count, handlerTable.pairEvents.count)
         let plainExits = Self.plainExits(states: states, regions: regions)
         let isPlainSwitch = hotSwitches.indices.map { change in
             let entry = hotSwitches[change]
