@@ -4,27 +4,36 @@
 /// rather than an array, because an array in a class's property costs a retain, a release
 /// and a uniqueness check per write, and a bounds check per read. The block it lives in
 /// frees it; the drainer's are drainer-confined like the rest of its state.
+///
+/// Only the start is kept (a `Slots` is one word): an engine holds a copy of its topology's
+/// ``TopologyTables`` and its own ``EngineSlots``, some forty buffers, so a count per buffer
+/// would cost every chart hundreds of bytes. Those that are walked whole say how long they
+/// are where they are declared.
 struct Slots<Element> {
-    let buffer: UnsafeMutableBufferPointer<Element>
+    let base: UnsafeMutablePointer<Element>
 
     subscript(position: Int) -> Element {
-        get { buffer[position] }
-        nonmutating set { buffer[position] = newValue }
+        get { base[position] }
+        nonmutating set { base[position] = newValue }
     }
 
-    var indices: Range<Int> { buffer.indices }
+    /// The first `count` values, as a buffer.
+    func buffer(count: Int) -> UnsafeMutableBufferPointer<Element> {
+        UnsafeMutableBufferPointer(start: base, count: count)
+    }
 
     /// The reserved part of `block`, holding a copy of `values`.
     init(_ place: SlotLayout.Place<Element>, in block: UnsafeMutableRawPointer, copying values: [Element]) {
         precondition(values.count == place.count, "a slot buffer was reserved for another count")
-        buffer = place.buffer(in: block)
+        let buffer = place.buffer(in: block)
         _ = buffer.initialize(from: values)
+        base = place.start(in: block)
     }
 
     /// The reserved part of `block`, every value `value`.
     init(_ place: SlotLayout.Place<Element>, in block: UnsafeMutableRawPointer, repeating value: Element) {
-        buffer = place.buffer(in: block)
-        buffer.initialize(repeating: value)
+        place.buffer(in: block).initialize(repeating: value)
+        base = place.start(in: block)
     }
 }
 
@@ -40,6 +49,11 @@ struct SlotLayout {
     struct Place<Element> {
         let offset: Int
         let count: Int
+
+        /// The start of the reserved buffer in `block` (bound to `Element`).
+        func start(in block: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Element> {
+            (block + offset).bindMemory(to: Element.self, capacity: count)
+        }
 
         /// The reserved buffer in `block` (bound to `Element`).
         func buffer(in block: UnsafeMutableRawPointer) -> UnsafeMutableBufferPointer<Element> {

@@ -257,6 +257,9 @@ final class Topology: Sendable {
     /// one block this topology owns and frees: every engine made from it reads them there
     /// (see `TopologyTables`).
     let tables: TopologyTables
+    /// How many values some of ``tables``' buffers hold (their `Slots` keep no count): the
+    /// per-state facts (`hot`), and the sparse handler table's listings and (state, event) pairs.
+    let tableSizes: (hot: Int, handlerList: Int, pairEvents: Int)
 
     init(
         name: String,
@@ -375,6 +378,7 @@ final class Topology: Sendable {
         var entryRegions: [Int32] = []
         var entryStates: [Int32] = []
         var hasStaticEntry: [Bool] = []
+        var hasPlainEntry: [Bool] = []
         for (change, entry) in hotSwitches.enumerated() {
             var isStatic = true
             func enter(_ region: Int32, plan: Int32) {
@@ -409,6 +413,20 @@ final class Topology: Sendable {
             }
             entryStart.append(Int32(entryRegions.count))
             hasStaticEntry.append(isStatic)
+            hasPlainEntry.append(
+                isStatic && !hasHistoryDefaultActions
+                    && entryStates[Int(entryStart[change])...].allSatisfy { state in
+                        !hot[Int(state)].hasEnter && !hot[Int(state)].hasExtras
+                    }
+            )
+        }
+        tableSizes = (hot.count, handlerTable.list.count, handlerTable.pairEvents.count)
+        let plainExits = Self.plainExits(states: states, regions: regions)
+        let isPlainSwitch = hotSwitches.indices.map { change in
+            let entry = hotSwitches[change]
+            let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
+            return hasPlainEntry[change] && entry.historyCount == 0
+                && scope.allSatisfy { plainExits[Int(scopeRegions[$0])] }
         }
         tables = TopologyTables(
             hot: hot,
@@ -422,10 +440,19 @@ final class Topology: Sendable {
             entryRegions: entryRegions,
             entryStates: entryStates,
             hasStaticEntry: hasStaticEntry,
+            hasPlainEntry: hasPlainEntry,
+            isPlainSwitch: isPlainSwitch,
             regionInitial: regionInitial,
             regionParents: regions.map(\.parent),
             planRegions: planRegions,
-            planStates: planStates
+            planStates: planStates,
+            dispatch: DispatchCandidates(
+                table: handlerTable,
+                parents: states.map(\.parent),
+                regionCount: regions.count,
+                eventCount: eventNames.count
+            ),
+            hasPlainExits: plainExits
         )
     }
 
@@ -458,6 +485,21 @@ final class Topology: Sendable {
                 && state.joinCount == 0
         }
         return isPlain(source) && isPlain(destination) ? target : -1
+    }
+
+    /// Per region, whether no state at or below it records a history or stops a timer or a
+    /// task when it exits (`TopologyTables.hasPlainExits`). Regions are numbered in document
+    /// order (pre-order), so walking them backwards settles every region below one first.
+    private static func plainExits(states: [StateNode], regions: [RegionNode]) -> [Bool] {
+        var plain = [Bool](repeating: true, count: regions.count)
+        for region in regions.indices.reversed() {
+            plain[region] = regions[region].states.allSatisfy { index in
+                let state = states[Int(index)]
+                return !state.hasTask && state.histories.isEmpty && state.timers.isEmpty
+                    && state.regions.allSatisfy { plain[Int($0)] }
+            }
+        }
+        return plain
     }
 
     /// The slots in `historyRegions` of the regions `history` remembers.

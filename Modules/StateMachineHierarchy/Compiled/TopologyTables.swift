@@ -30,6 +30,14 @@ struct TopologyTables: @unchecked Sendable {
     let entryRegions: Slots<Int32>
     let entryStates: Slots<Int32>
     let hasStaticEntry: Slots<Bool>
+    /// Per switch with a static entry: no state it enters has an enter block or anything
+    /// else to start (timers, a task, a final state's completion), and the chart has no
+    /// history default content, so entering is only setting regions and telling observers.
+    let hasPlainEntry: Slots<Bool>
+    /// Per switch: a plain entry (`hasPlainEntry`), no history target, and plain exits in
+    /// every region of its scope (`hasPlainExits`): taking it is leaving the scope, the
+    /// content, and setting the entered regions (see `StatechartEngine.takePlainly(_:)`).
+    let isPlainSwitch: Slots<Bool>
     /// Per region, its initial state.
     let regionInitial: Slots<Int32>
     /// Per region, the state that owns it (-1 for the root).
@@ -40,6 +48,14 @@ struct TopologyTables: @unchecked Sendable {
     /// Per switch, the states it enters on the way to its targets, by region (`Switch.planRegions` and `planStates`), for `StatechartEngine.explicitChild(of:in:)`.
     let planRegions: Slots<Int32>
     let planStates: Slots<Int32>
+    /// ``DispatchCandidates``: event `e`'s are `candidateRegions[candidateStart[e] ..< candidateStart[e + 1]]`.
+    let candidateStart: Slots<Int32>
+    let candidateRegions: Slots<Int32>
+    /// Per region: no state at or below it records a history or stops a timer or a task
+    /// when it exits, so its exits are only observers, exit blocks and joins to reset.
+    let hasPlainExits: Slots<Bool>
+    /// The number of events `candidateStart` covers (one more entry than that).
+    let candidateEventCount: Int
 
     private let block: UnsafeMutableRawPointer
 
@@ -56,10 +72,14 @@ struct TopologyTables: @unchecked Sendable {
         entryRegions: [Int32],
         entryStates: [Int32],
         hasStaticEntry: [Bool],
+        hasPlainEntry: [Bool],
+        isPlainSwitch: [Bool],
         regionInitial: [Int32],
         regionParents: [Int32],
         planRegions: [Int32],
-        planStates: [Int32]
+        planStates: [Int32],
+        dispatch: DispatchCandidates,
+        hasPlainExits: [Bool]
     ) {
         var layout = SlotLayout()
         let hotPlace = layout.reserve(StateHot.self, count: hot.count)
@@ -73,12 +93,17 @@ struct TopologyTables: @unchecked Sendable {
         let entryRegionsPlace = layout.reserve(Int32.self, count: entryRegions.count)
         let entryStatesPlace = layout.reserve(Int32.self, count: entryStates.count)
         let hasStaticEntryPlace = layout.reserve(Bool.self, count: hasStaticEntry.count)
+        let hasPlainEntryPlace = layout.reserve(Bool.self, count: hasPlainEntry.count)
+        let isPlainSwitchPlace = layout.reserve(Bool.self, count: isPlainSwitch.count)
         let regionInitialPlace = layout.reserve(Int32.self, count: regionInitial.count)
         let regionParentsPlace = layout.reserve(Int32.self, count: regionParents.count)
         let pairEventsPlace = layout.reserve(Int32.self, count: handlerTable.pairEvents.count)
         let pairHandlerStartPlace = layout.reserve(Int32.self, count: handlerTable.pairHandlerStart.count)
         let planRegionsPlace = layout.reserve(Int32.self, count: planRegions.count)
         let planStatesPlace = layout.reserve(Int32.self, count: planStates.count)
+        let candidateStartPlace = layout.reserve(Int32.self, count: dispatch.start.count)
+        let candidateRegionsPlace = layout.reserve(Int32.self, count: dispatch.regions.count)
+        let hasPlainExitsPlace = layout.reserve(Bool.self, count: hasPlainExits.count)
 
         let block = layout.allocate()
         self.block = block
@@ -93,12 +118,18 @@ struct TopologyTables: @unchecked Sendable {
         self.entryRegions = Slots(entryRegionsPlace, in: block, copying: entryRegions)
         self.entryStates = Slots(entryStatesPlace, in: block, copying: entryStates)
         self.hasStaticEntry = Slots(hasStaticEntryPlace, in: block, copying: hasStaticEntry)
+        self.hasPlainEntry = Slots(hasPlainEntryPlace, in: block, copying: hasPlainEntry)
+        self.isPlainSwitch = Slots(isPlainSwitchPlace, in: block, copying: isPlainSwitch)
         self.regionInitial = Slots(regionInitialPlace, in: block, copying: regionInitial)
         self.regionParents = Slots(regionParentsPlace, in: block, copying: regionParents)
         pairEvents = Slots(pairEventsPlace, in: block, copying: handlerTable.pairEvents)
         pairHandlerStart = Slots(pairHandlerStartPlace, in: block, copying: handlerTable.pairHandlerStart)
         self.planRegions = Slots(planRegionsPlace, in: block, copying: planRegions)
         self.planStates = Slots(planStatesPlace, in: block, copying: planStates)
+        candidateStart = Slots(candidateStartPlace, in: block, copying: dispatch.start)
+        candidateRegions = Slots(candidateRegionsPlace, in: block, copying: dispatch.regions)
+        candidateEventCount = dispatch.start.count - 1
+        self.hasPlainExits = Slots(hasPlainExitsPlace, in: block, copying: hasPlainExits)
     }
 
     /// Frees every buffer; called once, by the owning ``Topology``'s `deinit`.

@@ -159,7 +159,7 @@ extension StatechartEngine {
     /// Whether the configuration is `deferringConfiguration`.
     private func isDeferringConfiguration() -> Bool {
         guard deferringConfiguration.count == topology.regions.count else { return false }
-        for region in slots.current.indices where slots.current[region] != deferringConfiguration[region] {
+        for region in 0..<slots.regionCount where slots.current[region] != deferringConfiguration[region] {
             return false
         }
         return true
@@ -168,7 +168,7 @@ extension StatechartEngine {
     /// Records the configuration as the one in which every kept event is deferred.
     private func recordDeferringConfiguration() {
         deferringConfiguration.removeAll(keepingCapacity: true)
-        for region in slots.current.indices { deferringConfiguration.append(slots.current[region]) }
+        for region in 0..<slots.regionCount { deferringConfiguration.append(slots.current[region]) }
     }
 
     /// Runs `item`'s step; with a debug sink, the step's lines go to a fresh log, with its
@@ -224,7 +224,9 @@ extension StatechartEngine {
     }
 
     /// One event's run-to-completion step (its payload is `stepPayload`): the event, then
-    /// eventless transitions and internal events until the chart settles.
+    /// eventless transitions and internal events until the chart settles. Inlined into the
+    /// idle fast path, which is most steps.
+    @inline(__always)
     func runEvent(
         _ index: Int32,
         name: String?,
@@ -252,6 +254,17 @@ extension StatechartEngine {
         }
         if settles { try settle() }
         return handled ? .handled : .unhandled
+    }
+
+    /// ``runEvent(_:name:source:_:)`` for an engine that `runsPlainly`, on the idle fast
+    /// path (no debug log, no task result): what `runEvent` does there, without testing for
+    /// what such an engine never does (report the event, defer it, settle).
+    @inline(__always)
+    func runPlainEvent(_ index: Int32) throws(StatechartError) -> StatechartStepOutcome {
+        stepEvent = index
+        guard started else { return .discarded }
+        guard index >= 0 else { return .unhandled }
+        return try step(event: index) ? .handled : .unhandled
     }
 
     /// Keeps the step's event until no active state defers it. Out of line, so that an
@@ -289,7 +302,7 @@ extension StatechartEngine {
         sends?.cancelAll()
         internalQueue.removeAll()
         deferredItems.removeAll()
-        for index in historyRecords.indices { historyRecords[index] = [] }
+        forgetHistoryRecords()
         dirtyExtras = .all
         return .handled
     }
@@ -341,14 +354,21 @@ extension StatechartEngine {
                 }
             }
             guard !internalQueue.isEmpty else { return }
-            let item = internalQueue.removeFirst()
+            // The only one (a done event, usually) is also the last: no elements to move up.
+            let item = internalQueue.count == 1 ? internalQueue.removeLast() : internalQueue.removeFirst()
             let index = item.index
             if reportsEventStarts {
                 hooks.eventStarted(item.name ?? topology.eventNames[Int(index)], payload: item.payload, external: false)
             }
             guard index >= 0 else { continue }
-            stepPayload = item.payload
-            stepHasPayload = true
+            if item.payload != nil {
+                stepPayload = item.payload
+                stepHasPayload = true
+            } else if stepHasPayload {
+                // The existential is written (a value-witness call) only if it held a payload.
+                stepPayload = nil
+                stepHasPayload = false
+            }
             stepEvent = index
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
             if try step(event: index) { try count() }

@@ -4,8 +4,8 @@
 extension StatechartEngine {
     /// Makes the next entries follow what `history` recorded.
     func restoreRecord(of history: Int) {
-        for (position, slot) in topology.historyRegionSlots(history).enumerated() {
-            slots.restoreTargets[Int(topology.historyRegions[slot])] = historyRecords[history][position]
+        for slot in topology.historyRegionSlots(history) {
+            slots.restoreTargets[Int(topology.historyRegions[slot])] = slots.historyStates[slot]
         }
     }
 
@@ -24,7 +24,7 @@ extension StatechartEngine {
         guard entry.historyCount > 0 else { return }
         for slot in Int(entry.historyStart)..<Int(entry.historyStart + entry.historyCount) {
             let history = Int(topology.switchHistories[slot])
-            if !historyRecords[history].isEmpty {
+            if slots.historyRecorded[history] {
                 restoreRecord(of: history)
                 continue
             }
@@ -180,17 +180,10 @@ extension StatechartEngine {
         let state = tables.hot[Int(index)]
         for slot in Int(state.historyStart)..<Int(state.historyStart + state.historyCount) {
             let history = Int(topology.stateHistories[slot])
-            let regions = topology.historyRegionSlots(history)
-            if historyRecords[history].count == regions.count {
-                // In place: a record, once made, keeps its size (and its buffer).
-                historyRecords[history].withUnsafeMutableBufferPointer { record in
-                    for (position, slot) in regions.enumerated() {
-                        record[position] = slots.current[Int(topology.historyRegions[slot])]
-                    }
-                }
-            } else {
-                historyRecords[history] = regions.map { slots.current[Int(topology.historyRegions[$0])] }
+            for slot in topology.historyRegionSlots(history) {
+                slots.historyStates[slot] = slots.current[Int(topology.historyRegions[slot])]
             }
+            slots.historyRecorded[history] = true
             dirtyExtras.insert(.histories)
         }
         for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
@@ -291,6 +284,20 @@ extension StatechartEngine {
             resetJoin(Int(topology.resetJoins[slot]))
         }
         log?.write("\tExit '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
+        notify(.exited, state: index)
+        if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
+    }
+
+    /// What exiting `index` itself runs once its regions are gone (its histories recorded
+    /// and its timers and task stopped before them, if it has any), without a debug log
+    /// (see ``exitState(_:)``): its partial joins reset, its observers are told and its
+    /// exit block runs.
+    @inline(__always)
+    func exitOnly(_ index: Int32) {
+        let state = tables.hot[Int(index)]
+        for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
+            resetJoin(Int(topology.resetJoins[slot]))
+        }
         notify(.exited, state: index)
         if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
     }

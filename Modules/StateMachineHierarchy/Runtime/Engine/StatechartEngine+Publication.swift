@@ -10,10 +10,10 @@ extension StatechartEngine {
     /// after every step.
     func publish() {
         guard started != isRunning || (hasSnapshotExtras && !dirtyExtras.isEmpty) else {
-            configuration.publish(slots.current.buffer)
+            configuration.publish(slots.current.buffer(count: slots.regionCount))
             return
         }
-        configuration.publish(slots.current.buffer) { publishExtras() }
+        configuration.publish(slots.current.buffer(count: slots.regionCount)) { publishExtras() }
     }
 
     /// Publishes the parts of `dirtyExtras`, inside the configuration's write: the plain
@@ -22,27 +22,28 @@ extension StatechartEngine {
         runState.store((started ? 1 : 0) | (finished ? 2 : 0), ordering: .releasing)
         guard hasSnapshotExtras, !dirtyExtras.isEmpty else { return }
         if dirtyExtras.contains(.histories) {
-            for history in historyRecords.indices {
+            for history in snapshotWords.historyStart.indices {
                 let start = snapshotWords.historyStart[history]
-                let regions = topology.historyRegionSlots(history).count
-                historyRecords[history].withUnsafeBufferPointer { record in
-                    configuration.store(word: start, record.isEmpty ? 0 : 1)
-                    for position in 0..<min(record.count, regions) {
-                        configuration.store(word: start + 1 + position, Int64(record[position]))
-                    }
+                let recorded = slots.historyRecorded[history]
+                configuration.store(word: start, recorded ? 1 : 0)
+                guard recorded else { continue }
+                let regions = topology.historyRegionSlots(history)
+                for slot in regions {
+                    configuration.store(word: start + 1 + slot - regions.lowerBound, Int64(slots.historyStates[slot]))
                 }
             }
         }
         if dirtyExtras.contains(.joins) {
-            for join in joinProgress.indices {
+            for join in snapshotWords.joinStart.indices {
                 let start = snapshotWords.joinStart[join]
-                for slot in joinProgress[join].indices {
-                    configuration.store(word: start + slot, joinProgress[join][slot] ? 1 : 0)
+                let sources = slots.sources(ofJoin: join)
+                for slot in sources {
+                    configuration.store(word: start + slot - sources.lowerBound, slots.joinArrived[slot] ? 1 : 0)
                 }
             }
         }
         if dirtyExtras.contains(.timers) {
-            for timer in slots.timerDeadlines.indices {
+            for timer in 0..<slots.timerCount {
                 let start = snapshotWords.timerStart[timer]
                 if let deadline = slots.timerDeadlines[timer] {
                     // The attoseconds as two halves: `components` would divide by 10^18.

@@ -33,7 +33,79 @@ extension StatechartEngine {
     /// One microstep for `event`: TBStateMachine's dispatch, or SCXML's selection with
     /// `ConflictResolution.documentOrder`. True when a handler fired.
     func step(event: Int32) throws(StatechartError) -> Bool {
-        resolvesConflicts ? try select(event: event) : try dispatch(region: 0, event: event)
+        resolvesConflicts ? try select(event: event) : try dispatch(event: event)
+    }
+
+    /// TBStateMachine's dispatch (see ``dispatch(region:event:)``), started from the regions
+    /// whose states have handlers for `event` (`TopologyTables.candidateRegions`) rather
+    /// than from the root: when only one active state with handlers for it is found there,
+    /// the recursive dispatch would try its handlers and no others (every other state it
+    /// visits has none), so they are tried at once. With two or more, their order is the
+    /// recursion's to decide, and it runs.
+    @inline(__always)
+    private func dispatch(event: Int32) throws(StatechartError) -> Bool {
+        guard Int(event) < tables.candidateEventCount else { return false }
+        let candidates = Int(tables.candidateStart[Int(event)])..<Int(tables.candidateStart[Int(event) + 1])
+        var found: Int32 = -1
+        var handlers = 0..<0
+        if candidates.count == 1 {
+            // The usual case: the event's handlers are all in one region.
+            let region = tables.candidateRegions[candidates.lowerBound]
+            found = slots.current[Int(region)]
+            guard found >= 0 else { return false }
+            handlers = handlerRange(state: found, event: event)
+            guard !handlers.isEmpty, isActive(region: region) else { return false }
+        } else {
+            guard let (state, range) = soleCandidate(candidates, event: event) else {
+                return try dispatch(region: 0, event: event)
+            }
+            guard state >= 0 else { return false }
+            found = state
+            handlers = range
+        }
+        if let log { logWillHandle(state: found, event: event, log) }
+        for slot in handlers {
+            if let pick = try choose(Int(tables.handlerList[slot])) {
+                take(pick)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Among the candidate regions `candidates` of `event`, the only active state with
+    /// handlers for it and their slots: (-1, empty) when there is none, nil when there are
+    /// several (the recursive dispatch then decides). Out of line, so that the usual event,
+    /// whose handlers are in one region, carries none of this loop.
+    @inline(never)
+    private func soleCandidate(_ candidates: Range<Int>, event: Int32) -> (Int32, Range<Int>)? {
+        var found: Int32 = -1
+        var handlers = 0..<0
+        for slot in candidates {
+            let region = tables.candidateRegions[slot]
+            let active = slots.current[Int(region)]
+            guard active >= 0 else { continue }
+            let range = handlerRange(state: active, event: event)
+            guard !range.isEmpty, isActive(region: region) else { continue }
+            guard found < 0 else { return nil }
+            found = active
+            handlers = range
+        }
+        return (found, handlers)
+    }
+
+    /// Whether `region` is active: its owner and the owner's ancestors are (the root
+    /// region is while the chart runs). Between microsteps a region holds a state exactly
+    /// when its owner is active, so one test per level tells.
+    @inline(__always)
+    private func isActive(region: Int32) -> Bool {
+        var owner = tables.regionParents[Int(region)]
+        while owner >= 0 {
+            let above = tables.hot[Int(owner)].parent
+            guard slots.current[Int(above)] == owner else { return false }
+            owner = tables.regionParents[Int(above)]
+        }
+        return true
     }
 
     /// TBStateMachine's `handleEvent:`: the active child gets the event first (every region
@@ -105,7 +177,11 @@ extension StatechartEngine {
     func take(_ pick: Pick) {
         let target = tables.directTargets[Int(pick.handler)]
         guard target >= 0, log == nil else {
-            takeThroughScope(pick)
+            if log == nil, pick.change >= 0, pick.history < 0, tables.isPlainSwitch[Int(pick.change)] {
+                takePlainly(pick)
+            } else {
+                takeThroughScope(pick)
+            }
             return
         }
         let handler = tables.handlers[Int(pick.handler)]
@@ -116,6 +192,28 @@ extension StatechartEngine {
         if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
         slots.current[region] = target
         notify(.entered, state: target)
+    }
+
+    /// ``takeThroughScope(_:)`` for a switch whose exits, entries and histories have nothing
+    /// to run but observers, blocks of exited states and content (`TopologyTables.isPlainSwitch`),
+    /// without a debug log: the same exits, content and entries, without testing on the way
+    /// for what the switch is known not to have.
+    @inline(never)
+    private func takePlainly(_ pick: Pick) {
+        let change = Int(pick.change)
+        let entry = tables.switches[change]
+        let scope = Int(entry.scopeStart)..<Int(entry.scopeStart &+ entry.scopeCount)
+        if reverseRegionExit {
+            for slot in scope.reversed() { leavePlainly(region: tables.scopeRegions[slot]) }
+        } else {
+            for slot in scope { leavePlainly(region: tables.scopeRegions[slot]) }
+        }
+        runContent(of: pick)
+        for slot in Int(tables.entryStart[change])..<Int(tables.entryStart[change &+ 1]) {
+            let state = tables.entryStates[slot]
+            slots.current[Int(tables.entryRegions[slot])] = state
+            notify(.entered, state: state)
+        }
     }
 
     /// ``take(_:)`` for every transition but a plain move between siblings: exits the
@@ -132,7 +230,17 @@ extension StatechartEngine {
         exitScope(of: change)
         runContent(of: pick)
         if pick.history < 0, entry.historyCount == 0, log == nil, tables.hasStaticEntry[Int(change)] {
-            for slot in Int(tables.entryStart[Int(change)])..<Int(tables.entryStart[Int(change) + 1]) {
+            let entries = Int(tables.entryStart[Int(change)])..<Int(tables.entryStart[Int(change) &+ 1])
+            if tables.hasPlainEntry[Int(change)] {
+                // What `enterOnly` would do for these states: tell the observers.
+                for slot in entries {
+                    let state = tables.entryStates[slot]
+                    slots.current[Int(tables.entryRegions[slot])] = state
+                    notify(.entered, state: state)
+                }
+                return
+            }
+            for slot in entries {
                 let state = tables.entryStates[slot]
                 slots.current[Int(tables.entryRegions[slot])] = state
                 enterOnly(state)
@@ -195,9 +303,77 @@ extension StatechartEngine {
     /// content, then entry), so `In()` no longer sees it.
     @inline(__always)
     private func leave(region: Int32) {
+        guard log == nil else {
+            let active = slots.current[Int(region)]
+            if active >= 0 { exitState(active) }
+            slots.current[Int(region)] = -1
+            return
+        }
+        leaveQuietly(region: region)
+    }
+
+    /// ``leave(region:)`` without a debug log: plainly when nothing at or below `region`
+    /// records or stops anything, else state by state (``exitQuietly(_:)``).
+    @inline(__always)
+    private func leaveQuietly(region: Int32) {
+        if tables.hasPlainExits[Int(region)] {
+            leavePlainly(region: region)
+            return
+        }
         let active = slots.current[Int(region)]
-        if active >= 0 { exitState(active) }
+        if active >= 0 { exitQuietly(active) }
         slots.current[Int(region)] = -1
+    }
+
+    /// ``exitState(_:)`` without a debug log, in a function without the log's lines: its
+    /// histories are recorded and its timers and task stopped, its regions left (children
+    /// first, in `regionExitOrder`), then what exiting the state itself runs.
+    private func exitQuietly(_ index: Int32) {
+        let state = tables.hot[Int(index)]
+        if state.hasExtras { deactivate(index) }
+        if state.regionCount > 0 {
+            let regions = Int(state.regionStart)..<Int(state.regionStart &+ state.regionCount)
+            if reverseRegionExit {
+                for slot in regions.reversed() { leaveQuietly(region: tables.childRegions[slot]) }
+            } else {
+                for slot in regions { leaveQuietly(region: tables.childRegions[slot]) }
+            }
+        }
+        exitOnly(index)
+    }
+
+    /// ``leave(region:)`` for a region below which no state records a history or stops a
+    /// timer or a task (`TopologyTables.hasPlainExits`), without a debug log: the same
+    /// exits in the same order, in a function small enough that a state costs a few loads.
+    @inline(__always)
+    private func leavePlainly(region: Int32) {
+        let active = slots.current[Int(region)]
+        if active >= 0 {
+            let state = tables.hot[Int(active)]
+            if state.regionCount == 0, state.joinCount == 0, !state.hasExit {
+                // A leaf with nothing to run: what `exitPlainly` would do is tell the observers.
+                notify(.exited, state: active)
+            } else {
+                exitPlainly(active)
+            }
+        }
+        slots.current[Int(region)] = -1
+    }
+
+    /// ``exitState(_:)`` for a state at or below which nothing is recorded or stopped,
+    /// without a debug log: its regions are left (children first, in `regionExitOrder`),
+    /// then what exiting the state itself runs (``exitOnly(_:)``).
+    private func exitPlainly(_ index: Int32) {
+        let state = tables.hot[Int(index)]
+        if state.regionCount > 0 {
+            let regions = Int(state.regionStart)..<Int(state.regionStart &+ state.regionCount)
+            if reverseRegionExit {
+                for slot in regions.reversed() { leavePlainly(region: tables.childRegions[slot]) }
+            } else {
+                for slot in regions { leavePlainly(region: tables.childRegions[slot]) }
+            }
+        }
+        exitOnly(index)
     }
 
     /// What a transition runs between its exits and its entries: the handler's action (a
@@ -278,7 +454,7 @@ extension StatechartEngine {
     /// exit makes one. W3C reads a history's value after the transition's exits, so a
     /// transition from the owner to its own history returns to what was active in it.
     private func hasRecord(_ history: Int32, afterExitsOf change: Int32) -> Bool {
-        guard historyRecords[Int(history)].isEmpty else { return true }
+        guard !slots.historyRecorded[Int(history)] else { return true }
         let owner = topology.histories[Int(history)].owner
         guard isActiveInStep(owner) else { return false }
         let entry = tables.switches[Int(change)]
@@ -303,20 +479,21 @@ extension StatechartEngine {
 
     /// Records a join source; true when every source has arrived (the progress resets).
     private func arrive(at join: Int, slot: Int) -> Bool {
-        if joinProgress[join][slot] { return false }
-        joinProgress[join][slot] = true
-        joinArrivals[join] += 1
+        let sources = slots.sources(ofJoin: join)
+        if slots.joinArrived[sources.lowerBound + slot] { return false }
+        slots.joinArrived[sources.lowerBound + slot] = true
+        slots.joinArrivals[join] &+= 1
         dirtyExtras.insert(.joins)
-        guard joinArrivals[join] == topology.joins[join].sourceCount else { return false }
+        guard slots.joinArrivals[join] == sources.count else { return false }
         resetJoin(join)
         return true
     }
 
     /// Forgets the sources that have arrived at `join`.
     func resetJoin(_ join: Int) {
-        guard joinArrivals[join] > 0 else { return }
-        for slot in joinProgress[join].indices { joinProgress[join][slot] = false }
-        joinArrivals[join] = 0
+        guard slots.joinArrivals[join] > 0 else { return }
+        for slot in slots.sources(ofJoin: join) { slots.joinArrived[slot] = false }
+        slots.joinArrivals[join] = 0
         dirtyExtras.insert(.joins)
     }
 

@@ -77,6 +77,21 @@ extension StatechartEngine {
         setPayload: () -> Void
     ) throws(StatechartError) -> StatechartStepOutcome? {
         guard !queue.hasDebugSink, queue.claimIfIdle() else { return nil }
+        if runsPlainly {
+            if selfFedRun > 0 {
+                selfFedRun = 0
+                selfFedNames.removeAll(keepingCapacity: true)
+            }
+            setPayload()
+            let outcome: StatechartStepOutcome
+            do throws(StatechartError) {
+                outcome = try runPlainEvent(index)
+            } catch {
+                try failIdleStep(error)
+            }
+            if let loopFailure = endIdleStep(published: false) { throw loopFailure }
+            return outcome
+        }
         if raisesInternally { drainingThread.store(Self.currentThread, ordering: .releasing) }
         defer { if raisesInternally { leaveDrainingThread() } }
         if selfFedRun > 0 {
@@ -157,9 +172,20 @@ extension StatechartEngine {
     ) {
         for (region, state) in configuration.enumerated() { slots.current[region] = state }
         self.sends?.restore(sends, generatedIDCount: generatedSendIDCount)
-        self.historyRecords = historyRecords
-        self.joinProgress = joinProgress
-        joinArrivals = joinProgress.map { $0.filter { $0 }.count }
+        for (history, record) in historyRecords.enumerated() where history < topology.histories.count {
+            let regions = topology.historyRegionSlots(history)
+            slots.historyRecorded[history] = !record.isEmpty
+            for (position, slot) in regions.enumerated() where position < record.count {
+                slots.historyStates[slot] = record[position]
+            }
+        }
+        for (join, progress) in joinProgress.enumerated() where join < topology.joins.count {
+            let sources = slots.sources(ofJoin: join)
+            for (position, arrived) in progress.enumerated() where position < sources.count {
+                slots.joinArrived[sources.lowerBound + position] = arrived
+            }
+            slots.joinArrivals[join] = Int32(sources.filter { slots.joinArrived[$0] }.count)
+        }
         started = true
         for (region, state) in configuration.enumerated() where state >= 0 {
             if tables.hot[Int(state)].hasExtras { activate(state, remaining: remaining) }
@@ -167,6 +193,11 @@ extension StatechartEngine {
         }
         dirtyExtras = .all
         publish()
+    }
+
+    /// Forgets every history's record (the chart stopped or halted).
+    func forgetHistoryRecords() {
+        for history in topology.histories.indices { slots.historyRecorded[history] = false }
     }
 
     /// Stops the chart where it is, without running exit blocks: timers, tasks and sends
@@ -183,9 +214,9 @@ extension StatechartEngine {
             tasks[index] = nil
         }
         sends?.cancelAll()
-        for region in slots.current.indices { slots.current[region] = -1 }
-        for index in historyRecords.indices { historyRecords[index] = [] }
-        for join in joinProgress.indices { resetJoin(join) }
+        for region in 0..<slots.regionCount { slots.current[region] = -1 }
+        forgetHistoryRecords()
+        for join in topology.joins.indices { resetJoin(join) }
         started = false
         finished = false
         internalQueue.removeAll()

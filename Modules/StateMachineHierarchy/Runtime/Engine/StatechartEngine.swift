@@ -71,6 +71,10 @@ final class StatechartEngine: @unchecked Sendable {
     let settles: Bool
     /// A snapshot reads more than the configuration (histories, joins, timers, finals, sends).
     let hasSnapshotExtras: Bool
+    /// Nothing but the step itself runs around an event: no settling, no internal queue, no
+    /// step observer, no deferral. The idle fast path then runs the step with none of the
+    /// tests for them (see `runPlainEvent(_:)`).
+    let runsPlainly: Bool
 
     /// The thread running steps, so that `raise` can tell a call made inside a step from
     /// one made elsewhere (a task started by a block, say). Kept only with
@@ -88,8 +92,6 @@ final class StatechartEngine: @unchecked Sendable {
     // one step at a time, so Swift's run-time exclusivity checks (a call into the runtime on
     // every read and write of a class's stored `var`, costing more than a whole step of a
     // plain chart) are switched off for them: the drainer role is what keeps accesses apart.
-    @exclusivity(unchecked) var joinProgress: [[Bool]]
-    @exclusivity(unchecked) var joinArrivals: [Int]
     @exclusivity(unchecked) var started = false
     /// A final state of the root region is active.
     @exclusivity(unchecked) var finished = false
@@ -110,9 +112,6 @@ final class StatechartEngine: @unchecked Sendable {
     /// Steps run in a row on self-fed items, and the names of the last few, to name the cycle.
     @exclusivity(unchecked) var selfFedRun = 0
     @exclusivity(unchecked) var selfFedNames: [String] = []
-    /// Per history, the active state of each of its regions when its owner last exited;
-    /// empty until then.
-    @exclusivity(unchecked) var historyRecords: [[Int32]]
     /// Per delayed transition: its pending timer on `clock`, nil when none (its deadline is
     /// `slots.timerDeadlines`).
     @exclusivity(unchecked) var pendingTimers: [StatechartTimer?]
@@ -167,15 +166,13 @@ final class StatechartEngine: @unchecked Sendable {
         maxSelfFedSteps = max(1, options.maxSelfFedSteps)
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
         hasSnapshotExtras = topology.hasSnapshotExtras || sendsEvents
-        historyRecords = [[Int32]](repeating: [], count: topology.histories.count)
+        runsPlainly = !settles && !raisesInternally && !tracesSteps && !topology.hasDeferrals
         pendingTimers = [StatechartTimer?](repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
         snapshotWords = SnapshotWords(topology: topology)
         configuration = PublishedConfiguration(regions: topology.regions.count, words: snapshotWords.count)
-        joinProgress = topology.joins.map { [Bool](repeating: false, count: $0.sourceCount) }
-        joinArrivals = [Int](repeating: 0, count: topology.joins.count)
         sends?.engine = self
     }
 
