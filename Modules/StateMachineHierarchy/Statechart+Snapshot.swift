@@ -152,7 +152,12 @@ extension Statechart {
             guard let request = try? hooks.request(for: Event(try eventID(named: send.event))) else {
                 throw StatechartError.invalidSnapshot(reason: "a pending send has the empty event name")
             }
-            let payload: (any Sendable)? = SCXMLEventPayload(type: "external", sendID: send.sendID, data: send.data)
+            let payload: (any Sendable)? = SCXMLEventFields(
+                name: send.event,
+                type: "external",
+                sendID: send.sendID,
+                data: send.data
+            )
             return (
                 request: request, payload: payload, name: send.event, id: send.sendID,
                 remaining: max(send.remaining, .zero)

@@ -15,7 +15,7 @@ import Testing
 /// Every test of the manifest in exactly one list: the lists are asserted exact.
 enum W3CExpectations {
     /// The data model the data-model tests run with.
-    static let dataModel: SCXMLDataModel? = .ecmascript
+    static let dataModel = SCXMLDataModel.ecmascript
 
     /// The tests whose documents use only what the null data model has (see
     /// `W3CClassification`): they run, and must pass, with the null data model.
@@ -72,7 +72,7 @@ enum W3CExpectations {
     )
 
     /// Tests that need the ECMAScript data model (`<data>`, `<assign>`, `<script>`,
-    /// ECMAScript conditions and expressions...): they run once ``dataModel`` is set.
+    /// ECMAScript conditions and expressions...): they run with ``dataModel``.
     static let ecmaScript: Set<String> = ids(
         147,
         148,
@@ -357,17 +357,14 @@ struct W3CConformanceTests {
         }
         // The console shows a skipped case as passed (the reason is in the event stream):
         // say here what runs and what does not.
-        let running = W3CExpectations.dataModel == nil ? "null data model" : "null and ECMAScript data models"
         print(
-            "W3C: \(W3C.tests.keys.filter { Self.skipReason($0) == nil }.count) tests run (\(running)); skipped: "
-                + "\(W3CExpectations.dataModel == nil ? W3CExpectations.ecmaScript.count : 0) need ECMAScript, "
-                + "\(W3CExpectations.xpath.count) XPath, \(W3CExpectations.basicHTTPServer.count) an HTTP server, "
+            "W3C: \(W3C.tests.keys.filter { Self.skipReason($0) == nil }.count) tests run (null and ECMAScript "
+                + "data models); skipped: \(W3CExpectations.xpath.count) XPath, \(W3CExpectations.basicHTTPServer.count) an HTTP server, "
                 + "\(W3CExpectations.manual.count) manual"
         )
         for id in W3CExpectations.knownFailures.keys {
             #expect(
-                W3CExpectations.nullDataModel.contains(id)
-                    || (W3CExpectations.dataModel != nil && W3CExpectations.ecmaScript.contains(id)),
+                W3CExpectations.nullDataModel.contains(id) || W3CExpectations.ecmaScript.contains(id),
                 "test\(id) is a known failure of a test that does not run"
             )
         }
@@ -379,9 +376,8 @@ struct W3CConformanceTests {
         if W3CExpectations.basicHTTPServer.contains(id) {
             return "needs the Basic HTTP Event I/O Processor's HTTP server, which this interpreter does not have"
         }
-        if W3CExpectations.xpath.contains(id) { return "a test of the XPath data model, which is not implemented" }
-        if !W3CExpectations.nullDataModel.contains(id), W3CExpectations.dataModel == nil {
-            return "needs the ECMAScript data model, not in this build yet"
+        if W3CExpectations.xpath.contains(id) {
+            return "a test of the XPath data model, which this processor does not offer"
         }
         return nil
     }

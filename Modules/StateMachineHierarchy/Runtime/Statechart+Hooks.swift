@@ -68,10 +68,10 @@ extension Statechart {
         // The engine calls these through `EngineHooks`, so they run unspecialized, and every
         // `Context` they build looks up its generic metadata in the runtime's cache (about
         // 300 ns a block in `Benchmarks hierarchy --filter scxml-data`). SCXML documents
-        // always run as `Statechart<String, String, SCXMLEventPayload>`: for them a
+        // always run as `Statechart<String, String, SCXMLEventFields>`: for them a
         // specialised copy is chosen by a type check instead (the ECMAScript ring: 2.1 µs an
         // event unspecialised, 1.5 µs specialised).
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventPayload)
+        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         private func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
             Context(
                 payload: payload as? Payload,
@@ -100,22 +100,22 @@ extension Statechart {
             }
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventPayload)
+        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func enter(_ state: Int32, payload: (any Sendable)?, event: Int32) {
             enters[Int(state)]?(context(payload, event))
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventPayload)
+        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func exit(_ state: Int32, payload: (any Sendable)?, event: Int32) {
             exits[Int(state)]?(context(payload, event))
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventPayload)
+        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool {
             guards[handler]?(context(payload, event)) ?? true
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventPayload)
+        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func runAction(of handler: Int, payload: (any Sendable)?, event: Int32) {
             actions[handler]?(context(payload, event))
         }

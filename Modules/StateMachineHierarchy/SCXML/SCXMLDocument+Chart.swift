@@ -6,36 +6,9 @@
 // which a chart written in Swift may choose too.
 
 /// The chart an SCXML document runs as: state and event identifiers are the document's
-/// ids and event names; the payload is what `_event` says of an event besides its name.
-typealias SCXMLChart = Statechart<String, String, SCXMLEventPayload>
-
-/// What an event carries besides its name: `_event`'s fields (SCXML 1.0, section 5.10.1).
-struct SCXMLEventPayload: Sendable {
-    /// `"platform"`, `"internal"` or `"external"`.
-    var type: String
-    var sendID: String?
-    var origin: String?
-    var originType: String?
-    /// The invocation's id, when the event came from a session this one invoked.
-    var invokeID: String?
-    var data: SCXMLValue?
-
-    init(
-        type: String,
-        sendID: String? = nil,
-        origin: String? = nil,
-        originType: String? = nil,
-        invokeID: String? = nil,
-        data: SCXMLValue? = nil
-    ) {
-        self.type = type
-        self.sendID = sendID
-        self.origin = origin
-        self.originType = originType
-        self.invokeID = invokeID
-        self.data = data
-    }
-}
+/// ids and event names; the payload is the event's `_event` fields (as the data model
+/// sees them: one struct from the queue to `setEvent`).
+typealias SCXMLChart = Statechart<String, String, SCXMLEventFields>
 
 extension SCXMLDocument {
     /// The document as a chart definition. With `tracing`, every state gets enter and exit

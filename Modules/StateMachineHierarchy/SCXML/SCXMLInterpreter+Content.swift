@@ -63,7 +63,10 @@ extension SCXMLInterpreter {
     func raiseError(_ name: String, _ message: String, _ context: SCXMLChart.Context, _ sendID: String? = nil) {
         note("error:\(name): \(message)")
         context.raise(
-            SCXMLChart.Event(name, payload: SCXMLEventPayload(type: "platform", sendID: sendID, data: .string(message)))
+            SCXMLChart.Event(
+                name,
+                payload: SCXMLEventFields(name: name, type: "platform", sendID: sendID, data: .string(message))
+            )
         )
     }
 
@@ -81,7 +84,7 @@ extension SCXMLInterpreter {
         for action in actions {
             switch action {
             case .raise(let event):
-                context.raise(SCXMLChart.Event(event, payload: SCXMLEventPayload(type: "internal")))
+                context.raise(SCXMLChart.Event(event, payload: SCXMLEventFields(name: event, type: "internal")))
             case .log(let label, let expression):
                 var value: String?
                 if let expression {
@@ -247,7 +250,8 @@ extension SCXMLInterpreter {
         }
         guard let data = eventData(params: send.params, content: send.content, context) else { return false }
         let target = SCXMLDocument.sendTarget(targetText, type: typeText)
-        let payload = SCXMLEventPayload(
+        let payload = SCXMLEventFields(
+            name: event,
             type: "external",
             sendID: id,
             origin: location,
@@ -257,7 +261,12 @@ extension SCXMLInterpreter {
         )
         switch target {
         case .internal:
-            context.raise(SCXMLChart.Event(event, payload: SCXMLEventPayload(type: "internal", sendID: id, data: data)))
+            context.raise(
+                SCXMLChart.Event(
+                    event,
+                    payload: SCXMLEventFields(name: event, type: "internal", sendID: id, data: data)
+                )
+            )
             return true
         case .external:
             return schedule(event, payload, delay: delay, id: id, engine, context)
@@ -319,7 +328,7 @@ extension SCXMLInterpreter {
     /// calling it (a send to another session, timed on this session's clock).
     private func schedule(
         _ event: String,
-        _ payload: SCXMLEventPayload,
+        _ payload: SCXMLEventFields,
         delay: Duration,
         id: String?,
         _ engine: StatechartEngine,

@@ -330,7 +330,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// of the invocation it came from, and forwards an external event to the children that
     /// `autoforward`.
     func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
-        let payload = payload as? SCXMLEventPayload
+        let payload = payload as? SCXMLEventFields
         let isDone = !external && payload == nil && name.hasPrefix("done.state.")
         let (invocations, chart, doneData) = state.withLock { session -> ([Invocation], SCXMLChart?, SCXMLValue?) in
             if recordsTrace { session.recording.append("event:\(name)") }
@@ -341,15 +341,12 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             return (external ? session.invocations : [], session.chart, doneData)
         }
         if document.usesData {
-            let fields = SCXMLEventFields(
-                name: name,
-                type: payload?.type ?? (external ? "external" : (isDone ? "platform" : "internal")),
-                sendID: payload?.sendID,
-                origin: payload?.origin,
-                originType: payload?.originType,
-                invokeID: payload?.invokeID,
-                data: payload?.data ?? doneData
-            )
+            // The queue's name is the one processed (a prefix match may have renamed it).
+            var fields =
+                payload
+                ?? SCXMLEventFields(name: name, type: external ? "external" : (isDone ? "platform" : "internal"))
+            fields.name = name
+            if fields.data == nil { fields.data = doneData }
             try? withData { data throws(SCXMLScriptFailure) in data.setEvent(fields) }
         }
         guard !invocations.isEmpty, let chart else { return }
@@ -357,7 +354,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         for invocation in invocations {
             if invocation.id == payload?.invokeID { run(invocation.finalize, context) }
             if invocation.autoforward {
-                invocation.child.deliver(name, payload ?? SCXMLEventPayload(type: "external"))
+                invocation.child.deliver(name, payload ?? SCXMLEventFields(name: name, type: "external"))
             }
         }
     }
@@ -470,7 +467,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             _ = chart.engine.submit { _ in
                 QueueItem(
                     request: request,
-                    payload: SCXMLEventPayload(type: "platform", data: .string(message)),
+                    payload: SCXMLEventFields(name: "error.execution", type: "platform", data: .string(message)),
                     completion: nil
                 )
             }
@@ -556,14 +553,14 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     /// An event from the child invoked as `invokeID`, for the external queue; dropped
     /// when that invocation was cancelled or this machine does not run.
-    func receive(_ event: String, _ payload: SCXMLEventPayload, fromInvocation invokeID: String) {
+    func receive(_ event: String, _ payload: SCXMLEventFields, fromInvocation invokeID: String) {
         guard state.withLock({ session in session.invocations.contains { $0.id == invokeID } }) else { return }
         deliver(event, payload)
     }
 
     /// An event for the external queue (from another session, or forwarded); dropped when
     /// this machine does not run.
-    func deliver(_ event: String, _ payload: SCXMLEventPayload) {
+    func deliver(_ event: String, _ payload: SCXMLEventFields) {
         guard let chart = state.withLock({ $0.chart }), chart.isRunning, !chart.isFinished,
             let request = try? chart.hooks.request(for: SCXMLChart.Event(event))
         else { return }
@@ -582,7 +579,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         if report {
             parent.receive(
                 "done.invoke.\(invokeID)",
-                SCXMLEventPayload(
+                SCXMLEventFields(
+                    name: "done.invoke.\(invokeID)",
                     type: "external",
                     origin: location,
                     originType: Self.scxmlProcessorType,
@@ -678,10 +676,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// - Throws: ``StatechartError/eventlessLoop(limit:cycle:)`` if a macrostep this call
     ///   ran never settles; the machine then stops.
     public func send(_ name: String, data: SCXMLValue) throws {
-        try send(name, payload: SCXMLEventPayload(type: "external", data: data))
+        try send(name, payload: SCXMLEventFields(name: name, type: "external", data: data))
     }
 
-    private func send(_ name: String, payload: SCXMLEventPayload?) throws {
+    private func send(_ name: String, payload: SCXMLEventFields?) throws {
         let failuresBefore = failures.load(ordering: .acquiring)
         let chart = self.chart
         guard chart.isRunning, !chart.isFinished else { return }

@@ -147,7 +147,7 @@ final class SCXMLSends: @unchecked Sendable {
     func publish() {
         let sends = PublishedSends(
             sends: pending.filter { $0.forward == nil }.map {
-                ($0.name, $0.id, ($0.payload as? SCXMLEventPayload)?.data, $0.deadline)
+                ($0.name, $0.id, ($0.payload as? SCXMLEventFields)?.data, $0.deadline)
             },
             generatedSendIDCount: generatedIDCount
         )

@@ -158,7 +158,8 @@ struct SCXMLContentTests {
 @Suite("SCXML errors at run time")
 struct SCXMLRuntimeErrorTests {
     static let undeliverable: [(String, String)] = [
-        // Basic HTTP: without a target, nowhere to post (W3C test577); with one, not implemented.
+        // Basic HTTP: without a target, nowhere to post (W3C test577); with one, this processor has
+        // no HTTP client to post with.
         (##"type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor""##, "error.communication"),
         (#"type="basichttp""#, "error.communication"),
         (

@@ -55,21 +55,16 @@ public enum W3CConformance {
         }
     }
 
-    /// Loads the SCXML document at `url` with `dataModel` (nil: the document's own, which
-    /// today is the null data model) and runs it (see ``run(_:limits:)``).
+    /// Loads the SCXML document at `url` offering `dataModel` (nil: the null data model only)
+    /// and runs it (see ``run(_:limits:)``).
     public static func run(_ url: URL, dataModel: SCXMLDataModel? = nil, limits: Limits = Limits()) -> Outcome {
         let document: SCXMLDocument
         do {
-            document = try load(url, dataModel: dataModel)
+            document = try SCXMLDocument.load(contentsOf: url, dataModel: dataModel)
         } catch {
             return .loadError("\(error)")
         }
         return run(document, limits: limits)
-    }
-
-    /// The document at `url`, read with `dataModel`.
-    static func load(_ url: URL, dataModel: SCXMLDataModel?) throws -> SCXMLDocument {
-        try SCXMLDocument.load(contentsOf: url, dataModel: dataModel)
     }
 
     /// Runs `document` on a new ``ManualStatechartClock``, moving the clock to the next

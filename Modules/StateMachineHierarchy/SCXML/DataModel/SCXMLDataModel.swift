@@ -130,7 +130,8 @@ package struct SCXMLDataModelHost: Sendable {
     }
 }
 
-/// The fields of `_event` (SCXML 1.0, section 5.10.1).
+/// The fields of `_event` (SCXML 1.0, section 5.10.1): what an event carries through the
+/// chart's queue, and what the data model binds `_event` to.
 package struct SCXMLEventFields: Sendable, Equatable {
     /// `name`.
     package var name: String
