@@ -256,9 +256,15 @@ enum HierarchyBenchmarks {
     /// What a chart's `handle` does around its step, by hand, so that a hand-written
     /// machine wrapped in it does the same work as the chart: any thread may call it (the
     /// caller claims the machine with one compare-and-exchange and hands it back after the
-    /// step, as the chart's drainer role does), and the configuration of every completed
-    /// step is published for readers on other threads (a sequence lock over one atomic
-    /// per region, as `Statechart.activeStates` reads it).
+    /// step with another, as the chart's drainer role does), and the configuration of every
+    /// completed step is published for readers on other threads (a sequence lock over one
+    /// atomic per region, as `Statechart.activeStates` reads it).
+    ///
+    /// The hand-back is a compare-and-exchange, not a store, because a machine that accepts
+    /// events from any thread and loses none must learn, as it hands itself back, whether
+    /// one arrived during the step (the chart's drainer then runs it; a store cannot tell).
+    /// Until 2026-12-02 this baseline handed back with a store and so did one atomic
+    /// read-modify-write an event where the chart must do two.
     final class SameWork: Sendable {
         private let claimed = Atomic<Bool>(false)
         private let version = Atomic<UInt64>(0)
@@ -291,7 +297,9 @@ enum HierarchyBenchmarks {
             atomicMemoryFence(ordering: .releasing)
             for region in 0..<regions { published[region].store(configuration(region), ordering: .relaxed) }
             version.store(start &+ 2, ordering: .releasing)
-            claimed.store(false, ordering: .releasing)
+            // Nothing else is queued here (this baseline never queues); the exchange is the
+            // check for it that a lossless hand-back makes.
+            _ = claimed.compareExchange(expected: true, desired: false, ordering: .releasing)
             return handled
         }
     }

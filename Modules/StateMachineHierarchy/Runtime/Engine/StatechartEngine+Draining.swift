@@ -338,8 +338,10 @@ extension StatechartEngine {
         if !microstepTrace.isEmpty { microstepTrace.removeAll(keepingCapacity: true) }
         /// Counts a microstep; past `maxMicrosteps`, fails naming the repeating handlers.
         func count() throws(StatechartError) {
-            microstepTrace.append(lastFired)
             microsteps += 1
+            // Only the last microsteps can name the cycle (`repeatingCycle(_:)` reads at most
+            // 128 entries), so an ordinary macrostep records none.
+            if microsteps > maxMicrosteps - 128 { microstepTrace.append(lastFired) }
             if microsteps >= maxMicrosteps {
                 internalQueue.removeAll()
                 throw StatechartError.eventlessLoop(limit: maxMicrosteps, cycle: repeatingCycle())

@@ -161,10 +161,12 @@ extension StatechartEngine {
             let timer = topology.stateTimers[slot]
             // Restoring: only the timers that were pending when the snapshot was taken.
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
-            let armed = ArmedTimer(engine: self, timer: timer, generation: generation, selfFed: delay <= .zero)
+            let target = timerTarget
+            let selfFed = delay <= .zero
+            let fire: @Sendable () -> Void = { target.fire(timer, generation: generation, selfFed: selfFed) }
             let (handle, deadline) =
-                manualClock?.scheduleReportingDeadline(after: delay) { [armed] in armed.fire() }
-                ?? (clock.schedule(after: delay) { [armed] in armed.fire() }, clock.now + delay)
+                manualClock?.scheduleReportingDeadline(after: delay, fire)
+                ?? (clock.schedule(after: delay, fire), clock.now + delay)
             pendingTimers[Int(timer)] = handle
             slots.timerDeadlines[Int(timer)] = deadline
             dirtyExtras.insert(.timers)
@@ -188,8 +190,8 @@ extension StatechartEngine {
         }
         for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
             let timer = Int(topology.stateTimers[slot])
-            pendingTimers[timer]?.cancel()
-            pendingTimers[timer] = nil
+            // Taken out, not copied: a copy would count a reference to the timer's closure.
+            pendingTimers[timer].take()?.cancel()
             slots.timerDeadlines[timer] = nil
             dirtyExtras.insert(.timers)
         }
@@ -353,24 +355,18 @@ extension StatechartEngine {
     }
 }
 
-/// What a delayed transition's timer delivers when it fires: its timeout, with the
-/// generation of the state it was armed in. One object per armed timer, captured alone by
-/// the clock's closure (a closure of one reference needs no context of its own).
-private final class ArmedTimer: Sendable {
+/// Where a delayed transition's timer delivers its timeout when it fires: the engine, held
+/// weakly so that a pending timer does not keep a dropped chart alive. One per engine, made
+/// on its first timer (see `StatechartEngine.timerTarget`): each armed timer's closure
+/// captures it with the timer's own values, so arming forms no weak reference.
+final class TimerTarget: Sendable {
     weak let engine: StatechartEngine?
-    let timer: Int32
-    let generation: UInt64
-    let selfFed: Bool
 
-    init(engine: StatechartEngine, timer: Int32, generation: UInt64, selfFed: Bool) {
-        self.engine = engine
-        self.timer = timer
-        self.generation = generation
-        self.selfFed = selfFed
-    }
+    init(engine: StatechartEngine) { self.engine = engine }
 
-    /// Queues the timeout (and runs it, if the chart is idle).
-    func fire() {
+    /// Queues the timeout of `timer`, armed in its state's `generation` (and runs it, if
+    /// the chart is idle).
+    func fire(_ timer: Int32, generation: UInt64, selfFed: Bool) {
         _ = engine?.submit { _ in
             QueueItem(request: .timeout(timer), payload: nil, completion: nil, generation: generation, selfFed: selfFed)
         }
