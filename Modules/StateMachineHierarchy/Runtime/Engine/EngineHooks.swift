@@ -4,6 +4,8 @@
 /// The engine calls a hook only when there is something to run (the topology records which
 /// states and handlers have blocks), so a step through plain states stays in non-generic code.
 protocol EngineHooks: AnyObject, Sendable {
+    /// The engine, held weakly: nil once the chart is gone.
+    var engine: StatechartEngine? { get }
     /// Runs the enter block of `state`.
     func enter(_ state: Int32, payload: (any Sendable)?, event: Int32)
     /// Runs the exit block of `state`.

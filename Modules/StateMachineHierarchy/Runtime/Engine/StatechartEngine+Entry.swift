@@ -161,9 +161,13 @@ extension StatechartEngine {
             let timer = topology.stateTimers[slot]
             // Restoring: only the timers that were pending when the snapshot was taken.
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
-            let target = timerTarget
+            // The hooks hold the engine weakly, so a pending timer keeps no dropped chart alive
+            // and arming forms no weak reference of its own.
+            let hooks = self.hooks
             let selfFed = delay <= .zero
-            let fire: @Sendable () -> Void = { target.fire(timer, generation: generation, selfFed: selfFed) }
+            let fire: @Sendable () -> Void = {
+                hooks.engine?.timerFired(timer, generation: generation, selfFed: selfFed)
+            }
             let (handle, deadline) =
                 manualClock?.scheduleReportingDeadline(after: delay, fire)
                 ?? (clock.schedule(after: delay, fire), clock.now + delay)
@@ -173,6 +177,14 @@ extension StatechartEngine {
         }
         if state.hasTask {
             tasks[Int(index)] = hooks.startTask(of: index, payload: stepPayload, generation: generation)
+        }
+    }
+
+    /// Queues the timeout of `timer`, armed in its state's `generation` (and runs it, if
+    /// the chart is idle): what a delayed transition's timer does when it fires.
+    func timerFired(_ timer: Int32, generation: UInt64, selfFed: Bool) {
+        _ = submit { _ in
+            QueueItem(request: .timeout(timer), payload: nil, completion: nil, generation: generation, selfFed: selfFed)
         }
     }
 
@@ -352,24 +364,6 @@ extension StatechartEngine {
         log.write(
             "[\(topology.states[Int(state)].name)] will handle event '\(topology.eventNames[Int(event)])' data: \(describe(stepPayload))"
         )
-    }
-}
-
-/// Where a delayed transition's timer delivers its timeout when it fires: the engine, held
-/// weakly so that a pending timer does not keep a dropped chart alive. One per engine, made
-/// on its first timer (see `StatechartEngine.timerTarget`): each armed timer's closure
-/// captures it with the timer's own values, so arming forms no weak reference.
-final class TimerTarget: Sendable {
-    weak let engine: StatechartEngine?
-
-    init(engine: StatechartEngine) { self.engine = engine }
-
-    /// Queues the timeout of `timer`, armed in its state's `generation` (and runs it, if
-    /// the chart is idle).
-    func fire(_ timer: Int32, generation: UInt64, selfFed: Bool) {
-        _ = engine?.submit { _ in
-            QueueItem(request: .timeout(timer), payload: nil, completion: nil, generation: generation, selfFed: selfFed)
-        }
     }
 }
 

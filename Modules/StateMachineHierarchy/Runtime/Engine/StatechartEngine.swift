@@ -115,15 +115,6 @@ final class StatechartEngine: @unchecked Sendable {
     /// Per delayed transition: its pending timer on `clock`, nil when none (its deadline is
     /// `slots.timerDeadlines`).
     @exclusivity(unchecked) var pendingTimers: [StatechartTimer?]
-    /// Where this engine's timers deliver their timeouts, made on the first timer armed
-    /// (a chart without delayed transitions never holds one).
-    var timerTarget: TimerTarget {
-        if let made = madeTimerTarget { return made }
-        let made = TimerTarget(engine: self)
-        madeTimerTarget = made
-        return made
-    }
-    @exclusivity(unchecked) private var madeTimerTarget: TimerTarget?
     /// Per state: its running state-scoped task.
     @exclusivity(unchecked) var tasks: [Task<Void, Never>?]
     /// Done events and (with `RaisedEventOrder.internalQueue`) raised events of this step.
