@@ -336,23 +336,12 @@ extension StatechartEngine {
         guard eventless >= 0 || !internalQueue.isEmpty else { return }
         var microsteps = 0
         if !microstepTrace.isEmpty { microstepTrace.removeAll(keepingCapacity: true) }
-        /// Counts a microstep; past `maxMicrosteps`, fails naming the repeating handlers.
-        func count() throws(StatechartError) {
-            microsteps += 1
-            // Only the last microsteps can name the cycle (`repeatingCycle(_:)` reads at most
-            // 128 entries), so an ordinary macrostep records none.
-            if microsteps > maxMicrosteps - 128 { microstepTrace.append(lastFired) }
-            if microsteps >= maxMicrosteps {
-                internalQueue.removeAll()
-                throw StatechartError.eventlessLoop(limit: maxMicrosteps, cycle: repeatingCycle())
-            }
-        }
         while true {
             if eventless >= 0 {
                 stepEvent = eventless
                 while hasActiveEventlessSource() {
                     guard try step(event: eventless) else { break }
-                    try count()
+                    try count(&microsteps)
                 }
             }
             guard !internalQueue.isEmpty else { return }
@@ -373,8 +362,27 @@ extension StatechartEngine {
             }
             stepEvent = index
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
-            if try step(event: index) { try count() }
+            if try step(event: index) { try count(&microsteps) }
         }
+    }
+
+    /// Counts a microstep of ``settle()``; past `maxMicrosteps`, fails naming the repeating
+    /// handlers. (A method taking the count, not a function nested in `settle`: a captured
+    /// local is checked for exclusive access at run time on every use.)
+    @inline(__always)
+    private func count(_ microsteps: inout Int) throws(StatechartError) {
+        microsteps += 1
+        // Only the last microsteps can name the cycle (`repeatingCycle(_:)` reads at most
+        // 128 entries), so an ordinary macrostep records none.
+        if microsteps > maxMicrosteps - 128 { microstepTrace.append(lastFired) }
+        if microsteps >= maxMicrosteps { try failLoop() }
+    }
+
+    /// Ends a macrostep that does not settle: drops the internal queue and throws.
+    @inline(never)
+    private func failLoop() throws(StatechartError) -> Never {
+        internalQueue.removeAll()
+        throw StatechartError.eventlessLoop(limit: maxMicrosteps, cycle: repeatingCycle())
     }
 
     /// Whether a state with eventless transitions is active (else none can be enabled).
