@@ -30,6 +30,24 @@ struct TimeAndTaskTests {
         #expect(clock.pendingTimerCount == 1)
     }
 
+    @Test("a pending timer does not keep a dropped chart alive: dropping the chart cancels it")
+    func pendingTimerHoldsNoChart() throws {
+        let clock = ManualStatechartClock()
+        let log = Recorder()
+        weak var dropped: Chart?
+        do {
+            let chart = try Self.trafficLight(clock, log)
+            chart.start()
+            dropped = chart
+        }
+        #expect(dropped == nil)
+        // The engine went too: its teardown cancelled red's timer (a timer holding the engine
+        // would have kept it, and the timer, alive).
+        #expect(clock.pendingTimerCount == 0)
+        clock.advance(by: .seconds(2))
+        #expect(log.entries.isEmpty)
+    }
+
     @Test("leaving the state cancels its timer; re-entering starts a new one")
     func cancelledOnExit() throws {
         let clock = ManualStatechartClock()
