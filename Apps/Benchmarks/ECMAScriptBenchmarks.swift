@@ -43,33 +43,12 @@ enum ECMAScriptBenchmarks {
         return xml + "</scxml>"
     }()
 
-    /// A Swift variable the Swift ring's guards and actions read and write.
-    final class Counter: @unchecked Sendable {
-        // @unchecked Sendable: only the chart's step (one thread at a time) touches `value`.
-        var value = 0
-    }
-
-    /// The same ring in Swift, with SCXML's options, a guard and an action per transition.
-    static func swiftRing(_ counter: Counter) throws -> Statechart<String, String, Int> {
-        typealias Chart = Statechart<String, String, Int>
-        return try Chart(name: "ring", options: .scxml) {
-            for index in 0..<ringSize {
-                Chart.State("s\(index)").on(
-                    "next",
-                    to: "s\((index + 1) % ringSize)",
-                    action: { _ in counter.value += 1 },
-                    guard: { _ in counter.value >= 0 }
-                )
-            }
-        }
-    }
-
     static func ring(_ report: SuiteReport) throws {
         let document = try SCXMLDocument(xml: ringSCXML, dataModel: .ecmascript)
         let session = SCXMLInterpreter(document: document, recordsTrace: false)
         try session.start()
-        let counter = Counter()
-        let chart = try swiftRing(counter)
+        let counter = HierarchyBenchmarks.BlockCounter()
+        let chart = try HierarchyBenchmarks.ringWithBlocks(counter, options: .scxml)
         chart.start()
         let samples = try Harness.interleaved(
             repetitions: report.repetitions,

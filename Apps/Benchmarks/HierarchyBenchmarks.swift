@@ -52,6 +52,7 @@ enum HierarchyBenchmarks {
     /// ```
     static let profiles: [(name: String, run: @Sendable (Int) throws -> Void)] = [
         ("flat-ring", { try profile(ring(), ["next"], events: $0, start: true) }),
+        ("flat-ring-blocks", { try profile(ringWithBlocks(BlockCounter()), ["next"], events: $0, start: true) }),
         ("nested-fixture", { try profile(nestedChart(), nestedCycle, events: $0) }),
         ("fork-join-cycle", { try profile(nestedChart(), forkJoinEvents, events: $0) }),
         ("history-timer-done-cycle", { try profile(featureChart(), featureEvents, events: $0, start: true) }),
@@ -124,12 +125,39 @@ enum HierarchyBenchmarks {
         }
     }
 
+    /// A Swift variable the ring's guards and actions read and write.
+    final class BlockCounter: @unchecked Sendable {
+        // @unchecked Sendable: only the chart's step (one thread at a time) touches `value`.
+        var value = 0
+    }
+
+    /// The flat ring with a guard and an action on every transition, on `counter`.
+    static func ringWithBlocks(
+        _ counter: BlockCounter,
+        options: StatechartOptions = StatechartOptions()
+    ) throws -> Chart {
+        try Chart(name: "ring", options: options) {
+            for index in 0..<ringSize {
+                Chart.State("s\(index)").on(
+                    "next",
+                    to: "s\((index + 1) % ringSize)",
+                    action: { _ in counter.value += 1 },
+                    guard: { _ in counter.value >= 0 }
+                )
+            }
+        }
+    }
+
     static func flatRing(_ report: SuiteReport) async throws {
         let hand = HandRing()
         let fsm = try RingTable().machine()
         let chart = try ring()
         chart.start()
         let next = try chart.resolve("next")
+        let counter = BlockCounter()
+        let withBlocks = try ringWithBlocks(counter)
+        withBlocks.start()
+        let nextWithBlocks = try withBlocks.resolve("next")
         let samples = try await Harness.interleaved(
             repetitions: report.repetitions,
             operations: ringEvents,
@@ -139,9 +167,12 @@ enum HierarchyBenchmarks {
                 { for _ in 0..<ringEvents { try chart.handle(next) } },
                 { for _ in 0..<ringEvents { try chart.handle("next") } },
                 { for _ in 0..<ringEvents { try await chart.send(next) } },
+                { for _ in 0..<ringEvents { try withBlocks.handle(nextWithBlocks) } },
             ]
         )
-        guard hand.transitions > 0, chart.activeStates == ["s0"] else {
+        guard hand.transitions > 0, chart.activeStates == ["s0"], withBlocks.activeStates == ["s0"],
+            counter.value > 0, counter.value % ringEvents == 0
+        else {
             throw BenchmarkError("the flat ring did not go round")
         }
         let (handRing, table, resolved, byName, send) = (samples[0], samples[1], samples[2], samples[3], samples[4])
@@ -175,6 +206,13 @@ enum HierarchyBenchmarks {
             baseline: ("handle", resolved),
             target: .atMost(resolved.median + 60),
             note: "target: handle + 60 ns"
+        )
+        report.add(
+            "flat-ring.handle-with-blocks",
+            unit: "ns/event",
+            samples[5],
+            baseline: ("handle, the ring without blocks", resolved),
+            note: "a guard and an action (Swift closures on a counter) per transition"
         )
     }
 

@@ -25,7 +25,7 @@
 /// overlap and run in FIFO order, so every method here may be called from any thread.
 public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & Sendable, Payload: Sendable>: Sendable {
     @usableFromInline let engine: StatechartEngine
-    let hooks: Hooks
+    @usableFromInline let hooks: Hooks
     /// The chart's event table (the model's), here so that the inlinable `handle` and `send`
     /// look names up in code specialised for `EventID`.
     @usableFromInline let eventIndices: [EventID: Int32]
@@ -42,26 +42,43 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// `options` picks, per chart, the places where SCXML's rules differ from
     /// TBStateMachine's; the default keeps TBStateMachine's behaviour. `clock` runs the
     /// timers of delayed transitions (a ``ManualStatechartClock`` in tests).
+    // Inlinable, as is every public initialiser, so that the chart's blocks are called from
+    // code specialised for its types (see `Hooks.callBlocks()`).
+    @inlinable
     public convenience init(
         _ definition: Definition,
         options: StatechartOptions = StatechartOptions(),
         clock: any StatechartClock = .continuous
     ) throws {
-        try self.init(definition, options: options, clock: clock, stepObserver: nil)
+        try self.init(definition, options: options, clock: clock, callBlock: Hooks.callBlocks())
     }
 
-    /// Compiles `definition`; `stepObserver` follows every step (see `StatechartStepObserver`).
+    /// Compiles `definition`; `callBlock` runs the blocks (``Hooks/callBlocks()``, made where
+    /// the chart's types are known).
+    @usableFromInline
+    convenience init(
+        _ definition: Definition,
+        options: StatechartOptions,
+        clock: any StatechartClock,
+        callBlock: @escaping Hooks.BlockCall
+    ) throws {
+        try self.init(definition, options: options, clock: clock, stepObserver: nil, callBlock: callBlock)
+    }
+
+    /// Compiles `definition`; `stepObserver` follows every step (see `StatechartStepObserver`),
+    /// and `callBlock` runs the blocks.
     init(
         _ definition: Definition,
         options: StatechartOptions,
         clock: any StatechartClock,
-        stepObserver: (any StatechartStepObserver)?
+        stepObserver: (any StatechartStepObserver)?,
+        callBlock: @escaping Hooks.BlockCall
     ) throws {
         let model = try definition.compiledModel(options: options)
         self.definition = definition
         eventIndices = model.eventIndex
         let observers = ObserverRegistry()
-        hooks = Hooks(model: model, observers: observers, stepObserver: stepObserver)
+        hooks = Hooks(model: model, observers: observers, stepObserver: stepObserver, callBlock: callBlock)
         engine = StatechartEngine(
             topology: model.topology,
             hooks: hooks,
@@ -78,6 +95,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
 
     /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``
     /// and, for `options` and `clock`, ``init(_:options:clock:)``.
+    @inlinable
     public convenience init(
         name: String,
         initial: StateID? = nil,

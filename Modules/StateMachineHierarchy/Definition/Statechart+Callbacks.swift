@@ -7,7 +7,15 @@ extension Statechart {
         /// The name of the event being handled; `nil` while starting or stopping, and for
         /// eventless, delayed and done transitions.
         public let event: EventID?
-        let hooks: Hooks
+        @usableFromInline let hooks: Hooks
+
+        /// A context for a block of the chart whose hooks are `hooks`.
+        @usableFromInline
+        init(payload: Payload?, event: EventID?, hooks: Hooks) {
+            self.payload = payload
+            self.event = event
+            self.hooks = hooks
+        }
 
         /// Queues `event`. It runs after the current run-to-completion step: behind
         /// anything already queued by default, or first with

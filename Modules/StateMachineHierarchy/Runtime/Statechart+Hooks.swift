@@ -4,18 +4,22 @@ extension Statechart {
     ///
     /// `@unchecked Sendable` invariant: `engine` is assigned once, in `Statechart.init`,
     /// before the chart (and so this object) can be shared; afterwards it is only read.
+    @usableFromInline
     final class Hooks: EngineHooks, @unchecked Sendable {
         let model: Model
         // The model's tables that steps read, here so that a step reads them from this
         // object's own storage: read through the shared model, a dictionary lookup retained
         // and released the table on every event.
         let eventIndex: [EventID: Int32]
-        let eventIDs: [EventID]
+        @usableFromInline let eventIDs: [EventID]
         let ids: [StateID]
-        let enters: [Action?]
-        let exits: [Action?]
-        let guards: [Guard?]
-        let actions: [Action?]
+        @usableFromInline let enters: [Action?]
+        @usableFromInline let exits: [Action?]
+        @usableFromInline let guards: [Guard?]
+        @usableFromInline let actions: [Action?]
+        /// Runs the chart's enter, exit, guard and action blocks: code specialised for the
+        /// chart's types where it was created (see ``callBlocks()``).
+        let callBlock: BlockCall
         let observers: ObserverRegistry
         weak var engine: StatechartEngine?
         /// Told every processed event's name and every step's end; set only by the SCXML
@@ -23,8 +27,14 @@ extension Statechart {
         /// the chart.
         weak var stepObserver: (any StatechartStepObserver)?
 
-        init(model: Model, observers: ObserverRegistry, stepObserver: (any StatechartStepObserver)? = nil) {
+        init(
+            model: Model,
+            observers: ObserverRegistry,
+            stepObserver: (any StatechartStepObserver)? = nil,
+            callBlock: @escaping BlockCall
+        ) {
             self.model = model
+            self.callBlock = callBlock
             eventIndex = model.eventIndex
             eventIDs = model.eventIDs
             ids = model.ids
@@ -65,19 +75,50 @@ extension Statechart {
 
         /// The context of a block; `event` is nil for synthetic events (eventless, delayed
         /// and done transitions) and while starting or stopping.
-        // The engine calls these through `EngineHooks`, so they run unspecialized, and every
-        // `Context` they build looks up its generic metadata in the runtime's cache (about
-        // 300 ns a block in `Benchmarks hierarchy --filter scxml-data`). SCXML documents
-        // always run as `Statechart<String, String, SCXMLEventFields>`: for them a
-        // specialised copy is chosen by a type check instead (the ECMAScript ring: 2.1 µs an
-        // event unspecialised, 1.5 µs specialised).
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
-        private func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
+        @inlinable
+        func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
             Context(
-                payload: payload as? Payload,
+                // A nil payload (most events) is neither copied nor cast.
+                payload: payload == nil ? nil : payload as? Payload,
                 event: event >= 0 && Int(event) < eventIDs.count ? eventIDs[Int(event)] : nil,
                 hooks: self
             )
+        }
+
+        /// Which of a chart's blocks ``BlockCall`` runs.
+        @usableFromInline
+        enum BlockKind: Sendable {
+            case enter, exit, action, `guard`
+        }
+
+        /// Runs block `index` of `kind` with the context of `payload` and `event`; a guard's
+        /// answer (true for the other kinds, and where there is no block).
+        @usableFromInline
+        typealias BlockCall =
+            @Sendable (
+                _ hooks: Hooks, _ kind: BlockKind, _ index: Int, _ payload: (any Sendable)?, _ event: Int32
+            ) -> Bool
+
+        /// The ``BlockCall`` of this chart's types, made where they are known.
+        ///
+        /// The engine is not generic, so it calls a chart's blocks through these hooks, and
+        /// code of the library that is not specialised for the chart's types would build
+        /// each block's `Context` and read its block through the runtime's generic metadata
+        /// (three cache lookups and a dynamic cast, some 400 ns a block). This function is
+        /// inlinable and called from the chart's inlinable initialisers, so the closure it
+        /// returns is compiled in the caller's module for its concrete types.
+        @inlinable
+        static func callBlocks() -> BlockCall {
+            { hooks, kind, index, payload, event in
+                let context = hooks.context(payload, event)
+                switch kind {
+                case .enter: hooks.enters[index]?(context)
+                case .exit: hooks.exits[index]?(context)
+                case .action: hooks.actions[index]?(context)
+                case .guard: return hooks.guards[index]?(context) ?? true
+                }
+                return true
+            }
         }
 
         func startTask(of state: Int32, payload: (any Sendable)?, generation: UInt64) -> Task<Void, Never> {
@@ -100,24 +141,20 @@ extension Statechart {
             }
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func enter(_ state: Int32, payload: (any Sendable)?, event: Int32) {
-            enters[Int(state)]?(context(payload, event))
+            _ = callBlock(self, .enter, Int(state), payload, event)
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func exit(_ state: Int32, payload: (any Sendable)?, event: Int32) {
-            exits[Int(state)]?(context(payload, event))
+            _ = callBlock(self, .exit, Int(state), payload, event)
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool {
-            guards[handler]?(context(payload, event)) ?? true
+            callBlock(self, .guard, handler, payload, event)
         }
 
-        @_specialize(exported:false,where StateID == String, EventID == String, Payload == SCXMLEventFields)
         func runAction(of handler: Int, payload: (any Sendable)?, event: Int32) {
-            actions[handler]?(context(payload, event))
+            _ = callBlock(self, .action, handler, payload, event)
         }
 
         func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int? {

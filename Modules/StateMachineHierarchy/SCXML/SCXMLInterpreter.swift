@@ -309,7 +309,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
                 document.definition(tracing: recordsTrace),
                 options: options,
                 clock: clock,
-                stepObserver: self
+                stepObserver: self,
+                callBlock: SCXMLChart.Hooks.callBlocks()
             )
         } catch {
             // The definition was compiled once already, when the document was loaded.

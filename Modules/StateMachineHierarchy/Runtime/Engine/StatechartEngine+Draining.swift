@@ -243,7 +243,7 @@ extension StatechartEngine {
         // entered as.
         if source >= 0, !isCurrent(source, generation: generation) { return .discarded }
         if reportsEventStarts {
-            hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: stepPayload, external: true)
+            hooks.eventStarted(name ?? topology.eventNames[Int(index)], payload: blockPayload, external: true)
         }
         // No handler names it: nothing changes, so there is nothing to settle.
         guard index >= 0 else { return .unhandled }

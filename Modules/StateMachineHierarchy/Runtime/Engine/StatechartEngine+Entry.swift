@@ -59,7 +59,7 @@ extension StatechartEngine {
                 continue
             }
             pendingHistoryDefaults.remove(at: index)
-            hooks.runHistoryDefaultAction(of: history, payload: stepPayload, event: stepEvent)
+            hooks.runHistoryDefaultAction(of: history, payload: blockPayload, event: stepEvent)
         }
     }
 
@@ -84,7 +84,7 @@ extension StatechartEngine {
     /// entry, then its targets (states anywhere below, or histories) are entered.
     func enterThroughInitialTransition(_ region: Int32) {
         let change = topology.regionDefaults[Int(region)]
-        if topology.hasInitialActions { hooks.runInitialAction(of: region, payload: stepPayload, event: stepEvent) }
+        if topology.hasInitialActions { hooks.runInitialAction(of: region, payload: blockPayload, event: stepEvent) }
         applyHistories(of: change)
         let owner = tables.regionParents[Int(region)]
         if topology.hasHistoryDefaultActions, owner >= 0 { runHistoryDefaults(owner: owner) }
@@ -176,7 +176,7 @@ extension StatechartEngine {
             dirtyExtras.insert(.timers)
         }
         if state.hasTask {
-            tasks[Int(index)] = hooks.startTask(of: index, payload: stepPayload, generation: generation)
+            tasks[Int(index)] = hooks.startTask(of: index, payload: blockPayload, generation: generation)
         }
     }
 
@@ -273,7 +273,7 @@ extension StatechartEngine {
     func enterOnly(_ index: Int32) {
         let state = tables.hot[Int(index)]
         notify(.entered, state: index)
-        if state.hasEnter { hooks.enter(index, payload: stepPayload, event: stepEvent) }
+        if state.hasEnter { hooks.enter(index, payload: blockPayload, event: stepEvent) }
         if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
         if state.hasExtras {
             activate(index)
@@ -299,7 +299,7 @@ extension StatechartEngine {
         }
         log?.write("\tExit '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.exited, state: index)
-        if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
+        if state.hasExit { hooks.exit(index, payload: blockPayload, event: stepEvent) }
     }
 
     /// What exiting `index` itself runs once its regions are gone (its histories recorded
@@ -313,7 +313,7 @@ extension StatechartEngine {
             resetJoin(Int(topology.resetJoins[slot]))
         }
         notify(.exited, state: index)
-        if state.hasExit { hooks.exit(index, payload: stepPayload, event: stepEvent) }
+        if state.hasExit { hooks.exit(index, payload: blockPayload, event: stepEvent) }
     }
 
     /// Exits `region`'s active state, deeply, and leaves the region inactive.
@@ -341,9 +341,17 @@ extension StatechartEngine {
 
     /// Tells the chart's subscribers (through the hooks) that `state` was entered or exited
     /// or took an internal transition; nothing when nobody subscribes.
+    @inline(__always)
     func notify(_ tag: NotificationTag, state: Int32) {
         guard subscriptions.isActive else { return }
-        hooks.notify(tag, state: state, payload: stepPayload, event: stepEvent)
+        post(tag, state: state)
+    }
+
+    /// ``notify(_:state:)`` once someone subscribes: out of line, so that a step without
+    /// subscribers carries only the test.
+    @inline(never)
+    private func post(_ tag: NotificationTag, state: Int32) {
+        hooks.notify(tag, state: state, payload: blockPayload, event: stepEvent)
     }
 
     /// Writes the debug log's line for a transition taken in `scope`.

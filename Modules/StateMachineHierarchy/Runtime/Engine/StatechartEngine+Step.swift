@@ -147,7 +147,7 @@ extension StatechartEngine {
     @inline(__always)
     func choose(_ index: Int) throws(StatechartError) -> Pick? {
         let handler = tables.handlers[index]
-        if handler.hasGuard, !hooks.passes(guardOf: index, payload: stepPayload, event: stepEvent) { return nil }
+        if handler.hasGuard, !hooks.passes(guardOf: index, payload: blockPayload, event: stepEvent) { return nil }
         let number = Int32(truncatingIfNeeded: index)
         switch handler.effect {
         case .internalAction:
@@ -189,7 +189,7 @@ extension StatechartEngine {
         if settles { lastFired = Int(pick.handler) }
         notify(.exited, state: handler.source)
         slots.current[region] = -1
-        if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: stepPayload, event: stepEvent) }
+        if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: blockPayload, event: stepEvent) }
         slots.current[region] = target
         notify(.entered, state: target)
     }
@@ -386,19 +386,19 @@ extension StatechartEngine {
         let handler = tables.handlers[index]
         switch pick.change {
         case Pick.internalTransition:
-            if handler.hasAction { hooks.runAction(of: index, payload: stepPayload, event: stepEvent) }
+            if handler.hasAction { hooks.runAction(of: index, payload: blockPayload, event: stepEvent) }
             if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case Pick.joinArrival:
             break
         default:
             if handler.hasAction, !handler.isJoin {
-                hooks.runAction(of: index, payload: stepPayload, event: stepEvent)
+                hooks.runAction(of: index, payload: blockPayload, event: stepEvent)
             }
             if pick.junction >= 0 {
                 hooks.runJunctionAction(
                     Int(pick.junction),
                     path: Int(pick.path),
-                    payload: stepPayload,
+                    payload: blockPayload,
                     event: stepEvent
                 )
             }
@@ -440,7 +440,7 @@ extension StatechartEngine {
 
     /// The first outgoing path of `junction` whose guard passes.
     private func junctionPath(_ junction: Int) throws(StatechartError) -> Int {
-        guard let chosen = hooks.junctionPath(junction, payload: stepPayload, event: stepEvent) else {
+        guard let chosen = hooks.junctionPath(junction, payload: blockPayload, event: stepEvent) else {
             throw StatechartError.noOutgoingJunctionPath(
                 junction: topology.junctionNames[junction],
                 event: topology.eventNames[Int(stepEvent)]

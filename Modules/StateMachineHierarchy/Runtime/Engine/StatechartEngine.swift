@@ -99,6 +99,11 @@ final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) var stepPayload: (any Sendable)?
     /// False only while `stepPayload` is known to be nil (set by the fast path, which knows).
     @exclusivity(unchecked) var stepHasPayload = true
+    /// `stepPayload` for a call into the hooks: nil, without reading the stored existential,
+    /// when the step is known to have none. (Passing the stored property copies it, and
+    /// copying or destroying an optional existential goes through value witnesses even
+    /// when it is nil: some 150 instructions a block call.)
+    @inline(__always) var blockPayload: (any Sendable)? { stepHasPayload ? stepPayload : nil }
     @exclusivity(unchecked) var stepEvent: Int32 = -1
     /// The debug sink's log of the running step, nil when no sink is set.
     @exclusivity(unchecked) var log: DebugLog?
