@@ -76,13 +76,19 @@ extension Statechart {
         /// The context of a block; `event` is nil for synthetic events (eventless, delayed
         /// and done transitions) and while starting or stopping.
         @inlinable
-        func context(_ payload: (any Sendable)?, _ event: Int32) -> Context {
+        func context(_ payload: Payload?, _ event: Int32) -> Context {
             Context(
-                // A nil payload (most events) is neither copied nor cast.
-                payload: payload == nil ? nil : payload as? Payload,
+                payload: payload,
                 event: event >= 0 && Int(event) < eventIDs.count ? eventIDs[Int(event)] : nil,
                 hooks: self
             )
+        }
+
+        /// The context of a block run in the step `engine` is running: its payload, typed,
+        /// is read from the engine only when the step has one (most have none).
+        @inlinable
+        func context(of engine: StatechartEngine, _ event: Int32) -> Context {
+            context(engine.stepHasPayload ? engine.stepPayload as? Payload : nil, event)
         }
 
         /// Which of a chart's blocks ``BlockCall`` runs.
@@ -91,12 +97,12 @@ extension Statechart {
             case enter, exit, action, `guard`
         }
 
-        /// Runs block `index` of `kind` with the context of `payload` and `event`; a guard's
-        /// answer (true for the other kinds, and where there is no block).
+        /// Runs block `index` of `kind` in the step `engine` is running, for `event`; a
+        /// guard's answer (true for the other kinds, and where there is no block).
         @usableFromInline
         typealias BlockCall =
             @Sendable (
-                _ hooks: Hooks, _ kind: BlockKind, _ index: Int, _ payload: (any Sendable)?, _ event: Int32
+                _ hooks: Hooks, _ kind: BlockKind, _ index: Int, _ engine: StatechartEngine, _ event: Int32
             ) -> Bool
 
         /// The ``BlockCall`` of this chart's types, made where they are known.
@@ -109,8 +115,8 @@ extension Statechart {
         /// returns is compiled in the caller's module for its concrete types.
         @inlinable
         static func callBlocks() -> BlockCall {
-            { hooks, kind, index, payload, event in
-                let context = hooks.context(payload, event)
+            { hooks, kind, index, engine, event in
+                let context = hooks.context(of: engine, event)
                 switch kind {
                 case .enter: hooks.enters[index]?(context)
                 case .exit: hooks.exits[index]?(context)
@@ -141,37 +147,37 @@ extension Statechart {
             }
         }
 
-        func enter(_ state: Int32, payload: (any Sendable)?, event: Int32) {
-            _ = callBlock(self, .enter, Int(state), payload, event)
+        func enter(_ state: Int32, of engine: StatechartEngine, event: Int32) {
+            _ = callBlock(self, .enter, Int(state), engine, event)
         }
 
-        func exit(_ state: Int32, payload: (any Sendable)?, event: Int32) {
-            _ = callBlock(self, .exit, Int(state), payload, event)
+        func exit(_ state: Int32, of engine: StatechartEngine, event: Int32) {
+            _ = callBlock(self, .exit, Int(state), engine, event)
         }
 
-        func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool {
-            callBlock(self, .guard, handler, payload, event)
+        func passes(guardOf handler: Int, of engine: StatechartEngine, event: Int32) -> Bool {
+            callBlock(self, .guard, handler, engine, event)
         }
 
-        func runAction(of handler: Int, payload: (any Sendable)?, event: Int32) {
-            _ = callBlock(self, .action, handler, payload, event)
+        func runAction(_ handler: Int, of engine: StatechartEngine, event: Int32) {
+            _ = callBlock(self, .action, handler, engine, event)
         }
 
         func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int? {
-            let context = context(payload, event)
+            let context = context(payload as? Payload, event)
             return model.junctionGuards[junction].firstIndex { $0(context) }
         }
 
         func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32) {
-            model.junctionActions[junction][path]?(context(payload, event))
+            model.junctionActions[junction][path]?(context(payload as? Payload, event))
         }
 
         func runInitialAction(of region: Int32, payload: (any Sendable)?, event: Int32) {
-            model.initialActions[Int(region)]?(context(payload, event))
+            model.initialActions[Int(region)]?(context(payload as? Payload, event))
         }
 
         func runHistoryDefaultAction(of history: Int32, payload: (any Sendable)?, event: Int32) {
-            model.historyDefaultActions[Int(history)]?(context(payload, event))
+            model.historyDefaultActions[Int(history)]?(context(payload as? Payload, event))
         }
 
         func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {

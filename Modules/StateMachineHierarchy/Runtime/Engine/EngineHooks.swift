@@ -6,14 +6,16 @@
 protocol EngineHooks: AnyObject, Sendable {
     /// The engine, held weakly: nil once the chart is gone.
     var engine: StatechartEngine? { get }
-    /// Runs the enter block of `state`.
-    func enter(_ state: Int32, payload: (any Sendable)?, event: Int32)
-    /// Runs the exit block of `state`.
-    func exit(_ state: Int32, payload: (any Sendable)?, event: Int32)
-    /// Whether the guard of `handler` passes (true when it has none).
-    func passes(guardOf handler: Int, payload: (any Sendable)?, event: Int32) -> Bool
-    /// Runs the action of `handler`.
-    func runAction(of handler: Int, payload: (any Sendable)?, event: Int32)
+    /// Runs the enter block of `state` in the running step of `engine` (its payload is the
+    /// engine's `stepPayload`, read only when there is one).
+    func enter(_ state: Int32, of engine: StatechartEngine, event: Int32)
+    /// Runs the exit block of `state` in the running step of `engine`.
+    func exit(_ state: Int32, of engine: StatechartEngine, event: Int32)
+    /// Whether the guard of `handler` passes (true when it has none), in the running step
+    /// of `engine`.
+    func passes(guardOf handler: Int, of engine: StatechartEngine, event: Int32) -> Bool
+    /// Runs the action of `handler` in the running step of `engine`.
+    func runAction(_ handler: Int, of engine: StatechartEngine, event: Int32)
     /// The first outgoing path of `junction` whose guard passes.
     func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int?
     /// Runs the action of outgoing path `path` of `junction`.

@@ -273,7 +273,7 @@ extension StatechartEngine {
     func enterOnly(_ index: Int32) {
         let state = tables.hot[Int(index)]
         notify(.entered, state: index)
-        if state.hasEnter { hooks.enter(index, payload: blockPayload, event: stepEvent) }
+        if state.hasEnter { hooks.enter(index, of: self, event: stepEvent) }
         if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
         if state.hasExtras {
             activate(index)
@@ -299,7 +299,7 @@ extension StatechartEngine {
         }
         log?.write("\tExit '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
         notify(.exited, state: index)
-        if state.hasExit { hooks.exit(index, payload: blockPayload, event: stepEvent) }
+        if state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
     }
 
     /// What exiting `index` itself runs once its regions are gone (its histories recorded
@@ -313,7 +313,7 @@ extension StatechartEngine {
             resetJoin(Int(topology.resetJoins[slot]))
         }
         notify(.exited, state: index)
-        if state.hasExit { hooks.exit(index, payload: blockPayload, event: stepEvent) }
+        if state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
     }
 
     /// Exits `region`'s active state, deeply, and leaves the region inactive.

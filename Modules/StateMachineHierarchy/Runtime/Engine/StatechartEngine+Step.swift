@@ -147,7 +147,7 @@ extension StatechartEngine {
     @inline(__always)
     func choose(_ index: Int) throws(StatechartError) -> Pick? {
         let handler = tables.handlers[index]
-        if handler.hasGuard, !hooks.passes(guardOf: index, payload: blockPayload, event: stepEvent) { return nil }
+        if handler.hasGuard, !hooks.passes(guardOf: index, of: self, event: stepEvent) { return nil }
         let number = Int32(truncatingIfNeeded: index)
         switch handler.effect {
         case .internalAction:
@@ -189,7 +189,7 @@ extension StatechartEngine {
         if settles { lastFired = Int(pick.handler) }
         notify(.exited, state: handler.source)
         slots.current[region] = -1
-        if handler.hasAction { hooks.runAction(of: Int(pick.handler), payload: blockPayload, event: stepEvent) }
+        if handler.hasAction { hooks.runAction(Int(pick.handler), of: self, event: stepEvent) }
         slots.current[region] = target
         notify(.entered, state: target)
     }
@@ -386,13 +386,13 @@ extension StatechartEngine {
         let handler = tables.handlers[index]
         switch pick.change {
         case Pick.internalTransition:
-            if handler.hasAction { hooks.runAction(of: index, payload: blockPayload, event: stepEvent) }
+            if handler.hasAction { hooks.runAction(index, of: self, event: stepEvent) }
             if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case Pick.joinArrival:
             break
         default:
             if handler.hasAction, !handler.isJoin {
-                hooks.runAction(of: index, payload: blockPayload, event: stepEvent)
+                hooks.runAction(index, of: self, event: stepEvent)
             }
             if pick.junction >= 0 {
                 hooks.runJunctionAction(

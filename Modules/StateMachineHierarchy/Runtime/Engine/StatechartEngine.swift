@@ -96,13 +96,15 @@ final class StatechartEngine: @unchecked Sendable {
     /// A final state of the root region is active.
     @exclusivity(unchecked) var finished = false
     /// The running step's payload and event (-1 for synthetic steps: start, stop).
-    @exclusivity(unchecked) var stepPayload: (any Sendable)?
+    @usableFromInline @exclusivity(unchecked) var stepPayload: (any Sendable)?
     /// False only while `stepPayload` is known to be nil (set by the fast path, which knows).
-    @exclusivity(unchecked) var stepHasPayload = true
+    @usableFromInline @exclusivity(unchecked) var stepHasPayload = true
     /// `stepPayload` for a call into the hooks: nil, without reading the stored existential,
     /// when the step is known to have none. (Passing the stored property copies it, and
     /// copying or destroying an optional existential goes through value witnesses even
-    /// when it is nil: some 150 instructions a block call.)
+    /// when it is nil.) The hot blocks (enter, exit, guard, action) are not passed the
+    /// payload at all: they read it from the engine, typed, only when there is one (see
+    /// `Statechart.Hooks.context(of:event:)`).
     @inline(__always) var blockPayload: (any Sendable)? { stepHasPayload ? stepPayload : nil }
     @exclusivity(unchecked) var stepEvent: Int32 = -1
     /// The debug sink's log of the running step, nil when no sink is set.
