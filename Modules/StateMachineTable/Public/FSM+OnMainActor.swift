@@ -32,18 +32,73 @@ extension FSM {
         }
 
         /// Handles `event` on the main actor; see ``FSM/handleEvent(_:isolation:)``.
+        ///
+        /// - Parameter event: the event to handle.
         @inlinable
         public func handleEvent(_ event: Event) async {
             // The machine's own steps, inline: one async call per event, on the main actor.
-            guard let index = base.take(event, []) else { return }
-            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
+            if let index = base.handleSynchronously(event, NoPredicates(), #isolation) { await fire(index, with: event) }
         }
 
-        /// Handles `event` with predicates on the main actor.
+        /// Handles `event` with predicates on the main actor; see
+        /// ``FSM/handleEvent(_:predicates:isolation:)-(_,Predicate...,_)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - predicates: the current value of each predicate type.
         @inlinable
         public func handleEvent(_ event: Event, predicates: any Predicate...) async {
-            guard let index = base.take(event, predicates) else { return }
-            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
+            let index = predicates.withUnsafeBufferPointer {
+                base.handleSynchronously(event, PredicateBuffer($0), #isolation)
+            }
+            if let index { await fire(index, with: event) }
+        }
+
+        /// Handles `event` with one predicate on the main actor, with no array; see
+        /// ``FSM/handleEvent(_:predicates:isolation:)-(_,Predicate,_)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - p1: the current value of a predicate type.
+        @inlinable
+        public func handleEvent(_ event: Event, predicates p1: some Predicate) async {
+            if let index = base.handleSynchronously(event, PredicateValues(p1), #isolation) {
+                await fire(index, with: event)
+            }
+        }
+
+        /// Handles `event` with two predicates on the main actor, with no array; see
+        /// ``FSM/handleEvent(_:predicates:_:isolation:)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - p1: the current value of a predicate type.
+        ///   - p2: the current value of another predicate type.
+        @inlinable
+        public func handleEvent(_ event: Event, predicates p1: some Predicate, _ p2: some Predicate) async {
+            if let index = base.handleSynchronously(event, PredicateValues(p1, p2), #isolation) {
+                await fire(index, with: event)
+            }
+        }
+
+        /// Handles `event` with three predicates on the main actor, with no array; see
+        /// ``FSM/handleEvent(_:predicates:_:_:isolation:)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - p1: the current value of a predicate type.
+        ///   - p2: the current value of another predicate type.
+        ///   - p3: the current value of a third predicate type.
+        @inlinable
+        public func handleEvent(
+            _ event: Event,
+            predicates p1: some Predicate,
+            _ p2: some Predicate,
+            _ p3: some Predicate
+        ) async {
+            if let index = base.handleSynchronously(event, PredicateValues(p1, p2, p3, count: 3), #isolation) {
+                await fire(index, with: event)
+            }
         }
 
         /// Runs the actions of transition `index`, some asynchronous, on the main actor: the

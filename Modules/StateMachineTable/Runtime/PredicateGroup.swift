@@ -81,25 +81,25 @@ final class PredicateGroup {
     /// group, or more than 64 predicate types, which the table's cells tell apart): the
     /// caller then takes the general way, ``transition(for:)``.
     @inlinable
-    func eagerTransition(for passed: [any Predicate], _ index: PredicateIndex) -> Int?? {
+    func eagerTransition(for passed: some PassedPredicates, _ index: PredicateIndex) -> Int?? {
         guard !dense.isEmpty, let relevantMask else { return nil }
-        return passed.withUnsafeBufferPointer { buffer -> Int?? in
-            var seen: UInt64 = 0
-            var offset = 0
-            for position in buffer.indices {
-                guard let type = index.typeIndex(in: buffer, at: position) else { continue }
-                let bit: UInt64 = 1 &<< UInt64(type)
-                // For a type passed twice the first value counts, as in `fill`.
-                guard seen & bit == 0 else { continue }
-                let value = index.caseIndex(in: buffer, at: position, type: type)
-                guard value >= 0 else { return nil }
-                seen |= bit
-                offset &+= value &* strides[type]
-            }
-            guard seen & relevantMask == relevantMask else { return nil }
-            let position = Int(dense[offset])
-            return position == 0 ? .some(nil) : rowTransitions[position &- 1]
+        var seen: UInt64 = 0
+        var offset = 0
+        var position = 0
+        while position < passed.count {
+            defer { position &+= 1 }
+            guard let type = index.typeIndex(of: passed.typeID(at: position)) else { continue }
+            let bit: UInt64 = 1 &<< UInt64(type)
+            // For a type passed twice the first value counts, as in `fill`.
+            guard seen & bit == 0 else { continue }
+            let value = passed.caseIndex(at: position, type: type, in: index)
+            guard value >= 0 else { return nil }
+            seen |= bit
+            offset &+= value &* strides[type]
         }
+        guard seen & relevantMask == relevantMask else { return nil }
+        let row = Int(dense[offset])
+        return row == 0 ? .some(nil) : rowTransitions[row &- 1]
     }
 
     /// The most specific row whose predicates were all passed.

@@ -1,0 +1,117 @@
+/// The predicates one `handleEvent` call passes, in order, as the table's lookup reads them:
+/// each one's type and case index. Every form of `handleEvent` goes through the same lookup
+/// (``CompiledTable/transitionIndex(from:on:predicates:)``), generic over this protocol and
+/// inlined, so that the fixed-arity forms specialise in the caller's module: a predicate's type
+/// is then a constant and its case one byte read, with no existential and no array.
+@usableFromInline
+protocol PassedPredicates {
+    /// How many predicates were passed.
+    var count: Int { get }
+    /// The dynamic type of predicate `position`, the identity the table's types are matched by.
+    func typeID(at position: Int) -> ObjectIdentifier
+    /// The case index of predicate `position` in the table's type `type` (which is its type),
+    /// or -1 for a value no case of the type has.
+    func caseIndex(at position: Int, type: Int, in index: PredicateIndex) -> Int
+    /// The predicates as an array, for the debug log of unhandled events.
+    var array: [any Predicate] { get }
+}
+
+/// The predicates of the variadic and array forms of `handleEvent`, read in place from the
+/// array's storage (see ``PredicateIndex/typeID(of:)``).
+@usableFromInline
+struct PredicateBuffer: PassedPredicates {
+    @usableFromInline let buffer: UnsafeBufferPointer<any Predicate>
+
+    @inlinable
+    init(_ buffer: UnsafeBufferPointer<any Predicate>) {
+        self.buffer = buffer
+    }
+
+    @inlinable var count: Int { buffer.count }
+
+    @inlinable @inline(__always)
+    func typeID(at position: Int) -> ObjectIdentifier {
+        PredicateIndex.typeID(of: UnsafeRawPointer(buffer.baseAddress! + position))
+            ?? ObjectIdentifier(type(of: buffer[position]))
+    }
+
+    @inlinable @inline(__always)
+    func caseIndex(at position: Int, type: Int, in index: PredicateIndex) -> Int {
+        if index.isOneByte[type] {
+            // The value's byte in place, as `PredicateIndex.inlineByte(of:)` reads it, without
+            // copying the existential out of the array.
+            let byte = UnsafeRawPointer(buffer.baseAddress! + position).load(as: UInt8.self)
+            let found = index.case(ofByte: byte, type: type)
+            if found >= 0 { return found }
+        }
+        return index.slowCaseIndex(of: buffer[position], type: type)
+    }
+
+    @usableFromInline var array: [any Predicate] { Array(buffer) }
+}
+
+/// No predicates: `handleEvent(_:)`.
+@usableFromInline
+struct NoPredicates: PassedPredicates {
+    @inlinable init() {}
+    @inlinable var count: Int { 0 }
+    @inlinable func typeID(at position: Int) -> ObjectIdentifier { preconditionFailure("no predicates") }
+    @inlinable func caseIndex(at position: Int, type: Int, in index: PredicateIndex) -> Int {
+        preconditionFailure("no predicates")
+    }
+    @usableFromInline var array: [any Predicate] { [] }
+}
+
+/// One to three predicates of static types, from the fixed-arity forms of `handleEvent`:
+/// unused slots hold ``NoPredicate`` and are not counted.
+@usableFromInline
+struct PredicateValues<A: Predicate, B: Predicate, C: Predicate>: PassedPredicates {
+    @usableFromInline let a: A
+    @usableFromInline let b: B
+    @usableFromInline let c: C
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(_ a: A, _ b: B, _ c: C, count: Int) {
+        self.a = a
+        self.b = b
+        self.c = c
+        self.count = count
+    }
+
+    @inlinable @inline(__always)
+    func typeID(at position: Int) -> ObjectIdentifier {
+        switch position {
+        case 0: ObjectIdentifier(type(of: a))
+        case 1: ObjectIdentifier(type(of: b))
+        default: ObjectIdentifier(type(of: c))
+        }
+    }
+
+    @inlinable @inline(__always)
+    func caseIndex(at position: Int, type: Int, in index: PredicateIndex) -> Int {
+        switch position {
+        case 0: index.caseIndex(of: a, type: type)
+        case 1: index.caseIndex(of: b, type: type)
+        default: index.caseIndex(of: c, type: type)
+        }
+    }
+
+    @usableFromInline var array: [any Predicate] { Array(([a, b, c] as [any Predicate]).prefix(count)) }
+}
+
+extension PredicateValues where B == NoPredicate, C == NoPredicate {
+    @inlinable
+    init(_ a: A) { self.init(a, .none, .none, count: 1) }
+}
+
+extension PredicateValues where C == NoPredicate {
+    @inlinable
+    init(_ a: A, _ b: B) { self.init(a, b, .none, count: 2) }
+}
+
+/// The filler of ``PredicateValues``' unused slots; never read.
+@usableFromInline
+enum NoPredicate: Predicate {
+    case none
+}
