@@ -37,7 +37,9 @@ extension FSM {
         @inlinable
         public func handleEvent(_ event: Event) async {
             // The machine's own steps, inline: one async call per event, on the main actor.
-            if let index = base.handleSynchronously(event, NoPredicates(), #isolation) { await fire(index, with: event) }
+            // `base` has no checker (the compiler keeps it on the main actor), so no isolation
+            // is passed: naming `#isolation` here would cost a call to `MainActor.shared`.
+            if let index = base.handleSynchronously(event, NoPredicates(), nil) { await fire(index, with: event) }
         }
 
         /// Handles `event` with predicates on the main actor; see
@@ -49,7 +51,7 @@ extension FSM {
         @inlinable
         public func handleEvent(_ event: Event, predicates: any Predicate...) async {
             let index = predicates.withUnsafeBufferPointer {
-                base.handleSynchronously(event, PredicateBuffer($0), #isolation)
+                base.handleSynchronously(event, PredicateBuffer($0), nil)
             }
             if let index { await fire(index, with: event) }
         }
@@ -62,7 +64,7 @@ extension FSM {
         ///   - p1: the current value of a predicate type.
         @inlinable
         public func handleEvent(_ event: Event, predicates p1: some Predicate) async {
-            if let index = base.handleSynchronously(event, PredicateValues(p1), #isolation) {
+            if let index = base.handleSynchronously(event, PredicateValues(p1), nil) {
                 await fire(index, with: event)
             }
         }
@@ -76,7 +78,7 @@ extension FSM {
         ///   - p2: the current value of another predicate type.
         @inlinable
         public func handleEvent(_ event: Event, predicates p1: some Predicate, _ p2: some Predicate) async {
-            if let index = base.handleSynchronously(event, PredicateValues(p1, p2), #isolation) {
+            if let index = base.handleSynchronously(event, PredicateValues(p1, p2), nil) {
                 await fire(index, with: event)
             }
         }
@@ -96,7 +98,7 @@ extension FSM {
             _ p2: some Predicate,
             _ p3: some Predicate
         ) async {
-            if let index = base.handleSynchronously(event, PredicateValues(p1, p2, p3, count: 3), #isolation) {
+            if let index = base.handleSynchronously(event, PredicateValues(p1, p2, p3, count: 3), nil) {
                 await fire(index, with: event)
             }
         }

@@ -230,7 +230,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     }
 
     /// Every form of `handleEvent` up to the point where it may suspend: checks the caller's
-    /// isolation, finds the transition (``take(_:_:)``) and runs its actions when they are all
+    /// `isolation` when the machine has a checker, finds the transition (``take(_:_:)``) and runs its actions when they are all
     /// synchronous (``fireWithoutSuspending(_:with:)``). Returns the transition whose actions
     /// the caller must await with `table.fire(_:with:isolation:)`, or nil when there is
     /// nothing left to do. Synchronous, so the usual event makes one async call, the
@@ -239,7 +239,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     func handleSynchronously(
         _ event: Event,
         _ predicates: some PassedPredicates,
-        _ isolation: isolated (any Actor)?
+        _ isolation: (any Actor)?
     ) -> Int? {
         if let checker { checker.check("handleEvent", isolation) }
         guard let index = take(event, predicates) else { return nil }
