@@ -98,7 +98,7 @@ extension FSM {
             _ p2: some Predicate,
             _ p3: some Predicate
         ) async {
-            if let index = base.handleSynchronously(event, PredicateValues(p1, p2, p3, count: 3), nil) {
+            if let index = base.handleSynchronously(event, PredicateValues(p1, p2, p3), nil) {
                 await fire(index, with: event)
             }
         }

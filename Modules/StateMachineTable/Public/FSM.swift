@@ -224,7 +224,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         _ p3: some Predicate,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        if let index = handleSynchronously(event, PredicateValues(p1, p2, p3, count: 3), isolation) {
+        if let index = handleSynchronously(event, PredicateValues(p1, p2, p3), isolation) {
             await table.fire(index, with: event)
         }
     }

@@ -69,14 +69,18 @@ struct PredicateValues<A: Predicate, B: Predicate, C: Predicate>: PassedPredicat
     @usableFromInline let a: A
     @usableFromInline let b: B
     @usableFromInline let c: C
-    @usableFromInline let count: Int
 
     @inlinable
-    init(_ a: A, _ b: B, _ c: C, count: Int) {
+    init(_ a: A, _ b: B, _ c: C) {
         self.a = a
         self.b = b
         self.c = c
-        self.count = count
+    }
+
+    /// A constant of the specialised code (the slots' types say it), so that the lookup's
+    /// loop over the predicates unrolls.
+    @inlinable var count: Int {
+        B.self == NoPredicate.self ? 1 : C.self == NoPredicate.self ? 2 : 3
     }
 
     @inlinable @inline(__always)
@@ -102,12 +106,12 @@ struct PredicateValues<A: Predicate, B: Predicate, C: Predicate>: PassedPredicat
 
 extension PredicateValues where B == NoPredicate, C == NoPredicate {
     @inlinable
-    init(_ a: A) { self.init(a, .none, .none, count: 1) }
+    init(_ a: A) { self.init(a, .none, .none) }
 }
 
 extension PredicateValues where C == NoPredicate {
     @inlinable
-    init(_ a: A, _ b: B) { self.init(a, b, .none, count: 2) }
+    init(_ a: A, _ b: B) { self.init(a, b, .none) }
 }
 
 /// The filler of ``PredicateValues``' unused slots; never read.
