@@ -62,9 +62,9 @@ extension FSM {
         /// - Parameters:
         ///   - event: the event to handle.
         ///   - p1: the current value of a predicate type.
-        @inlinable
+        @inlinable @inline(__always)
         public func handleEvent(_ event: Event, predicates p1: some Predicate) async {
-            if let index = base.handleSynchronously(event, PredicateValues(p1), nil) {
+            if let index = base.handleSynchronously(event, values: p1, NoPredicate.none, NoPredicate.none, nil) {
                 await fire(index, with: event)
             }
         }
@@ -76,9 +76,9 @@ extension FSM {
         ///   - event: the event to handle.
         ///   - p1: the current value of a predicate type.
         ///   - p2: the current value of another predicate type.
-        @inlinable
+        @inlinable @inline(__always)
         public func handleEvent(_ event: Event, predicates p1: some Predicate, _ p2: some Predicate) async {
-            if let index = base.handleSynchronously(event, PredicateValues(p1, p2), nil) {
+            if let index = base.handleSynchronously(event, values: p1, p2, NoPredicate.none, nil) {
                 await fire(index, with: event)
             }
         }
@@ -91,14 +91,14 @@ extension FSM {
         ///   - p1: the current value of a predicate type.
         ///   - p2: the current value of another predicate type.
         ///   - p3: the current value of a third predicate type.
-        @inlinable
+        @inlinable @inline(__always)
         public func handleEvent(
             _ event: Event,
             predicates p1: some Predicate,
             _ p2: some Predicate,
             _ p3: some Predicate
         ) async {
-            if let index = base.handleSynchronously(event, PredicateValues(p1, p2, p3), nil) {
+            if let index = base.handleSynchronously(event, values: p1, p2, p3, nil) {
                 await fire(index, with: event)
             }
         }

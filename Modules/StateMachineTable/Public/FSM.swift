@@ -176,13 +176,13 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     ///   - event: the event to handle.
     ///   - p1: the current value of a predicate type.
     ///   - isolation: the caller's isolation, where the transition's actions run.
-    @inlinable
+    @inlinable @inline(__always)
     public func handleEvent(
         _ event: Event,
         predicates p1: some Predicate,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        if let index = handleSynchronously(event, PredicateValues(p1), isolation) {
+        if let index = handleSynchronously(event, values: p1, NoPredicate.none, NoPredicate.none, isolation) {
             await table.fire(index, with: event)
         }
     }
@@ -195,14 +195,14 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     ///   - p1: the current value of a predicate type.
     ///   - p2: the current value of another predicate type.
     ///   - isolation: the caller's isolation, where the transition's actions run.
-    @inlinable
+    @inlinable @inline(__always)
     public func handleEvent(
         _ event: Event,
         predicates p1: some Predicate,
         _ p2: some Predicate,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        if let index = handleSynchronously(event, PredicateValues(p1, p2), isolation) {
+        if let index = handleSynchronously(event, values: p1, p2, NoPredicate.none, isolation) {
             await table.fire(index, with: event)
         }
     }
@@ -216,7 +216,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     ///   - p2: the current value of another predicate type.
     ///   - p3: the current value of a third predicate type.
     ///   - isolation: the caller's isolation, where the transition's actions run.
-    @inlinable
+    @inlinable @inline(__always)
     public func handleEvent(
         _ event: Event,
         predicates p1: some Predicate,
@@ -224,7 +224,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         _ p3: some Predicate,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        if let index = handleSynchronously(event, PredicateValues(p1, p2, p3), isolation) {
+        if let index = handleSynchronously(event, values: p1, p2, p3, isolation) {
             await table.fire(index, with: event)
         }
     }
@@ -244,6 +244,27 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         if let checker { checker.check("handleEvent", isolation) }
         guard let index = take(event, predicates) else { return nil }
         return fireWithoutSuspending(index, with: event) ? nil : index
+    }
+
+    /// ``handleSynchronously(_:_:_:)`` for the fixed-arity forms (unused slots hold
+    /// `NoPredicate.none`). When the predicates' types are known where the form is inlined,
+    /// their values are read directly (the type a constant, the case one byte read). When
+    /// they are not, because the compiler opened `any Predicate` values the caller holds for
+    /// these forms (or the call is not specialised), that would be generic code run with
+    /// metadata at several times the cost; the values are then erased again, into a buffer
+    /// on the stack, and read as the array forms read theirs.
+    @inlinable @inline(__always)
+    func handleSynchronously<A: Predicate, B: Predicate, C: Predicate>(
+        _ event: Event,
+        values a: A,
+        _ b: B,
+        _ c: C,
+        _ isolation: (any Actor)?
+    ) -> Int? {
+        if _isConcrete(A.self) && _isConcrete(B.self) && _isConcrete(C.self) {
+            return handleSynchronously(event, PredicateValues(a, b, c), isolation)
+        }
+        return PredicateBuffer.with(a, b, c) { handleSynchronously(event, $0, isolation) }
     }
 
     /// Finds the transition for `event` and moves to its state, or logs that there is

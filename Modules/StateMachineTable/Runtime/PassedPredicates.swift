@@ -62,8 +62,9 @@ struct NoPredicates: PassedPredicates {
     @usableFromInline var array: [any Predicate] { [] }
 }
 
-/// One to three predicates of static types, from the fixed-arity forms of `handleEvent`:
-/// unused slots hold ``NoPredicate`` and are not counted.
+/// One to three predicates of types known where a fixed-arity form of `handleEvent` is
+/// inlined (see ``FSM/handleSynchronously(_:values:_:_:_:)``): unused slots hold
+/// ``NoPredicate`` and are not counted.
 @usableFromInline
 struct PredicateValues<A: Predicate, B: Predicate, C: Predicate>: PassedPredicates {
     @usableFromInline let a: A
@@ -79,9 +80,7 @@ struct PredicateValues<A: Predicate, B: Predicate, C: Predicate>: PassedPredicat
 
     /// A constant of the specialised code (the slots' types say it), so that the lookup's
     /// loop over the predicates unrolls.
-    @inlinable var count: Int {
-        B.self == NoPredicate.self ? 1 : C.self == NoPredicate.self ? 2 : 3
-    }
+    @inlinable var count: Int { NoPredicate.count(A.self, B.self, C.self) }
 
     @inlinable @inline(__always)
     func typeID(at position: Int) -> ObjectIdentifier {
@@ -104,18 +103,36 @@ struct PredicateValues<A: Predicate, B: Predicate, C: Predicate>: PassedPredicat
     @usableFromInline var array: [any Predicate] { Array(([a, b, c] as [any Predicate]).prefix(count)) }
 }
 
-extension PredicateValues where B == NoPredicate, C == NoPredicate {
-    @inlinable
-    init(_ a: A) { self.init(a, .none, .none) }
-}
-
-extension PredicateValues where C == NoPredicate {
-    @inlinable
-    init(_ a: A, _ b: B) { self.init(a, b, .none) }
-}
-
 /// The filler of ``PredicateValues``' unused slots; never read.
 @usableFromInline
 enum NoPredicate: Predicate {
     case none
+
+    /// How many of three slots of these types hold predicates: the unused ones, last, hold
+    /// `NoPredicate`.
+    @inlinable @inline(__always)
+    static func count<A, B, C>(_: A.Type, _: B.Type, _: C.Type) -> Int {
+        B.self == NoPredicate.self ? 1 : C.self == NoPredicate.self ? 2 : 3
+    }
+}
+
+extension PredicateBuffer {
+    /// Calls `body` with the values of the fixed-arity forms (see ``PredicateValues``) erased
+    /// to `any Predicate`, in a buffer on the stack (a tuple of one element type is laid out
+    /// as an array of it): no array is allocated.
+    @inlinable @inline(__always)
+    static func with<A: Predicate, B: Predicate, C: Predicate, Result>(
+        _ a: A,
+        _ b: B,
+        _ c: C,
+        _ body: (PredicateBuffer) -> Result
+    ) -> Result {
+        let count = NoPredicate.count(A.self, B.self, C.self)
+        var values: (any Predicate, any Predicate, any Predicate) = (a, b, c)
+        return withUnsafePointer(to: &values) { tuple in
+            tuple.withMemoryRebound(to: (any Predicate).self, capacity: 3) {
+                body(PredicateBuffer(UnsafeBufferPointer(start: $0, count: count)))
+            }
+        }
+    }
 }
