@@ -78,6 +78,24 @@ struct EagerLazyPropertyTests {
         /// The fixed-arity forms for one to three predicates (opened to their static types),
         /// `handleEvent(_:)` for none, and the array form for more.
         case fixedArity
+        /// As `fixedArity`, but always through the reading the fixed-arity forms use for
+        /// types known where they are inlined (`PredicateValues`, release builds); a debug
+        /// build's forms erase the values into a buffer instead.
+        case direct
+    }
+
+    static func handleDirect(_ fsm: Machine, _ event: Int, _ predicates: [any Predicate]) async {
+        func direct<A: Predicate, B: Predicate, C: Predicate>(_ a: A, _ b: B, _ c: C) async {
+            if let index = fsm.handleSynchronously(event, PredicateValues(a, b, c), nil) {
+                await fsm.table.fire(index, with: event)
+            }
+        }
+        switch predicates.count {
+        case 1: await direct(predicates[0], NoPredicate.none, NoPredicate.none)
+        case 2: await direct(predicates[0], predicates[1], NoPredicate.none)
+        case 3: await direct(predicates[0], predicates[1], predicates[2])
+        default: await handleFixed(fsm, event, predicates)
+        }
     }
 
     /// Sends `event` with `predicates` through the fixed-arity form of their count.
@@ -140,6 +158,7 @@ struct EagerLazyPropertyTests {
             switch form {
             case .array: await fsm.handleEvent(event, predicates: predicates)
             case .fixedArity: await handleFixed(fsm, event, predicates)
+            case .direct: await handleDirect(fsm, event, predicates)
             }
             outcome.trace.append("\(event) \(predicates.map { "\($0)" }) -> \(fsm.state) \(log.calls)")
         }
@@ -158,6 +177,8 @@ struct EagerLazyPropertyTests {
             #expect(eager == lazy, "seed \(seed)")
             #expect(await Self.run(.eager, .fixedArity, seed: seed) == eager, "seed \(seed), eager, fixed arity")
             #expect(await Self.run(.lazy, .fixedArity, seed: seed) == eager, "seed \(seed), lazy, fixed arity")
+            #expect(await Self.run(.eager, .direct, seed: seed) == eager, "seed \(seed), eager, direct")
+            #expect(await Self.run(.lazy, .direct, seed: seed) == eager, "seed \(seed), lazy, direct")
             if eager.errors.isEmpty { built += 1 }
         }
         // Both kinds of table must occur, or the property says little.

@@ -1,5 +1,6 @@
-import StateMachineTable
 import Testing
+
+@testable import StateMachineTable
 
 /// A predicate whose `allCases` leaves out some values: `Level(7)` is a value no case has.
 struct Level: Predicate {
@@ -82,8 +83,18 @@ struct FixedArityPredicateTests: TurnstileTable {
         await fsm.handleEvent(.coin, predicates: p1, p2, p3)
     }
 
+    /// The way the fixed-arity forms read predicates whose types are known where they are
+    /// inlined (release builds; `PredicateValues`). A debug build's forms, unspecialised,
+    /// take the other way, the values erased into a buffer on the stack, which the calls
+    /// through `open1`, `open2` and `open3` test.
+    func direct<A: Predicate, B: Predicate, C: Predicate>(_ fsm: FSM<State, Event>, _ a: A, _ b: B, _ c: C) async {
+        if let index = fsm.handleSynchronously(.coin, PredicateValues(a, b, c), nil) {
+            await fsm.table.fire(index, with: .coin)
+        }
+    }
+
     @Test(
-        "Every one, two and three predicates (repeated types, unknown types, values no case has) dispatch as the array form",
+        "Every one, two and three predicates (repeated types, unknown types, values no case has) dispatch as the array form, both ways the fixed-arity forms read them",
         arguments: bothHandlings,
         [false, true]
     )
@@ -94,6 +105,10 @@ struct FixedArityPredicateTests: TurnstileTable {
             let array = try await outcome(type, wide: wide) { await $0.handleEvent(.coin, predicates: [first]) }
             let fixed = try await outcome(type, wide: wide) { await open1($0, first) }
             #expect(fixed == array, "\(first)")
+            let throughValues = try await outcome(type, wide: wide) {
+                await direct($0, first, NoPredicate.none, NoPredicate.none)
+            }
+            #expect(throughValues == array, "\(first), direct")
             compared += 1
             for second in values {
                 let array = try await outcome(type, wide: wide) {
@@ -101,6 +116,10 @@ struct FixedArityPredicateTests: TurnstileTable {
                 }
                 let fixed = try await outcome(type, wide: wide) { await open2($0, first, second) }
                 #expect(fixed == array, "\(first), \(second)")
+                let throughValues = try await outcome(type, wide: wide) {
+                    await direct($0, first, second, NoPredicate.none)
+                }
+                #expect(throughValues == array, "\(first), \(second), direct")
                 compared += 1
                 for third in values {
                     let array = try await outcome(type, wide: wide) {
@@ -108,6 +127,8 @@ struct FixedArityPredicateTests: TurnstileTable {
                     }
                     let fixed = try await outcome(type, wide: wide) { await open3($0, first, second, third) }
                     #expect(fixed == array, "\(first), \(second), \(third)")
+                    let throughValues = try await outcome(type, wide: wide) { await direct($0, first, second, third) }
+                    #expect(throughValues == array, "\(first), \(second), \(third), direct")
                     compared += 1
                 }
             }
