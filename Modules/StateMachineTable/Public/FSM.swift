@@ -134,8 +134,9 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     /// type passed twice the first value counts. Eager and lazy tables give the same result
     /// either way.
     ///
-    /// One to three predicates of types known where you call it take the fixed-arity forms,
-    /// such as ``handleEvent(_:predicates:_:_:isolation:)``, which need no array.
+    /// A call with one to three predicates takes the fixed-arity forms instead, such as
+    /// ``handleEvent(_:predicates:_:_:isolation:)``, which need no array; this form takes
+    /// four or more.
     ///
     /// - Parameters:
     ///   - event: the event to handle.
