@@ -10,7 +10,8 @@ import StateMachineTable
 ///   1,000,000-event sequence;
 /// - 100 transitions x 3 predicate types x 10 cases, in two shapes, eager and lazy:
 ///   `buildTable` time, all-arena heap bytes per table (see ``MemoryProbe``), and
-///   `handleEvent` with three predicates against a hand-written dispatch over the same rows;
+///   `handleEvent` with three predicates against a hand-written dispatch over the same rows
+///   (the fixed-arity form, with the array form and `any Predicate` values as references);
 /// - `FSM.OnMainActor` driven from the main actor against a plain `FSM` driven from a
 ///   nonisolated context, and against an actor that must be hopped to per event.
 enum TableBenchmarks {
@@ -88,6 +89,7 @@ enum TableBenchmarks {
 
                 let fsm = FSM<BenchState, BenchEvent>(type: type, initialState: .s0)
                 try shape.build(fsm, count)
+                let existentials = PredicateShape.existentials(sequence)
                 let samples = try await Harness.interleaved(
                     repetitions: report.repetitions,
                     operations: sequence.count,
@@ -100,6 +102,18 @@ enum TableBenchmarks {
                             fired = 0
                             for step in sequence {
                                 await fsm.handleEvent(step.event, predicates: step.p1, step.p2, step.p3)
+                            }
+                        },
+                        {
+                            fired = 0
+                            for step in sequence {
+                                await fsm.handleEvent(step.event, predicates: [step.p1, step.p2, step.p3])
+                            }
+                        },
+                        {
+                            fired = 0
+                            for (step, values) in zip(sequence, existentials) {
+                                await fsm.handleEvent(step.event, predicates: values[0], values[1], values[2])
                             }
                         },
                     ]
@@ -115,6 +129,20 @@ enum TableBenchmarks {
                     samples[1],
                     baseline: ("hand-written dispatch over the same rows", samples[0]),
                     target: .ratioAtMost(1.5)
+                )
+                report.add(
+                    "\(name).handleEvent-array",
+                    unit: "ns/event",
+                    samples[2],
+                    baseline: ("hand-written dispatch over the same rows", samples[0]),
+                    note: "reference: the same predicates in an array, `predicates: [any Predicate]`"
+                )
+                report.add(
+                    "\(name).handleEvent-existentials",
+                    unit: "ns/event",
+                    samples[3],
+                    baseline: ("hand-written dispatch over the same rows", samples[0]),
+                    note: "reference: three `any Predicate` values of types unknown at the call, one by one"
                 )
             }
         }
@@ -157,7 +185,7 @@ enum TableBenchmarks {
             Sample(values: onMain),
             baseline: ("FSM from nonisolated code", Sample(values: nonisolated)),
             target: .ratioAtMost(2),
-            note: "no hop: about 1x"
+            note: "no hop to another actor; two executor switches per event (the Table article's Speed section)"
         )
         // A hop costs microseconds; a tenth of the events is enough to show it.
         let hopEvents = Array(events.prefix(eventCount / 10))
@@ -378,6 +406,13 @@ enum PredicateShape: String, CaseIterable {
     struct Step {
         let event: BenchEvent
         let p1: P1, p2: P2, p3: P3
+    }
+
+    /// Each step's predicates as `any Predicate` values, from a function that is not
+    /// inlined, so that the calls that pass them cannot know their types.
+    @inline(never)
+    static func existentials(_ sequence: [Step]) -> [[any StateMachineTable.Predicate]] {
+        sequence.map { [$0.p1, $0.p2, $0.p3] }
     }
 
     /// Events with predicates that always hit a row, following the table from `s0` back

@@ -71,7 +71,63 @@ struct EagerLazyPropertyTests {
         var trace: [String] = []
     }
 
-    static func run(_ type: Machine.PredicateHandling, seed: UInt64) async -> Outcome {
+    /// How the generated predicates reach the machine.
+    enum Form: CaseIterable {
+        /// `handleEvent(_:predicates: [any Predicate])`.
+        case array
+        /// The fixed-arity forms for one to three predicates (opened to their static types),
+        /// `handleEvent(_:)` for none, and the array form for more.
+        case fixedArity
+        /// As `fixedArity`, but always through the reading the fixed-arity forms use for
+        /// types known where they are inlined (`PredicateValues`, release builds); a debug
+        /// build's forms erase the values into a buffer instead.
+        case direct
+    }
+
+    static func handleDirect(_ fsm: Machine, _ event: Int, _ predicates: [any Predicate]) async {
+        func direct<A: Predicate, B: Predicate, C: Predicate>(_ a: A, _ b: B, _ c: C) async {
+            if let index = fsm.handleSynchronously(event, PredicateValues(a, b, c), nil) {
+                await fsm.table.fire(index, with: event)
+            }
+        }
+        switch predicates.count {
+        case 1: await direct(predicates[0], NoPredicate.none, NoPredicate.none)
+        case 2: await direct(predicates[0], predicates[1], NoPredicate.none)
+        case 3: await direct(predicates[0], predicates[1], predicates[2])
+        default: await handleFixed(fsm, event, predicates)
+        }
+    }
+
+    /// Sends `event` with `predicates` through the fixed-arity form of their count.
+    static func handleFixed(_ fsm: Machine, _ event: Int, _ predicates: [any Predicate]) async {
+        switch predicates.count {
+        case 0: await fsm.handleEvent(event)
+        case 1: await handle(fsm, event, predicates[0])
+        case 2: await handle(fsm, event, predicates[0], predicates[1])
+        case 3: await handle(fsm, event, predicates[0], predicates[1], predicates[2])
+        default: await fsm.handleEvent(event, predicates: predicates)
+        }
+    }
+
+    static func handle(_ fsm: Machine, _ event: Int, _ p1: some Predicate) async {
+        await fsm.handleEvent(event, predicates: p1)
+    }
+
+    static func handle(_ fsm: Machine, _ event: Int, _ p1: some Predicate, _ p2: some Predicate) async {
+        await fsm.handleEvent(event, predicates: p1, p2)
+    }
+
+    static func handle(
+        _ fsm: Machine,
+        _ event: Int,
+        _ p1: some Predicate,
+        _ p2: some Predicate,
+        _ p3: some Predicate
+    ) async {
+        await fsm.handleEvent(event, predicates: p1, p2, p3)
+    }
+
+    static func run(_ type: Machine.PredicateHandling, _ form: Form = .array, seed: UInt64) async -> Outcome {
         let log = Recorder()
         let fsm = Machine(type: type, initialState: 0)
         var outcome = Outcome()
@@ -99,19 +155,30 @@ struct EagerLazyPropertyTests {
                 )
             }
             log.calls = []
-            await fsm.handleEvent(event, predicates: predicates)
+            switch form {
+            case .array: await fsm.handleEvent(event, predicates: predicates)
+            case .fixedArity: await handleFixed(fsm, event, predicates)
+            case .direct: await handleDirect(fsm, event, predicates)
+            }
             outcome.trace.append("\(event) \(predicates.map { "\($0)" }) -> \(fsm.state) \(log.calls)")
         }
         return outcome
     }
 
-    @Test("300 generated tables: same errors or same behaviour", arguments: 0..<3)
+    @Test(
+        "300 generated tables: same errors or same behaviour, through the array and fixed-arity forms",
+        arguments: 0..<3
+    )
     func agree(batch: UInt64) async {
         var built = 0
         for seed in (batch * 100)..<(batch * 100 + 100) {
             let eager = await Self.run(.eager, seed: seed)
             let lazy = await Self.run(.lazy, seed: seed)
             #expect(eager == lazy, "seed \(seed)")
+            #expect(await Self.run(.eager, .fixedArity, seed: seed) == eager, "seed \(seed), eager, fixed arity")
+            #expect(await Self.run(.lazy, .fixedArity, seed: seed) == eager, "seed \(seed), lazy, fixed arity")
+            #expect(await Self.run(.eager, .direct, seed: seed) == eager, "seed \(seed), eager, direct")
+            #expect(await Self.run(.lazy, .direct, seed: seed) == eager, "seed \(seed), lazy, direct")
             if eager.errors.isEmpty { built += 1 }
         }
         // Both kinds of table must occur, or the property says little.

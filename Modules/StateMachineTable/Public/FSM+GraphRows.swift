@@ -36,7 +36,7 @@ extension FSM {
         isolation: isolated (any Actor)? = #isolation
     ) async -> Bool {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let index = take(event, predicates) else { return false }
+        guard let index = predicates.withUnsafeBufferPointer({ take(event, PredicateBuffer($0)) }) else { return false }
         if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
         return true
     }

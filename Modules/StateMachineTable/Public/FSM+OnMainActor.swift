@@ -32,25 +32,84 @@ extension FSM {
         }
 
         /// Handles `event` on the main actor; see ``FSM/handleEvent(_:isolation:)``.
+        ///
+        /// - Parameter event: the event to handle.
         @inlinable
         public func handleEvent(_ event: Event) async {
             // The machine's own steps, inline: one async call per event, on the main actor.
-            guard let index = base.take(event, []) else { return }
-            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
+            // `base` has no checker (the compiler keeps it on the main actor), so no isolation
+            // is passed: naming `#isolation` here would cost a call to `MainActor.shared`.
+            if let index = base.handleSynchronously(event, NoPredicates(), nil) { await fire(index, with: event) }
         }
 
-        /// Handles `event` with predicates on the main actor.
+        /// Handles `event` with predicates on the main actor; see
+        /// ``FSM/handleEvent(_:predicates:isolation:)-(_,Predicate...,_)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - predicates: the current value of each predicate type.
         @inlinable
         public func handleEvent(_ event: Event, predicates: any Predicate...) async {
-            guard let index = base.take(event, predicates) else { return }
-            if !base.fireWithoutSuspending(index, with: event) { await fire(index, with: event) }
+            let index = predicates.withUnsafeBufferPointer {
+                base.handleSynchronously(event, PredicateBuffer($0), nil)
+            }
+            if let index { await fire(index, with: event) }
+        }
+
+        /// Handles `event` with one predicate on the main actor, with no array; see
+        /// ``FSM/handleEvent(_:predicates:isolation:)-(_,Predicate,_)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - p1: the current value of a predicate type.
+        @inlinable @inline(__always)
+        public func handleEvent(_ event: Event, predicates p1: some Predicate) async {
+            if let index = base.handleSynchronously(event, values: p1, NoPredicate.none, NoPredicate.none, nil) {
+                await fire(index, with: event)
+            }
+        }
+
+        /// Handles `event` with two predicates on the main actor, with no array; see
+        /// ``FSM/handleEvent(_:predicates:_:isolation:)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - p1: the current value of a predicate type.
+        ///   - p2: the current value of another predicate type.
+        @inlinable @inline(__always)
+        public func handleEvent(_ event: Event, predicates p1: some Predicate, _ p2: some Predicate) async {
+            if let index = base.handleSynchronously(event, values: p1, p2, NoPredicate.none, nil) {
+                await fire(index, with: event)
+            }
+        }
+
+        /// Handles `event` with three predicates on the main actor, with no array; see
+        /// ``FSM/handleEvent(_:predicates:_:_:isolation:)``.
+        ///
+        /// - Parameters:
+        ///   - event: the event to handle.
+        ///   - p1: the current value of a predicate type.
+        ///   - p2: the current value of another predicate type.
+        ///   - p3: the current value of a third predicate type.
+        @inlinable @inline(__always)
+        public func handleEvent(
+            _ event: Event,
+            predicates p1: some Predicate,
+            _ p2: some Predicate,
+            _ p3: some Predicate
+        ) async {
+            if let index = base.handleSynchronously(event, values: p1, p2, p3, nil) {
+                await fire(index, with: event)
+            }
         }
 
         /// Runs the actions of transition `index`, some asynchronous, on the main actor: the
         /// rare path of ``handleEvent(_:)``, out of line. (The usual event makes no async
-        /// call; what it still pays over a plain `FSM` is the switch to the main actor's
-        /// executor that entering a main-actor method makes, a runtime call even when the
-        /// caller is already there.)
+        /// call; what it still pays over a plain `FSM` are two switches of executor: to the
+        /// main actor's on entering a main-actor `async` method, and back to the caller's
+        /// after it, each a runtime call even when both are the main actor: about 35 ns
+        /// together, measured, more than the plain event. `nonisolated(nonsending)` would
+        /// avoid them but let any actor call the method.)
         @usableFromInline
         func fire(_ index: Int, with event: Event) async {
             await base.table.fire(index, with: event)

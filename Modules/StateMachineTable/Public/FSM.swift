@@ -117,40 +117,155 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     /// Handles `event` with no predicates: fires the matching transition, if any.
     /// An event the current state does not handle changes nothing (in debug builds it
     /// is logged once per state and event).
+    ///
+    /// - Parameters:
+    ///   - event: the event to handle.
+    ///   - isolation: the caller's isolation, where the transition's actions run.
     @inlinable
     public func handleEvent(_ event: Event, isolation: isolated (any Actor)? = #isolation) async {
-        if let checker { checker.check("handleEvent", isolation) }
-        guard let index = take(event, []) else { return }
-        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
+        if let index = handleSynchronously(event, NoPredicates(), isolation) {
+            await table.fire(index, with: event)
+        }
     }
 
     /// Handles `event` given the current predicate values, one per predicate type the
     /// table uses. Predicates of types the table does not use are ignored; when a type
-    /// the table uses is left out, only rows that do not name that type can fire. Eager
-    /// and lazy tables give the same result either way.
+    /// the table uses is left out, only rows that do not name that type can fire; for a
+    /// type passed twice the first value counts. Eager and lazy tables give the same result
+    /// either way.
+    ///
+    /// A call with one to three predicates takes the fixed-arity forms instead, such as
+    /// ``handleEvent(_:predicates:_:_:isolation:)``, which need no array; this form takes
+    /// four or more.
+    ///
+    /// - Parameters:
+    ///   - event: the event to handle.
+    ///   - predicates: the current value of each predicate type.
+    ///   - isolation: the caller's isolation, where the transition's actions run.
     @inlinable
     public func handleEvent(
         _ event: Event,
         predicates: any Predicate...,
         isolation: isolated (any Actor)? = #isolation
     ) async {
-        // The same body as the array form, not a call to it: one async call per event.
-        if let checker { checker.check("handleEvent", isolation) }
-        guard let index = take(event, predicates) else { return }
-        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
+        let index = predicates.withUnsafeBufferPointer { handleSynchronously(event, PredicateBuffer($0), isolation) }
+        if let index { await table.fire(index, with: event) }
     }
 
     /// ``handleEvent(_:predicates:isolation:)-(_,Predicate...,_)`` with the predicates in an array,
     /// for callers that assemble them at run time.
+    ///
+    /// - Parameters:
+    ///   - event: the event to handle.
+    ///   - predicates: the current value of each predicate type.
+    ///   - isolation: the caller's isolation, where the transition's actions run.
     @inlinable
     public func handleEvent(
         _ event: Event,
         predicates: [any Predicate],
         isolation: isolated (any Actor)? = #isolation
     ) async {
+        let index = predicates.withUnsafeBufferPointer { handleSynchronously(event, PredicateBuffer($0), isolation) }
+        if let index { await table.fire(index, with: event) }
+    }
+
+    /// ``handleEvent(_:predicates:isolation:)-(_,Predicate...,_)`` with one predicate, with no
+    /// array: the predicate's type is known where you call it, so finding its case is one
+    /// read of a table. Same results as the other forms.
+    ///
+    /// - Parameters:
+    ///   - event: the event to handle.
+    ///   - p1: the current value of a predicate type.
+    ///   - isolation: the caller's isolation, where the transition's actions run.
+    @inlinable @inline(__always)
+    public func handleEvent(
+        _ event: Event,
+        predicates p1: some Predicate,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        if let index = handleSynchronously(event, values: p1, NoPredicate.none, NoPredicate.none, isolation) {
+            await table.fire(index, with: event)
+        }
+    }
+
+    /// ``handleEvent(_:predicates:isolation:)-(_,Predicate...,_)`` with two predicates, with
+    /// no array (see ``handleEvent(_:predicates:isolation:)-(_,Predicate,_)``).
+    ///
+    /// - Parameters:
+    ///   - event: the event to handle.
+    ///   - p1: the current value of a predicate type.
+    ///   - p2: the current value of another predicate type.
+    ///   - isolation: the caller's isolation, where the transition's actions run.
+    @inlinable @inline(__always)
+    public func handleEvent(
+        _ event: Event,
+        predicates p1: some Predicate,
+        _ p2: some Predicate,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        if let index = handleSynchronously(event, values: p1, p2, NoPredicate.none, isolation) {
+            await table.fire(index, with: event)
+        }
+    }
+
+    /// ``handleEvent(_:predicates:isolation:)-(_,Predicate...,_)`` with three predicates, with
+    /// no array (see ``handleEvent(_:predicates:isolation:)-(_,Predicate,_)``).
+    ///
+    /// - Parameters:
+    ///   - event: the event to handle.
+    ///   - p1: the current value of a predicate type.
+    ///   - p2: the current value of another predicate type.
+    ///   - p3: the current value of a third predicate type.
+    ///   - isolation: the caller's isolation, where the transition's actions run.
+    @inlinable @inline(__always)
+    public func handleEvent(
+        _ event: Event,
+        predicates p1: some Predicate,
+        _ p2: some Predicate,
+        _ p3: some Predicate,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        if let index = handleSynchronously(event, values: p1, p2, p3, isolation) {
+            await table.fire(index, with: event)
+        }
+    }
+
+    /// Every form of `handleEvent` up to the point where it may suspend: checks the caller's
+    /// `isolation` when the machine has a checker, finds the transition (``take(_:_:)``) and runs its actions when they are all
+    /// synchronous (``fireWithoutSuspending(_:with:)``). Returns the transition whose actions
+    /// the caller must await with `table.fire(_:with:isolation:)`, or nil when there is
+    /// nothing left to do. Synchronous, so the usual event makes one async call, the
+    /// caller's.
+    @inlinable
+    func handleSynchronously(
+        _ event: Event,
+        _ predicates: some PassedPredicates,
+        _ isolation: (any Actor)?
+    ) -> Int? {
         if let checker { checker.check("handleEvent", isolation) }
-        guard let index = take(event, predicates) else { return }
-        if !fireWithoutSuspending(index, with: event) { await table.fire(index, with: event) }
+        guard let index = take(event, predicates) else { return nil }
+        return fireWithoutSuspending(index, with: event) ? nil : index
+    }
+
+    /// ``handleSynchronously(_:_:_:)`` for the fixed-arity forms (unused slots hold
+    /// `NoPredicate.none`). When the predicates' types are known where the form is inlined,
+    /// their values are read directly (the type a constant, the case one byte read). When
+    /// they are not, because the compiler opened `any Predicate` values the caller holds for
+    /// these forms (or the call is not specialised), that would be generic code run with
+    /// metadata at several times the cost; the values are then erased again, into a buffer
+    /// on the stack, and read as the array forms read theirs.
+    @inlinable @inline(__always)
+    func handleSynchronously<A: Predicate, B: Predicate, C: Predicate>(
+        _ event: Event,
+        values a: A,
+        _ b: B,
+        _ c: C,
+        _ isolation: (any Actor)?
+    ) -> Int? {
+        if _isConcrete(A.self) && _isConcrete(B.self) && _isConcrete(C.self) {
+            return handleSynchronously(event, PredicateValues(a, b, c), isolation)
+        }
+        return PredicateBuffer.with(a, b, c) { handleSynchronously(event, $0, isolation) }
     }
 
     /// Finds the transition for `event` and moves to its state, or logs that there is
@@ -166,7 +281,7 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
     /// everything it holds) lives as long as `self`, which the caller keeps alive for the
     /// call.
     @inlinable
-    func take(_ event: Event, _ predicates: [any Predicate]) -> Int? {
+    func take(_ event: Event, _ predicates: some PassedPredicates) -> Int? {
         let found = Unmanaged.passUnretained(table)._withUnsafeGuaranteedRef { table -> Int? in
             guard let index = table.transitionIndex(from: stateIndex, on: event, predicates: predicates),
                 table.conditionsHold(index)
@@ -176,9 +291,9 @@ public final class FSM<State: FSMHashable, Event: FSMHashable> {
         }
         guard let found else {
             // Only debug builds log, and only they hand `predicates` to code that cannot be
-            // inlined: in release builds the caller's variadic array can stay on the stack.
+            // inlined: in release builds the caller's predicates stay where they are.
             #if DEBUG
-            noTransition(for: event, predicates: predicates)
+            noTransition(for: event, predicates: predicates.array)
             #endif
             return nil
         }

@@ -76,7 +76,7 @@ final class CompiledTable<State: FSMHashable, Event: FSMHashable> {
 
     /// The transition `event` fires from `state` given `predicates`, if any.
     @inlinable
-    func transitionIndex(from state: Int, on event: Event, predicates passed: [any Predicate]) -> Int? {
+    func transitionIndex(from state: Int, on event: Event, predicates passed: some PassedPredicates) -> Int? {
         guard let eventIndex = events.index(of: event) else { return nil }
         switch cells[state &* events.events.count &+ eventIndex] {
         case .none:
@@ -94,13 +94,15 @@ final class CompiledTable<State: FSMHashable, Event: FSMHashable> {
         }
     }
 
-    /// The transition of group `index` given the `passed` predicates, through a buffer of
-    /// their cases (lazy groups, and eager ones when a relevant type is left out).
+    /// The transition of group `index` given the `passed` predicates (lazy groups, and eager
+    /// ones when a relevant type is left out): through a key in a register when the group's
+    /// rows are packed, through a buffer of the passed predicates' cases otherwise.
     @inlinable
-    func predicatedTransition(_ index: Int, _ passed: [any Predicate]) -> Int? {
+    func predicatedTransition(_ index: Int, _ passed: some PassedPredicates) -> Int? {
         // Unretained, as in `FSM.take`: the table holds its groups for as long as it lives.
         Unmanaged.passUnretained(groups[index])._withUnsafeGuaranteedRef { group in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: predicates.count) { cases in
+            if group.isPacked { return group.packedTransition(for: passed, predicates) }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: predicates.count) { cases in
                 // -1 for every type: no value passed for it yet.
                 for type in cases.indices { (cases.baseAddress! + type).initialize(to: -1) }
                 predicates.fill(cases, from: passed)

@@ -10,7 +10,7 @@ final class ConcurrencyChecker: Sendable {
     init() {}
 
     @usableFromInline
-    func check(_ method: String, _ isolation: isolated (any Actor)?) {
+    func check(_ method: String, _ isolation: (any Actor)?) {
         #if DEBUG
         if let violation = violation(method, isolation) { preconditionFailure(violation) }
         #endif

@@ -19,13 +19,26 @@ final class PredicateGroup {
     /// ``dense`` for a group of 255 rows or more.
     @usableFromInline let wideDense: [Int32]
     /// Every row, most specific first, for lazy lookup and for calls that leave out a
-    /// relevant predicate type: row `r` has the (type, case) constraints at positions
-    /// `rowStarts[r]..<rowStarts[r + 1]` of ``constraintTypes`` and ``constraintCases``,
-    /// and fires ``rowTransitions``[r]. Flat arrays, so a scan touches no reference counts.
+    /// relevant predicate type: row `r` fires ``rowTransitions``[r], and its (type, case)
+    /// constraints are in ``rowMasks`` and ``rowValues`` when the table allows
+    /// (``isPacked``), in ``rowStarts``, ``constraintTypes`` and ``constraintCases``
+    /// otherwise. Flat arrays, so a scan touches no reference counts.
+    @usableFromInline let rowTransitions: [Int]
+    /// Whether the rows' constraints are packed, one byte per predicate type: true when the
+    /// table has at most 8 predicate types and no row names a case index above 253. Row `r`
+    /// then matches the passed predicates' key `k` (see ``packedTransition(for:_:)``) when
+    /// `k & rowMasks[r] == rowValues[r]`: one comparison per row, and no buffer of cases.
+    @usableFromInline let isPacked: Bool
+    /// Row `r`'s constrained types, as 0xFF in each such type's byte (type `t` is byte `t`).
+    @usableFromInline let rowMasks: [UInt64]
+    /// Row `r`'s constraints, as each constrained type's case index in its byte.
+    @usableFromInline let rowValues: [UInt64]
+    /// Unpacked rows: row `r` has the (type, case) constraints at positions
+    /// `rowStarts[r]..<rowStarts[r + 1]` of ``constraintTypes`` and ``constraintCases``
+    /// (all empty when ``isPacked``).
     @usableFromInline let rowStarts: [Int]
     @usableFromInline let constraintTypes: [Int]
     @usableFromInline let constraintCases: [Int]
-    @usableFromInline let rowTransitions: [Int]
 
     /// `dense` gives each combination's winner as its position in `rows` plus one (0 for
     /// none), empty for lazy tables; `rows` are most specific first.
@@ -45,12 +58,51 @@ final class PredicateGroup {
             self.dense = []
             wideDense = dense
         }
-        var starts = [0]
-        for row in rows { starts.append(starts.last! + row.constraints.count) }
-        rowStarts = starts
-        constraintTypes = rows.flatMap { $0.constraints.map(\.type) }
-        constraintCases = rows.flatMap { $0.constraints.map(\.case) }
         rowTransitions = rows.map(\.transition)
+        let packed = Self.packed(rows.map(\.constraints), typeCount: strides.count)
+        isPacked = packed != nil
+        rowMasks = packed?.masks ?? []
+        rowValues = packed?.values ?? []
+        if isPacked {
+            rowStarts = []
+            constraintTypes = []
+            constraintCases = []
+        } else {
+            var starts = [0]
+            for row in rows { starts.append(starts.last! + row.constraints.count) }
+            rowStarts = starts
+            constraintTypes = rows.flatMap { $0.constraints.map(\.type) }
+            constraintCases = rows.flatMap { $0.constraints.map(\.case) }
+        }
+    }
+
+    /// The rows' constraints as ``rowMasks`` and ``rowValues``, or nil when they do not fit
+    /// (more than 8 predicate types, a case index above 253, or a row naming two cases of
+    /// one type, which no key can match).
+    private static func packed(
+        _ rows: [[(type: Int, case: Int)]],
+        typeCount: Int
+    ) -> (masks: [UInt64], values: [UInt64])? {
+        guard typeCount <= 8 else { return nil }
+        var masks: [UInt64] = []
+        var values: [UInt64] = []
+        for constraints in rows {
+            var mask: UInt64 = 0
+            var value: UInt64 = 0
+            for constraint in constraints {
+                guard constraint.case >= 0, constraint.case <= 0xFD else { return nil }
+                let shift = UInt64(constraint.type * 8)
+                let byte = UInt64(constraint.case) << shift
+                if mask & (0xFF << shift) != 0 {
+                    guard value & (0xFF << shift) == byte else { return nil }
+                }
+                mask |= 0xFF << shift
+                value |= byte
+            }
+            masks.append(mask)
+            values.append(value)
+        }
+        return (masks, values)
     }
 
     /// The transition for the given case of each predicate type (-1 where not passed).
@@ -81,28 +133,59 @@ final class PredicateGroup {
     /// group, or more than 64 predicate types, which the table's cells tell apart): the
     /// caller then takes the general way, ``transition(for:)``.
     @inlinable
-    func eagerTransition(for passed: [any Predicate], _ index: PredicateIndex) -> Int?? {
+    func eagerTransition(for passed: some PassedPredicates, _ index: PredicateIndex) -> Int?? {
         guard !dense.isEmpty, let relevantMask else { return nil }
-        return passed.withUnsafeBufferPointer { buffer -> Int?? in
-            var seen: UInt64 = 0
-            var offset = 0
-            for position in buffer.indices {
-                guard let type = index.typeIndex(in: buffer, at: position) else { continue }
-                let bit: UInt64 = 1 &<< UInt64(type)
-                // For a type passed twice the first value counts, as in `fill`.
-                guard seen & bit == 0 else { continue }
-                let value = index.caseIndex(in: buffer, at: position, type: type)
-                guard value >= 0 else { return nil }
-                seen |= bit
-                offset &+= value &* strides[type]
+        var seen: UInt64 = 0
+        var offset = 0
+        var position = 0
+        while position < passed.count {
+            defer { position &+= 1 }
+            guard let type = index.typeIndex(of: passed.typeID(at: position)) else { continue }
+            let bit: UInt64 = 1 &<< UInt64(type)
+            // For a type passed twice the first value counts, as in `fill`.
+            guard seen & bit == 0 else { continue }
+            let value = passed.caseIndex(at: position, type: type, in: index)
+            guard value >= 0 else { return nil }
+            seen |= bit
+            offset &+= value &* strides[type]
+        }
+        guard seen & relevantMask == relevantMask else { return nil }
+        let row = Int(dense[offset])
+        return row == 0 ? .some(nil) : rowTransitions[row &- 1]
+    }
+
+    /// The most specific row whose predicates were all passed, for a group whose rows are
+    /// packed (``isPacked``): the passed predicates become a key of one byte per predicate
+    /// type (its case index; 0xFE for a case index above 253, which no row names; 0xFF while
+    /// no value with a case was passed), built in a register, and each row is one masked
+    /// comparison. Types the table does not use are ignored; for a type passed twice the
+    /// first value with a case counts, as in ``PredicateIndex/fill(_:from:)``.
+    @inlinable
+    func packedTransition(for passed: some PassedPredicates, _ index: PredicateIndex) -> Int? {
+        var key: UInt64 = ~0
+        var position = 0
+        while position < passed.count {
+            defer { position &+= 1 }
+            guard let type = index.typeIndex(of: passed.typeID(at: position)) else { continue }
+            let shift = UInt64(truncatingIfNeeded: type &* 8)
+            guard (key &>> shift) & 0xFF == 0xFF else { continue }
+            let value = passed.caseIndex(at: position, type: type, in: index)
+            guard value >= 0 else { continue }
+            key &= ~(0xFF &<< shift) | (UInt64(truncatingIfNeeded: Swift.min(value, 0xFE)) &<< shift)
+        }
+        return rowMasks.withUnsafeBufferPointer { masks in
+            rowValues.withUnsafeBufferPointer { values in
+                var row = 0
+                while row < masks.count {
+                    if key & masks[row] == values[row] { return rowTransitions[row] }
+                    row &+= 1
+                }
+                return nil
             }
-            guard seen & relevantMask == relevantMask else { return nil }
-            let position = Int(dense[offset])
-            return position == 0 ? .some(nil) : rowTransitions[position &- 1]
         }
     }
 
-    /// The most specific row whose predicates were all passed.
+    /// The most specific row whose predicates were all passed (unpacked rows).
     @inlinable
     func scan(_ cases: UnsafeMutableBufferPointer<Int>) -> Int? {
         var row = 0

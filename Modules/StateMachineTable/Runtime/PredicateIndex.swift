@@ -42,40 +42,42 @@ final class PredicateIndex {
     /// Writes each passed predicate's case index at its type's position. Types the
     /// table does not use are ignored; for a type passed twice the first value counts.
     @inlinable
-    func fill(_ cases: UnsafeMutableBufferPointer<Int>, from predicates: [any Predicate]) {
-        predicates.withUnsafeBufferPointer { buffer in
-            for position in buffer.indices {
-                guard let type = typeIndex(in: buffer, at: position), cases[type] < 0 else { continue }
-                cases[type] = caseIndex(in: buffer, at: position, type: type)
+    func fill(_ cases: UnsafeMutableBufferPointer<Int>, from predicates: some PassedPredicates) {
+        var position = 0
+        while position < predicates.count {
+            if let type = typeIndex(of: predicates.typeID(at: position)), cases[type] < 0 {
+                cases[type] = predicates.caseIndex(at: position, type: type, in: self)
             }
+            position &+= 1
         }
     }
 
-    /// The table's index of the type of `buffer[position]`, or nil when the table does not
-    /// use that type. Always inlined: it runs once per predicate of every event.
+    /// The table's index of the type `id`, or nil when the table does not use that type.
+    /// Always inlined: it runs once per predicate of every event.
     @inlinable @inline(__always)
-    func typeIndex(in buffer: UnsafeBufferPointer<any Predicate>, at position: Int) -> Int? {
-        let id =
-            Self.typeID(of: UnsafeRawPointer(buffer.baseAddress! + position))
-            ?? ObjectIdentifier(type(of: buffer[position]))
+    func typeIndex(of id: ObjectIdentifier) -> Int? {
         var type = 0
         while type < typeIDs.count && typeIDs[type] != id { type &+= 1 }
         return type < typeIDs.count ? type : nil
     }
 
-    /// The case index of `buffer[position]`, a value of the table's type `type` (-1 for a
-    /// value no case of the type has). Always inlined: it runs once per predicate of every
-    /// event.
+    /// The case index of the one-byte value `byte` of the table's type `type` (-1 for a
+    /// byte no case has, or a type wider than a byte).
     @inlinable @inline(__always)
-    func caseIndex(in buffer: UnsafeBufferPointer<any Predicate>, at position: Int, type: Int) -> Int {
-        if isOneByte[type] {
-            // Reads the value's byte in place, as `inlineByte(of:)` does, without copying the
-            // existential out of the array.
-            let byte = UnsafeRawPointer(buffer.baseAddress! + position).load(as: UInt8.self)
-            let found = byteCases[type &* 256 &+ Int(byte)]
-            if found >= 0 { return Int(found) }
+    func `case`(ofByte byte: UInt8, type: Int) -> Int {
+        Int(byteCases[type &* 256 &+ Int(byte)])
+    }
+
+    /// The case index of `value`, a value of the table's type `type` (-1 for a value no case
+    /// of the type has). Always inlined: it runs once per predicate of every event; for a
+    /// one-byte type it is one read of a table.
+    @inlinable @inline(__always)
+    func caseIndex<P: Predicate>(of value: P, type: Int) -> Int {
+        if MemoryLayout<P>.size == 1 {
+            let found = self.case(ofByte: withUnsafeBytes(of: value) { $0[0] }, type: type)
+            if found >= 0 { return found }
         }
-        return slowCaseIndex(of: buffer[position], type: type)
+        return slowCaseIndex(of: value, type: type)
     }
 
     /// The dynamic type of the value in the `any Predicate` existential at `existential`,
