@@ -55,17 +55,20 @@ extension Statechart {
     /// afresh (a task's work cannot be saved).
     /// - Throws: ``StatechartError/invalidSnapshot(reason:)`` naming the path, history,
     ///   join or timer that does not fit this chart, or any error of ``init(_:options:clock:)``.
+    @inlinable
     public convenience init(
         _ definition: Definition,
         options: StatechartOptions = StatechartOptions(),
         clock: any StatechartClock = .continuous,
         restoring snapshot: StatechartSnapshot
     ) throws {
+        // Inlinable, as the other initialisers: see `init(_:options:clock:)`.
         try self.init(definition, options: options, clock: clock)
         try restore(snapshot)
     }
 
     /// Resumes a chart that has not started from `snapshot` (see ``init(_:options:clock:restoring:)``).
+    @usableFromInline
     func restore(_ snapshot: StatechartSnapshot) throws {
         guard snapshot.chart == topology.name else {
             throw StatechartError.invalidSnapshot(

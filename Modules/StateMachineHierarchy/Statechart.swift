@@ -42,14 +42,14 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// `options` picks, per chart, the places where SCXML's rules differ from
     /// TBStateMachine's; the default keeps TBStateMachine's behaviour. `clock` runs the
     /// timers of delayed transitions (a ``ManualStatechartClock`` in tests).
-    // Inlinable, as is every public initialiser, so that the chart's blocks are called from
-    // code specialised for its types (see `Hooks.callBlocks()`).
     @inlinable
     public convenience init(
         _ definition: Definition,
         options: StatechartOptions = StatechartOptions(),
         clock: any StatechartClock = .continuous
     ) throws {
+        // Inlinable, as is every public initialiser, so that the chart's blocks are called
+        // from code specialised for its types (see `Hooks.callBlocks()`).
         try self.init(definition, options: options, clock: clock, callBlock: Hooks.callBlocks())
     }
 
