@@ -7,7 +7,8 @@ import Synchronization
 /// same work by hand (`swift run -c release Benchmarks hierarchy`):
 /// - an 8-state flat ring through `Statechart.handle` (by a resolved event, by name, and
 ///   `await send`), against a hand-written ring and against the Table product's `FSM` on
-///   the same ring;
+///   the same ring, and with a Swift guard and action on every transition against the ring
+///   without them;
 /// - the seed's nested fixture (deep, local and external transitions, into and out of a
 ///   parallel state), a fork/join cycle, and a cycle through deep history, a delayed
 ///   transition's timer, a final state's done event and an eventless transition, each
@@ -212,6 +213,9 @@ enum HierarchyBenchmarks {
             unit: "ns/event",
             samples[5],
             baseline: ("handle, the ring without blocks", resolved),
+            // Called unspecialised (the chart's types unknown where its blocks are called),
+            // the two blocks cost some 800 ns an event.
+            target: .atMost(250),
             note: "a guard and an action (Swift closures on a counter) per transition"
         )
     }
