@@ -46,6 +46,81 @@ struct FastPathTests {
         #expect(throws: StatechartError.self) { try chart.resolve("") }
     }
 
+    @Test("a resolved event keeps its name, its trace name and its identity")
+    func resolvedNames() throws {
+        let chart = try Self.turnstile(Recorder())
+        let coin = try chart.resolve("coin")
+        let again = try chart.resolve("coin")
+        let kick = try chart.resolve("kick")
+        let kickAgain = try chart.resolve("kick")
+        #expect(coin.name == "coin" && kick.name == "kick")
+        #expect(coin == again && kick == kickAgain)
+        let push = try chart.resolve("push")
+        #expect(coin != kick && coin != push)
+        #expect(Set([coin, again, kick, kickAgain]).count == 2)
+        // The same name resolved by another chart is another event.
+        let otherCoin = try Self.turnstile(Recorder()).resolve("coin")
+        #expect(otherCoin != coin)
+        // Prefix matching sends "coin.dime" to coin's handlers; the event keeps its own name.
+        let prefixed = try Chart(name: "prefixed", options: StatechartOptions(eventMatching: .prefix)) {
+            Chart.State("locked").on("coin", to: "unlocked")
+            Chart.State("unlocked")
+        }
+        prefixed.start()
+        let dime = try prefixed.resolve("coin.dime")
+        #expect(dime.name == "coin.dime")
+        #expect(try prefixed.handle(dime) == .handled)
+        let plainCoin = try prefixed.resolve("coin")
+        #expect(dime != plainCoin)
+    }
+
+    @Test("names of different types are different names, whatever their values")
+    func resolvedNamesOfSeveralTypes() throws {
+        typealias ByInt = Statechart<String, Int, Never>
+        typealias ByByte = Statechart<String, UInt8, Never>
+        typealias ByString = Statechart<String, String, Never>
+        let byInt = try ByInt(name: "int") {
+            ByInt.State("a").on(1, to: "b")
+            ByInt.State("b")
+        }
+        let byByte = try ByByte(name: "byte") {
+            ByByte.State("a").on(1, to: "b")
+            ByByte.State("b")
+        }
+        let byString = try ByString(name: "string") {
+            ByString.State("a").on("1", to: "b")
+            ByString.State("b")
+        }
+        let (one, byte, text) = (try byInt.resolve(1), try byByte.resolve(1), try byString.resolve("1"))
+        #expect(one.name == 1)
+        #expect(byte.name == UInt8(1))
+        #expect(text.name == "1")
+        byByte.start()
+        #expect(try byByte.handle(byte) == .handled)
+    }
+
+    @Test("charts on many threads resolve names at once, and every name reads back")
+    func resolvingConcurrently() async throws {
+        let names = (0..<64).map { "event\($0)" }
+        let chart = try Chart(name: "many") {
+            Chart.State("a").on(names.first!, to: "a")
+            for name in names.dropFirst() { Chart.State(name).on(name, to: "a") }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for round in 0..<50 {
+                        let name = names[(worker * 7 + round) % names.count]
+                        let event = try chart.resolve(name)
+                        let again = try chart.resolve(name)
+                        #expect(event.name == name && event == again)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test("an event resolved by another chart is looked up again by name")
     func foreignResolvedEvent() throws {
         // The same names at different table positions: a blind index would fire the wrong handler.
