@@ -114,7 +114,6 @@ final class UnlistedEventNames: Sendable {
 /// process and numbered, so that a resolved event holds a number instead of a reference.
 /// Bounded by the distinct event names of the charts whose events are resolved (names no
 /// handler uses are not kept here).
-@usableFromInline
 final class ListedEventNames: Sendable {
     static let shared = ListedEventNames()
 
@@ -136,6 +135,7 @@ final class ListedEventNames: Sendable {
         let key = Key(type: ObjectIdentifier(Name.self), name: AnyHashable(name))
         return table.withLock { table in
             if let number = table.numbers[key] { return number }
+            // Four billion names would take hundreds of gigabytes before the count wrapped.
             let number = UInt32(truncatingIfNeeded: table.names.count)
             table.names.append(name)
             table.numbers[key] = number
@@ -144,7 +144,6 @@ final class ListedEventNames: Sendable {
     }
 
     /// The name numbered `number`.
-    @usableFromInline
     func name(_ number: UInt32) -> any Hashable & Sendable {
         table.withLock { $0.names[Int(number)] }
     }
