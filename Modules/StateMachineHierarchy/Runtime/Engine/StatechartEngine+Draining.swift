@@ -105,9 +105,8 @@ extension StatechartEngine {
                 loopFailure = error
                 return .failure(error)
             }
-        } else if selfFedRun > 0 {
-            selfFedRun = 0
-            selfFedNames.removeAll(keepingCapacity: true)
+        } else {
+            endSelfFedRun()
         }
         return runStep(item, sink: sink)
     }
@@ -364,6 +363,14 @@ extension StatechartEngine {
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
             if try step(event: index) { try count(&microsteps) }
         }
+    }
+
+    /// A step not fed by the chart itself ends a run of self-fed ones (see `maxSelfFedSteps`).
+    @inline(__always)
+    func endSelfFedRun() {
+        guard selfFedRun > 0 else { return }
+        selfFedRun = 0
+        selfFedNames.removeAll(keepingCapacity: true)
     }
 
     /// Counts a microstep of ``settle()``; past `maxMicrosteps`, fails naming the repeating

@@ -78,10 +78,7 @@ extension StatechartEngine {
     ) throws(StatechartError) -> StatechartStepOutcome? {
         guard !queue.hasDebugSink, queue.claimIfIdle() else { return nil }
         if runsPlainly {
-            if selfFedRun > 0 {
-                selfFedRun = 0
-                selfFedNames.removeAll(keepingCapacity: true)
-            }
+            endSelfFedRun()
             setPayload()
             let outcome: StatechartStepOutcome
             do throws(StatechartError) {
@@ -94,10 +91,7 @@ extension StatechartEngine {
         }
         if raisesInternally { drainingThread.store(Self.currentThread, ordering: .releasing) }
         defer { if raisesInternally { leaveDrainingThread() } }
-        if selfFedRun > 0 {
-            selfFedRun = 0
-            selfFedNames.removeAll(keepingCapacity: true)
-        }
+        endSelfFedRun()
         setPayload()
         let outcome: StatechartStepOutcome
         do throws(StatechartError) {
