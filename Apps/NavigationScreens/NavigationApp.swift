@@ -96,7 +96,6 @@ public enum NavigationApp {
     /// status. It starts on `options.link`; without a terminal it first waits for that
     /// screen's loads, so that the first frame shows its data.
     public static func run(options: Options, console: any Console, style: TerminalStyle) async -> Int32 {
-        if options.log { routeTransitionLog(to: console) }
         // Without a terminal the seed defaults to 0, so that a piped run always prints the
         // same stars, owners and ages.
         let environment = NavigationEnvironment(
@@ -104,6 +103,18 @@ public enum NavigationApp {
             seed: options.seed ?? (console.isInteractive ? nil : 0),
             log: options.log
         )
+        return await run(options: options, console: console, style: style, environment: environment)
+    }
+
+    /// Runs the app as ``run(options:console:style:)`` does, on `environment` (tests give
+    /// it a backend whose loads they hold open); `options`' delay scale and seed are unused.
+    static func run(
+        options: Options,
+        console: any Console,
+        style: TerminalStyle,
+        environment: NavigationEnvironment
+    ) async -> Int32 {
+        if options.log { routeTransitionLog(to: console) }
         let model = NavigationModel(environment: environment, waitsForLoads: !console.isInteractive)
         model.start()
         if let link = options.link {

@@ -32,7 +32,16 @@ public struct NavigationEnvironment: Sendable {
     /// is saved to `placesFile`; every machine reports to the dump and logs its transitions
     /// only when `log` is set.
     public init(delayScale: Double = 1, seed: UInt64? = nil, log: Bool = false, placesFile: URL? = nil) {
-        let backend = FakeBackend(latency: .seconds(delayScale), seed: seed ?? UInt64.random(in: 0...UInt64.max))
+        self.init(
+            backend: FakeBackend(latency: .seconds(delayScale), seed: seed ?? UInt64.random(in: 0...UInt64.max)),
+            log: log,
+            placesFile: placesFile
+        )
+    }
+
+    /// The app's environment on `backend`; the Places list is saved to `placesFile`; every
+    /// machine reports to the dump and logs its transitions only when `log` is set.
+    public init(backend: FakeBackend, log: Bool = false, placesFile: URL? = nil) {
         self.backend = backend
         @Sendable func build<S, E>(_ definition: StateMachine<S, E>) -> AsyncStateMachine<S, E> {
             let machine = AsyncStateMachine(stateMachine: definition).activateDump(trackDeinit: true)

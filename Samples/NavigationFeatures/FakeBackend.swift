@@ -1,8 +1,8 @@
 import Foundation
 
 /// The fake backend of the Navigation sample: places and their owners, albums and their
-/// songs. Every call waits `latency` (the original's one second), then answers from
-/// fixed data; an id it does not have throws ``BackendError/notFound(_:id:)`` (the
+/// songs. Every call waits `latency` (the original's one second), or for a delay of the
+/// caller's (a test holds a load open with it), then answers from fixed data; an id it does not have throws ``BackendError/notFound(_:id:)`` (the
 /// original crashed on a force unwrap).
 ///
 /// The random parts of the original (each place's owner and each owner's age, chosen once
@@ -83,14 +83,20 @@ public struct FakeBackend: Sendable {
         }
     }
 
-    private let latency: Duration
+    private let delay: @Sendable () async throws -> Void
     private let random: SeededRandom
     private let owners: [OwnerRecord]
     private let ownerOfPlace: [Int]
 
     /// A backend answering after `latency`, its random choices drawn from `seed`.
     public init(latency: Duration = .seconds(1), seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
-        self.latency = latency
+        self.init(seed: seed) { try await Task.sleep(for: latency) }
+    }
+
+    /// A backend whose every call first awaits `delay` (an error it throws is the call's),
+    /// its random choices drawn from `seed`.
+    public init(seed: UInt64, delay: @escaping @Sendable () async throws -> Void) {
+        self.delay = delay
         let random = SeededRandom(seed: seed)
         self.random = random
         self.owners = Self.ownerNames.enumerated().map { index, name in
@@ -107,13 +113,13 @@ public struct FakeBackend: Sendable {
 
     /// The ten places, each with 1 to 5 stars drawn now.
     public func fetchPlaces() async throws -> [PlaceRecord] {
-        try await Task.sleep(for: latency)
+        try await delay()
         return Self.placeNames.indices.map { place(index: $0) }
     }
 
     /// The place `id`.
     public func fetchPlace(id: String) async throws -> PlaceRecord {
-        try await Task.sleep(for: latency)
+        try await delay()
         guard let index = Int(id), Self.placeNames.indices.contains(index), "\(index)" == id else {
             throw BackendError.notFound("place", id: id)
         }
@@ -122,20 +128,20 @@ public struct FakeBackend: Sendable {
 
     /// The owner `id`.
     public func fetchOwner(id: String) async throws -> OwnerRecord {
-        try await Task.sleep(for: latency)
+        try await delay()
         guard let owner = owners.first(where: { $0.id == id }) else { throw BackendError.notFound("owner", id: id) }
         return owner
     }
 
     /// The three albums.
     public func fetchAlbums() async throws -> [AlbumRecord] {
-        try await Task.sleep(for: latency)
+        try await delay()
         return Self.albums
     }
 
     /// The album `id`.
     public func fetchAlbum(id: String) async throws -> AlbumRecord {
-        try await Task.sleep(for: latency)
+        try await delay()
         guard let album = Self.albums.first(where: { $0.id == id }) else {
             throw BackendError.notFound("album", id: id)
         }
@@ -144,7 +150,7 @@ public struct FakeBackend: Sendable {
 
     /// The song `id`, whatever its album.
     public func fetchSong(id: String) async throws -> SongRecord {
-        try await Task.sleep(for: latency)
+        try await delay()
         guard let song = Self.albums.flatMap(\.songs).first(where: { $0.id == id }) else {
             throw BackendError.notFound("song", id: id)
         }

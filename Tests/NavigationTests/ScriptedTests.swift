@@ -119,12 +119,27 @@ struct ScriptedTests {
 
     @Test("refresh waits for the load (sendAndWait), showing that it refreshes meanwhile")
     func refresh() async {
-        // On a terminal, frames follow the machines while the command waits.
-        let app = AppDriver(link: "poc://music", delayScale: 0.05, interactive: true)
+        // On a terminal, frames follow the machines while the command waits. The test holds
+        // the refresh's load until it has seen the list refreshing, so that the frame cannot
+        // be folded away by a load that ends first.
+        let valve = Valve()
+        let app = AppDriver(link: "poc://music", backend: FakeBackend(seed: 7) { await valve.pass() }, interactive: true)
         await app.waitForFrame(containing: ["Path: Albums", "1.  Scenes from a memory"])
-        let output = await app.outputOf("refresh")
+        await valve.close()
+        let start = app.console.output.count
+        app.console.type("refresh")
+        app.console.type("help")
+        await app.wait("a frame of the list refreshing", sourceLocation: #_sourceLocation) { output in
+            output.dropFirst(start).contains { $0.hasPrefix("== ") && $0.contains("Albums (refreshing...)") }
+        }
+        // The load is held, so 'refresh' has not returned and 'help' waits its turn.
+        #expect(!app.console.output.dropFirst(start).contains { $0.contains("List the commands of this screen") })
+        await valve.open()
+        await app.wait("the answer to 'help'", sourceLocation: #_sourceLocation) { output in
+            output.dropFirst(start).contains { $0.contains("List the commands of this screen") }
+        }
+        let output = app.console.output.dropFirst(start).prefix { !$0.contains("List the commands of this screen") }
         let frames = output.filter { $0.hasPrefix("== ") }
-        #expect(frames.contains { $0.contains("Albums (refreshing...)") })
         #expect(frames.last.map { !$0.contains("refreshing") && $0.contains("1.  Scenes from a memory") } == true)
         #expect(await app.finish() == 0)
     }
@@ -234,5 +249,24 @@ struct OptionsTests {
             return
         }
         #expect(error.message.contains(message))
+    }
+}
+
+/// Holds the backend's answers while closed: a call made then waits until it opens.
+private actor Valve {
+    private var gate: Gate?
+
+    /// Holds the calls made from now on.
+    func close() { gate = Gate() }
+
+    /// Lets every held call through, and later ones at once.
+    func open() async {
+        await gate?.open()
+        gate = nil
+    }
+
+    /// Waits while the valve is closed.
+    func pass() async {
+        await gate?.wait()
     }
 }

@@ -1,24 +1,31 @@
 import Foundation
 import NavigationFeatures
-import NavigationScreens
+@testable import NavigationScreens
 import Terminal
 import TestSupport
 import Testing
 
 /// Drives the Navigation app in-process through a scripted console: piped behaviour by
 /// default (every command returns once the screens it leads to have loaded, then its frame
-/// is drawn), or a terminal's with `interactive` (frames follow the machines).
+/// is drawn), or a terminal's with `interactive` (frames follow the machines). The backend
+/// answers after `delayScale` seconds, or as `backend` does when given.
 @MainActor
 final class AppDriver {
     let console: ScriptedConsole
     private var run: Task<Int32, Never>?
 
-    init(link: String? = nil, delayScale: Double = 0.01, interactive: Bool = false) {
+    init(link: String? = nil, delayScale: Double = 0.01, backend: FakeBackend? = nil, interactive: Bool = false) {
         console = ScriptedConsole(isInteractive: interactive)
         let options = NavigationApp.Options(delayScale: delayScale, seed: 7, link: link.flatMap(DeepLink.init))
+        let environment = NavigationEnvironment(backend: backend ?? FakeBackend(latency: .seconds(delayScale), seed: 7))
         let console = self.console
         run = Task {
-            await NavigationApp.run(options: options, console: console, style: TerminalStyle(isEnabled: false))
+            await NavigationApp.run(
+                options: options,
+                console: console,
+                style: TerminalStyle(isEnabled: false),
+                environment: environment
+            )
         }
     }
 
