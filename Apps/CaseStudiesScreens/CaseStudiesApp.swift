@@ -76,13 +76,35 @@ public enum CaseStudiesApp {
         dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent> = defaultDumpStateMachine,
         dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
     ) -> TerminalApp {
+        make(
+            options: options,
+            console: console,
+            style: style,
+            dumpStateMachine: dumpStateMachine,
+            dumpMediator: dumpMediator,
+            delay: nil
+        )
+    }
+
+    /// The app as ``make(options:console:style:dumpStateMachine:dumpMediator:)`` makes
+    /// it, its timed side effects awaiting `delay` when given (see
+    /// ``CaseStudiesEnvironment/init(delayScale:log:waitsForOutputs:seed:dumpMediator:delay:)``).
+    static func make(
+        options: Options,
+        console: any Console,
+        style: TerminalStyle,
+        dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent>,
+        dumpMediator: Mediator<DumpEvent>,
+        delay: (@Sendable (_ seconds: Double) async throws -> Void)?
+    ) -> TerminalApp {
         if options.log { routeTransitionLog(to: console) }
         let environment = CaseStudiesEnvironment(
             delayScale: options.delayScale,
             log: options.log,
             waitsForOutputs: !console.isInteractive,
             seed: options.seed ?? (console.isInteractive ? nil : 0),
-            dumpMediator: dumpMediator
+            dumpMediator: dumpMediator,
+            delay: delay
         )
         let screens = CurrentScreen()
         let app = TerminalApp(

@@ -32,12 +32,18 @@ public struct CaseStudiesEnvironment: Sendable {
     /// The app's environment. Every machine reports to the dump (`dump` command), which
     /// keeps its last state after its screen is left (`trackDeinit: false`, as the
     /// original's factories), and logs its transitions only when `log` is set.
+    ///
+    /// A side effect of the originals that took some seconds (a load, an analysis) awaits
+    /// `delay` with them: by default a sleep of those seconds times `delayScale`; a test
+    /// holds the effects open with its own (an error it throws ends the effect as a
+    /// cancelled sleep would).
     public init(
         delayScale: Double = 1,
         log: Bool = false,
         waitsForOutputs: Bool = false,
         seed: UInt64? = nil,
-        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator,
+        delay: (@Sendable (_ seconds: Double) async throws -> Void)? = nil
     ) {
         self.delayScale = delayScale
         self.waitsForOutputs = waitsForOutputs
@@ -48,9 +54,10 @@ public struct CaseStudiesEnvironment: Sendable {
                 .activateDump(trackDeinit: false, dumpMediator: dumpMediator)
             return log ? machine : machine.disableLog()
         }
-        let seconds: @Sendable (Double) async throws -> Void = { seconds in
-            try await Task.sleep(for: .seconds(seconds * delayScale))
-        }
+        let seconds =
+            delay ?? { seconds in
+                try await Task.sleep(for: .seconds(seconds * delayScale))
+            }
         clicsCancelling = AsyncStateMachineFactory {
             build(makeClicsStateMachine(cancelling: true) { try await seconds(5) })
         }

@@ -61,9 +61,13 @@ struct ScriptedTests {
         arguments: [("1", 1), ("clics-continue", 3)]
     )
     func clics(screen: String, expected: Int) async {
-        // A 2 s load: the three loads must all be typed within its window (as a user
-        // clicking three times within 5 s), also on a slow, sanitized build.
-        let app = AppDriver(delayScale: 0.4, interactive: true)
+        // The loads wait at a gate the test opens once all three have started (as a user
+        // clicking three times within the original's 5 s), so no timing decides the count.
+        let gate = Gate()
+        let app = AppDriver(interactive: true) { _ in
+            await gate.wait()
+            try Task.checkCancellation()
+        }
         await app.type("open \(screen)", expecting: "Number of loads: 0")
         await app.type(
             "reset",
@@ -73,6 +77,8 @@ struct ScriptedTests {
         await app.type("load", expecting: "loading...")
         app.console.type("load")
         app.console.type("load")
+        await within("three loads at the gate") { await gate.waitForWaiters(3) }
+        await gate.open()
         await app.waitFor("Number of loads: \(expected)")
         #expect(!app.console.output.contains { $0.contains("'load' is not available") })
         #expect(app.lastFrame.contains("Commands: (load), reset"))

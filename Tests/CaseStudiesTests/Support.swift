@@ -1,4 +1,4 @@
-import CaseStudiesScreens
+@testable import CaseStudiesScreens
 import Foundation
 import StateMachineCore
 import StateMachineDump
@@ -18,7 +18,8 @@ final class AppDriver {
         delayScale: Double = 0,
         interactive: Bool = false,
         dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent> = defaultDumpStateMachine,
-        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator,
+        delay: (@Sendable (_ seconds: Double) async throws -> Void)? = nil
     ) {
         console = ScriptedConsole(isInteractive: interactive)
         let app = CaseStudiesApp.make(
@@ -26,7 +27,8 @@ final class AppDriver {
             console: console,
             style: TerminalStyle(isEnabled: false),
             dumpStateMachine: dumpStateMachine,
-            dumpMediator: dumpMediator
+            dumpMediator: dumpMediator,
+            delay: delay
         )
         run = Task { await app.run() }
     }

@@ -2,6 +2,7 @@
 public actor Gate {
     private var isOpen = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// A closed gate.
     public init() {}
@@ -9,7 +10,18 @@ public actor Gate {
     /// Waits until the gate is open.
     public func wait() async {
         if isOpen { return }
-        await withCheckedContinuation { waiting.append($0) }
+        await withCheckedContinuation { continuation in
+            waiting.append(continuation)
+            let count = waiting.count
+            for watcher in watchers where watcher.count <= count { watcher.continuation.resume() }
+            watchers.removeAll { $0.count <= count }
+        }
+    }
+
+    /// Waits until `count` callers wait at the closed gate (the caller bounds the wait).
+    public func waitForWaiters(_ count: Int) async {
+        if isOpen || waiting.count >= count { return }
+        await withCheckedContinuation { watchers.append((count, $0)) }
     }
 
     /// Opens the gate for good, letting every waiter through.
@@ -17,5 +29,7 @@ public actor Gate {
         isOpen = true
         for continuation in waiting { continuation.resume() }
         waiting = []
+        for watcher in watchers { watcher.continuation.resume() }
+        watchers = []
     }
 }
