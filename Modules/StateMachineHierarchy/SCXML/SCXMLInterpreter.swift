@@ -658,7 +658,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         // Afresh after a failure: its data too, which the start declares again.
         if restarts { resetData() }
         try run(failuresBefore: failures.load(ordering: .acquiring)) {
-            chart.engine.submit { QueueItem(request: .start, payload: nil, completion: $0 ? .inline : nil) }
+            try chart.engine.submit { QueueItem(request: .start, payload: nil, completion: $0 ? .inline : nil) }?.get()
         }
     }
 
@@ -680,21 +680,25 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         try send(name, payload: SCXMLEventFields(name: name, type: "external", data: data))
     }
 
+    // Inlined into both public forms, so that `send(_:)` knows its payload is nil and
+    // neither copies nor releases one.
+    @inline(__always)
     private func send(_ name: String, payload: SCXMLEventFields?) throws {
         let failuresBefore = failures.load(ordering: .acquiring)
         let chart = self.chart
         guard chart.isRunning, !chart.isFinished else { return }
         try run(failuresBefore: failuresBefore) {
             let (index, unlisted) = try chart.hooks.lookUp(name)
-            let idle =
-                unlisted == nil && payload == nil
-                ? try chart.engine.runIfIdle(event: index)
-                : try chart.engine.runIfIdle(event: index, name: unlisted, payload: payload)
-            if let outcome = idle {
-                return .success(outcome)
+            // A pattern, not `== nil`: the comparison would copy the payload to compare it.
+            if unlisted == nil, case .none = payload {
+                if let idle = try chart.engine.runIfIdle(event: index) { return idle }
+            } else if let idle = try chart.engine.runIfIdle(event: index, name: unlisted, payload: payload) {
+                return idle
             }
             let request = StepRequest.event(index: index, name: unlisted)
-            return chart.engine.submit { QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil) }
+            return try chart.engine.submit {
+                QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil)
+            }?.get()
         }
     }
 
@@ -712,14 +716,12 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         }
     }
 
-    /// Runs `submit`; throws the failure of a macrostep it ran: its own, or one queued
-    /// behind it and run on this thread.
-    private func run(
-        failuresBefore: Int,
-        _ submit: () throws -> Result<StatechartStepOutcome, StatechartError>?
-    ) throws {
-        guard let result = try submit() else { return }
-        _ = try result.get()
+    /// Runs `submit` (which returns the outcome of the macrostep it ran on this thread, nil
+    /// when it queued its item for another thread, and throws that macrostep's failure);
+    /// throws the failure of a macrostep queued behind it and run on this thread.
+    @inline(__always)
+    private func run(failuresBefore: Int, _ submit: () throws -> StatechartStepOutcome?) throws {
+        guard try submit() != nil else { return }
         guard failures.load(ordering: .acquiring) != failuresBefore else { return }
         let failure = state.withLock { $0.failure }
         if let failure { throw failure }
