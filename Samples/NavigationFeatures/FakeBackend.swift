@@ -2,8 +2,9 @@ import Foundation
 
 /// The fake backend of the Navigation sample: places and their owners, albums and their
 /// songs. Every call waits `latency` (the original's one second), or for a delay of the
-/// caller's (a test holds a load open with it), then answers from fixed data; an id it does not have throws ``BackendError/notFound(_:id:)`` (the
-/// original crashed on a force unwrap).
+/// caller's (a test holds a load open with it), then answers from fixed data; an id it
+/// does not have throws ``BackendError/notFound(_:id:)`` (the original crashed on a force
+/// unwrap).
 ///
 /// The random parts of the original (each place's owner and each owner's age, chosen once
 /// per backend; a place's stars, drawn on every `fetchPlaces`) come from a generator
