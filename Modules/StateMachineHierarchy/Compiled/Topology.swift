@@ -117,6 +117,17 @@ struct SwitchTable: Sendable {
 
     var count: Int { hot.count }
 
+    /// Makes room for `count` more switches of one scope region and one planned state each
+    /// (a transition's usual switch), so that a large chart's table is not left with the
+    /// slack of growing by doubling.
+    mutating func reserveCapacity(adding count: Int) {
+        hot.reserveCapacity(hot.count + count)
+        scopeNames.reserveCapacity(scopeNames.count + count)
+        scopeRegions.reserveCapacity(scopeRegions.count + count)
+        planRegions.reserveCapacity(planRegions.count + count)
+        planStates.reserveCapacity(planStates.count + count)
+    }
+
     /// Appends `change`; its index is the count before.
     mutating func append(_ change: Switch) {
         hot.append(
@@ -312,6 +323,7 @@ final class Topology: Sendable {
         self.junctionNames = junctionNames
         self.eventNames = eventNames
         var hot: [StateHot] = []
+        hot.reserveCapacity(states.count)
         var childRegions: [Int32] = []
         var resetJoins: [Int32] = []
         var stateTimers: [Int32] = []

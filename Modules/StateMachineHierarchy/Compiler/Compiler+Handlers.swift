@@ -7,6 +7,15 @@
 extension Statechart.Compiler {
     /// Compiles every state's handlers.
     mutating func compileHandlers() throws {
+        // Each handler adds one entry to each of these (and most add one switch): room for all of
+        // them at once, rather than the slack of growing by doubling.
+        let count = states.reduce(0) { $0 + $1.handlers.count }
+        handlers.reserveCapacity(handlers.count + count)
+        handlerNames.reserveCapacity(handlerNames.count + count)
+        guards.reserveCapacity(guards.count + count)
+        actions.reserveCapacity(actions.count + count)
+        listings.reserveCapacity(listings.count + count)
+        switches.reserveCapacity(adding: count)
         for sourceIndex in states.indices {
             for handler in states[sourceIndex].handlers {
                 try compileHandler(handler, of: Int32(sourceIndex))

@@ -127,33 +127,39 @@ extension Statechart {
             return assemble(table: table)
         }
 
-        /// The `Topology` and the `Model` made of what the phases built.
-        private func assemble(table: HandlerTable) -> Model {
+        /// The `Topology` and the `Model` made of what the phases built. The state drafts are
+        /// let go before the topology is built (its tables are the largest part of a big
+        /// chart's load), so that they and the topology never take memory together.
+        private mutating func assemble(table: HandlerTable) -> Model {
             var eventIDs = [EventID?](repeating: nil, count: userEventCount)
             for (id, index) in eventIndex { eventIDs[Int(index)] = id }
+            let ids = states.map(\.id)
+            let enters = states.map(\.enter)
+            let exits = states.map(\.exit)
+            let tasks = states.map(\.task)
+            let nodes = states.indices.map { index in
+                let draft = states[index]
+                return StateNode(
+                    name: draft.name,
+                    hasEnter: draft.enter != nil,
+                    hasExit: draft.exit != nil,
+                    path: draft.path,
+                    parent: draft.parent,
+                    kind: draft.kind,
+                    regions: draft.regions,
+                    joinsToReset: draft.joinsToReset,
+                    isFinal: draft.isFinal,
+                    hasTask: draft.task != nil,
+                    histories: historyIndexes(of: draft.path, in: histories),
+                    timers: stateTimers[index],
+                    deferred: draft.deferred.map { eventIndex[$0]! }
+                )
+            }
+            states = []
+            stateTimers = []
             let topology = Topology(
                 name: definition.name,
-                states: states.map {
-                    StateNode(
-                        name: $0.name,
-                        hasEnter: $0.enter != nil,
-                        hasExit: $0.exit != nil,
-                        path: $0.path,
-                        parent: $0.parent,
-                        kind: $0.kind,
-                        regions: $0.regions,
-                        joinsToReset: $0.joinsToReset,
-                        isFinal: $0.isFinal,
-                        hasTask: $0.task != nil,
-                        histories: historyIndexes(of: $0.path, in: histories),
-                        timers: [],
-                        deferred: $0.deferred.map { eventIndex[$0]! }
-                    )
-                }.enumerated().map { index, node in
-                    var node = node
-                    node.timers = stateTimers[index]
-                    return node
-                },
+                states: nodes,
                 regions: regions,
                 handlers: handlers,
                 handlerNames: handlerNames,
@@ -174,10 +180,10 @@ extension Statechart {
             )
             return Model(
                 topology: topology,
-                ids: states.map(\.id),
-                enters: states.map(\.enter),
-                exits: states.map(\.exit),
-                tasks: states.map(\.task),
+                ids: ids,
+                enters: enters,
+                exits: exits,
+                tasks: tasks,
                 guards: guards,
                 actions: actions,
                 junctionGuards: junctionGuards,

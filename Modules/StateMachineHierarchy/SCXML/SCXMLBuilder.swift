@@ -115,7 +115,8 @@ struct SCXMLBuilder {
         }
         let document = SCXMLDocument(
             name: root.attributes["name"],
-            nodes: nodes,
+            // The document keeps its nodes for as long as it lives: without the slack they grew with.
+            nodes: nodes.withUnsafeBufferPointer { Array($0) },
             transitions: transitions,
             dataModel: dataModel,
             scripts: scripts,

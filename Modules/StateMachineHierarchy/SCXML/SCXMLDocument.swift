@@ -360,7 +360,10 @@ public struct SCXMLDocument: Sendable {
     ///     ``load(contentsOf:dataModel:)``).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public init(xml: String, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
-        try self.init(data: Data(xml.utf8), dataModel: dataModel)
+        // The bytes copied for the parser are a temporary of this one statement, so they are
+        // let go before the chart compiles (a 10,000-state document's megabyte).
+        self = try Self.built(from: try SCXMLParser.parse(Data(xml.utf8)), baseURL: nil, depth: 0, dataModel: dataModel)
+        try compileChart()
     }
 
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
