@@ -322,9 +322,13 @@ final class Topology: Sendable {
         self.joins = joins
         self.junctionNames = junctionNames
         self.eventNames = eventNames
+        // The tables below are built here, then copied into `tables`' one block: each is
+        // reserved at its size (or its usual size), so that none holds the slack of growing
+        // by doubling while the block is made.
         var hot: [StateHot] = []
         hot.reserveCapacity(states.count)
         var childRegions: [Int32] = []
+        childRegions.reserveCapacity(regions.count)
         var resetJoins: [Int32] = []
         var stateTimers: [Int32] = []
         var stateHistories: [Int32] = []
@@ -391,6 +395,11 @@ final class Topology: Sendable {
         var entryStates: [Int32] = []
         var hasStaticEntry: [Bool] = []
         var hasPlainEntry: [Bool] = []
+        entryStart.reserveCapacity(hotSwitches.count + 1)
+        entryRegions.reserveCapacity(hotSwitches.count)
+        entryStates.reserveCapacity(hotSwitches.count)
+        hasStaticEntry.reserveCapacity(hotSwitches.count)
+        hasPlainEntry.reserveCapacity(hotSwitches.count)
         for (change, entry) in hotSwitches.enumerated() {
             var isStatic = true
             func enter(_ region: Int32, plan: Int32) {

@@ -127,9 +127,10 @@ extension Statechart {
             return assemble(table: table)
         }
 
-        /// The `Topology` and the `Model` made of what the phases built. The state drafts are
-        /// let go before the topology is built (its tables are the largest part of a big
-        /// chart's load), so that they and the topology never take memory together.
+        /// The `Topology` and the `Model` made of what the phases built. The state drafts and
+        /// the event-name index of prefix matching are let go before the topology is built
+        /// (its tables are the largest part of a big chart's load), so that they and the
+        /// topology never take memory together.
         private mutating func assemble(table: HandlerTable) -> Model {
             var eventIDs = [EventID?](repeating: nil, count: userEventCount)
             for (id, index) in eventIndex { eventIDs[Int(index)] = id }
@@ -157,6 +158,8 @@ extension Statechart {
             }
             states = []
             stateTimers = []
+            // What only listing handlers read goes too (it is done).
+            matching = matching.forgettingNames()
             let topology = Topology(
                 name: definition.name,
                 states: nodes,
@@ -191,7 +194,7 @@ extension Statechart {
                 eventIndex: eventIndex,
                 eventIDs: eventIDs.map { $0! },
                 stateIndex: stateIndex,
-                matching: matching.forgettingNames(),
+                matching: matching,
                 initialActions: initialActions,
                 historyDefaultActions: historyDefaultActions
             )

@@ -41,9 +41,11 @@ extension Statechart {
         let positions = Lock<[String: Int]?>(nil)
     }
 
+    /// What a state holds. A composite's region is boxed (`indirect`), so that the many
+    /// simple states of a large chart do not each carry a region's worth of inline space.
     enum ContentSpec: Sendable {
         case simple
-        case composite(RegionSpec)
+        indirect case composite(RegionSpec)
         case parallel([RegionSpec])
     }
 

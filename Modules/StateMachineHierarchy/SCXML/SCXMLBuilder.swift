@@ -69,6 +69,15 @@ struct SCXMLBuilder {
         case let name?:
             missingDataModel = name
         }
+        // The arrays kept per node and per transition are made at their size: the document
+        // keeps its nodes for as long as it lives, and a large one would keep the slack of
+        // growing by doubling.
+        let expected = Self.counts(in: root)
+        nodes.reserveCapacity(expected.nodes)
+        ownTransitions.reserveCapacity(expected.nodes)
+        initialTransition.reserveCapacity(expected.nodes)
+        initialAttribute.reserveCapacity(expected.nodes)
+        pending.reserveCapacity(expected.transitions)
         appendNode(id: "", kind: .root, parent: -1, line: root.line)
         initialAttribute[0] = try root.attributes["initial"].map { text throws(SCXMLError) in
             (try Self.initialIDs(text, on: root), root.line)
@@ -115,8 +124,7 @@ struct SCXMLBuilder {
         }
         let document = SCXMLDocument(
             name: root.attributes["name"],
-            // The document keeps its nodes for as long as it lives: without the slack they grew with.
-            nodes: nodes.withUnsafeBufferPointer { Array($0) },
+            nodes: nodes,
             transitions: transitions,
             dataModel: dataModel,
             scripts: scripts,
@@ -130,6 +138,25 @@ struct SCXMLBuilder {
     }
 
     // MARK: Elements
+
+    /// How many nodes (`element` itself and every state, parallel, final and history element
+    /// below it) and transitions (`<transition>` and `<initial>` elements of those) the tree
+    /// holds: what the builder's arrays are reserved at. The parser bounds the tree's depth
+    /// (``SCXMLDocument/maxElementDepth``), and so this recursion.
+    private static func counts(in element: SCXMLElement) -> (nodes: Int, transitions: Int) {
+        var nodes = 1
+        var transitions = 0
+        for child in element.children {
+            if stateElements.contains(child.name) {
+                let inner = counts(in: child)
+                nodes += inner.nodes
+                transitions += inner.transitions
+            } else if child.name == "transition" || child.name == "initial" {
+                transitions += 1
+            }
+        }
+        return (nodes, transitions)
+    }
 
     private mutating func appendNode(id: String, kind: SCXMLDocument.NodeKind, parent: Int, line: Int) {
         nodes.append(

@@ -10,7 +10,7 @@ struct SCXMLElement: Sendable {
     /// The local name of an element in the SCXML namespace (or in none); the qualified
     /// name, prefix and all, of an element of another namespace, which no rule accepts.
     var name: String
-    var attributes: [String: String]
+    var attributes: SCXMLAttributes
     var line: Int
     var children: [SCXMLElement] = []
     /// The element's own character data (CDATA sections included), empty when it is only
@@ -46,6 +46,30 @@ struct SCXMLElement: Sendable {
         }
         return result
     }
+}
+
+/// An element's attributes. An element has a few, so they are kept as (name, value) pairs
+/// in one small array rather than in a dictionary each: a document of 10,000 states has some
+/// 30,000 elements, and their tree is the largest thing a load holds.
+struct SCXMLAttributes: Sendable, ExpressibleByDictionaryLiteral {
+    private var pairs: [(name: String, value: String)]
+
+    /// The attributes `dictionary` holds (XML gives an element no attribute twice).
+    init(_ dictionary: [String: String]) {
+        pairs = dictionary.map { (name: $0.key, value: $0.value) }
+    }
+
+    init(dictionaryLiteral elements: (String, String)...) {
+        pairs = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The value of the attribute `name`, nil when the element has none.
+    subscript(name: String) -> String? {
+        pairs.first { $0.name == name }?.value
+    }
+
+    /// The attributes' names, in no particular order.
+    var keys: [String] { pairs.map(\.name) }
 }
 
 /// Reads XML into an ``SCXMLElement`` tree with Foundation's `XMLParser`.
@@ -260,7 +284,7 @@ enum SCXMLParser {
             stack.append(
                 SCXMLElement(
                     name: inSCXML ? elementName : (qName ?? elementName),
-                    attributes: attributeDict,
+                    attributes: SCXMLAttributes(attributeDict),
                     line: max(parser.lineNumber, 1)
                 )
             )
