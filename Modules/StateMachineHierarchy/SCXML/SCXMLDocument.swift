@@ -360,10 +360,7 @@ public struct SCXMLDocument: Sendable {
     ///     ``load(contentsOf:dataModel:)``).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public init(xml: String, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
-        // The bytes copied for the parser are a temporary of this one statement, so they are
-        // let go before the chart compiles (a 10,000-state document's megabyte).
-        self = try Self.built(from: try SCXMLParser.parse(Data(xml.utf8)), baseURL: nil, depth: 0, dataModel: dataModel)
-        try compileChart()
+        try self.init(data: Data(xml.utf8), baseURL: nil, depth: 0, dataModel: dataModel)
     }
 
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
@@ -378,11 +375,12 @@ public struct SCXMLDocument: Sendable {
 
     /// Parses a document whose `src` paths are relative to `baseURL` (the current
     /// directory when nil); `depth` counts the invocations above it.
-    init(data: Data, baseURL: URL?, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) {
-        // The element tree is let go once the document is built, before the chart compiles,
-        // so that a large document's tree and compiled chart never take memory together.
+    init(data: consuming Data, baseURL: URL?, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) {
+        // The bytes (taken, so that a copy made for the parser is not kept by the caller) and
+        // the element tree are let go once the document is built, before the chart compiles,
+        // so that a large document's text, tree and compiled chart never take memory together.
         self = try Self.built(
-            from: try SCXMLParser.parse(data),
+            from: try SCXMLParser.parse(consume data),
             baseURL: baseURL,
             depth: depth,
             dataModel: dataModel

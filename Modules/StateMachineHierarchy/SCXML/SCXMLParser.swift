@@ -59,6 +59,7 @@ struct SCXMLAttributes: Sendable, ExpressibleByDictionaryLiteral {
         pairs = dictionary.map { (name: $0.key, value: $0.value) }
     }
 
+    /// The attributes written as a literal (`[:]` for none).
     init(dictionaryLiteral elements: (String, String)...) {
         pairs = elements.map { (name: $0.0, value: $0.1) }
     }
