@@ -1,24 +1,22 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's first command: `scripts/setup` says what it did. Where the tests run,
 /// everything it installs is there already (the build needs readline and duktape, the test
 /// plans python3, the diagram tests graphviz, the W3C conformance tests xsltproc), so it must
 /// say that nothing was needed, naming what it found.
+///
+/// The script runs through `runPiped`, which waits for it on a thread of its own, not on one
+/// of the few cooperative threads every async test shares.
 @Suite("scripts/setup")
 struct SetupScriptTests {
+    private static let setup = Readme.root.appendingPathComponent("scripts/setup")
+
     @Test("with everything installed, scripts/setup says that nothing was needed, and what is there")
-    func nothingToInstall() throws {
-        let process = Process()
-        process.executableURL = Readme.root.appendingPathComponent("scripts/setup")
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+    func nothingToInstall() async throws {
+        let (status, text) = try await runPiped(Self.setup, [], input: "", seconds: 120)
+        #expect(status == 0, "\(text)")
         #expect(
             text
                 == "scripts/setup: nothing to install (libreadline-dev duktape-dev python3 graphviz xsltproc already there)\n"
@@ -26,17 +24,9 @@ struct SetupScriptTests {
     }
 
     @Test("an unknown argument is a usage error")
-    func unknownArgument() throws {
-        let process = Process()
-        process.executableURL = Readme.root.appendingPathComponent("scripts/setup")
-        process.arguments = ["--bogus"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+    func unknownArgument() async throws {
+        let (status, text) = try await runPiped(Self.setup, ["--bogus"], input: "", seconds: 120)
+        #expect(status == 2)
         #expect(text == "scripts/setup: unknown argument '--bogus'\n")
     }
 }

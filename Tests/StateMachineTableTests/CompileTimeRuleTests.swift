@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// "What must not compile must not compile": each statement the README marks ⛔️ is
@@ -126,7 +127,7 @@ struct CompileTimeRuleTests {
         """
 
     @Test("Each README ⛔️ statement is rejected by the compiler; the ✅ forms are accepted", .timeLimit(.minutes(5)))
-    func compileTimeRules() throws {
+    func compileTimeRules() async throws {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
         let modules = testBinary.deletingLastPathComponent().appendingPathComponent("Modules")
         try #require(
@@ -149,31 +150,30 @@ struct CompileTimeRuleTests {
         let prelude = try write("Prelude", Self.prelude)
 
         // One compiler run per file: the compiler stops at the first file with errors.
-        func errors(in name: String, _ body: String, wrapped: Bool = true) throws -> String {
+        // `runPiped` waits for the compiler on a thread of its own: a test that held a
+        // cooperative thread for the minute these runs take would stall every async test.
+        func errors(in name: String, _ body: String, wrapped: Bool = true) async throws -> String {
             let path = try write(name, wrapped ? Self.file(name, body) : body)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, prelude, path]
-            let output = Pipe()
-            process.standardError = output
-            process.standardOutput = Pipe()
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let (_, text) = try await runPiped(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, prelude, path],
+                input: "",
+                seconds: 120
+            )
             return text.split(separator: "\n").filter { $0.contains(": error:") }.joined(separator: "\n")
         }
 
-        let accepted = try errors(in: "Accepted", Self.accepted)
+        let accepted = try await errors(in: "Accepted", Self.accepted)
         #expect(accepted.isEmpty, "the README's valid forms must compile: \(accepted)")
         for snippet in Self.rejected {
-            let found = try errors(in: snippet.name, snippet.body)
+            let found = try await errors(in: snippet.name, snippet.body)
             #expect(!found.isEmpty, "compiled but must not: \(snippet.body)")
             #expect(!found.contains("Prelude.swift"), "\(found)")
         }
-        let acceptedOutside = try errors(in: "AcceptedOutsideTables", Self.acceptedOutsideTables, wrapped: false)
+        let acceptedOutside = try await errors(in: "AcceptedOutsideTables", Self.acceptedOutsideTables, wrapped: false)
         #expect(acceptedOutside.isEmpty, "the README's valid OnMainActor uses must compile: \(acceptedOutside)")
         for snippet in Self.rejectedOutsideTables {
-            let found = try errors(in: snippet.name, snippet.code, wrapped: false)
+            let found = try await errors(in: snippet.name, snippet.code, wrapped: false)
             #expect(!found.isEmpty, "compiled but must not: \(snippet.code)")
         }
     }

@@ -99,35 +99,41 @@ struct FixedArityPredicateTests: TurnstileTable {
         [false, true]
     )
     func agreesWithArrayForm(type: Handling, wide: Bool) async throws {
+        // One machine per form, built once (building an eager table for each of the 1,752
+        // calls took most of a minute under the thread sanitizer) and set back to its
+        // initial state before each call: index 0 of its states, as `buildTable` leaves it.
+        let arrayForm = try machine(type, wide: wide)
+        let fixedForm = try machine(type, wide: wide)
+        let valuesForm = try machine(type, wide: wide)
+        func outcome(_ fsm: FSM<State, Event>, _ call: (FSM<State, Event>) async -> Void) async -> Step {
+            fsm.stateIndex = 0
+            recorder.calls = []
+            await call(fsm)
+            return Step(state: fsm.state, calls: recorder.calls)
+        }
         let values = Self.values
         var compared = 0
         for first in values {
-            let array = try await outcome(type, wide: wide) { await $0.handleEvent(.coin, predicates: [first]) }
-            let fixed = try await outcome(type, wide: wide) { await open1($0, first) }
+            let array = await outcome(arrayForm) { await $0.handleEvent(.coin, predicates: [first]) }
+            let fixed = await outcome(fixedForm) { await open1($0, first) }
             #expect(fixed == array, "\(first)")
-            let throughValues = try await outcome(type, wide: wide) {
-                await direct($0, first, NoPredicate.none, NoPredicate.none)
-            }
+            let throughValues = await outcome(valuesForm) { await direct($0, first, NoPredicate.none, NoPredicate.none) }
             #expect(throughValues == array, "\(first), direct")
             compared += 1
             for second in values {
-                let array = try await outcome(type, wide: wide) {
-                    await $0.handleEvent(.coin, predicates: [first, second])
-                }
-                let fixed = try await outcome(type, wide: wide) { await open2($0, first, second) }
+                let array = await outcome(arrayForm) { await $0.handleEvent(.coin, predicates: [first, second]) }
+                let fixed = await outcome(fixedForm) { await open2($0, first, second) }
                 #expect(fixed == array, "\(first), \(second)")
-                let throughValues = try await outcome(type, wide: wide) {
-                    await direct($0, first, second, NoPredicate.none)
-                }
+                let throughValues = await outcome(valuesForm) { await direct($0, first, second, NoPredicate.none) }
                 #expect(throughValues == array, "\(first), \(second), direct")
                 compared += 1
                 for third in values {
-                    let array = try await outcome(type, wide: wide) {
+                    let array = await outcome(arrayForm) {
                         await $0.handleEvent(.coin, predicates: [first, second, third])
                     }
-                    let fixed = try await outcome(type, wide: wide) { await open3($0, first, second, third) }
+                    let fixed = await outcome(fixedForm) { await open3($0, first, second, third) }
                     #expect(fixed == array, "\(first), \(second), \(third)")
-                    let throughValues = try await outcome(type, wide: wide) { await direct($0, first, second, third) }
+                    let throughValues = await outcome(valuesForm) { await direct($0, first, second, third) }
                     #expect(throughValues == array, "\(first), \(second), \(third), direct")
                     compared += 1
                 }
