@@ -34,7 +34,7 @@ extension Statechart.Compiler {
             }
             // Paths name states as `a/b@1/c`: a name with either character would make
             // its own path (snapshots, `state(at:)`) mean another state or none.
-            if stateName.contains("/") || stateName.contains("@") {
+            if StatechartPath.hasSeparator(stateName) {
                 throw StatechartError.invalidPath(
                     path: path,
                     component: stateName,

@@ -70,8 +70,7 @@ extension Statechart {
         /// The identifier of the state at `path` (for example `c/c2@1/c222`).
         /// - Throws: ``StatechartError/invalidPath(path:component:reason:)``.
         public func state(at path: String) throws -> StateID {
-            let location = try locate(path)
-            return node(at: location).id
+            try locateState(path).id
         }
 
         func isParallel(at path: String) throws -> Bool {
@@ -150,7 +149,19 @@ extension Statechart {
             action: Action? = nil,
             guard guardBlock: Guard? = nil
         ) throws {
-            let location = try locate(source)
+            addTransition(at: try locate(source), on: event, to: target, kind: kind, action: action, guard: guardBlock)
+        }
+
+        /// ``addTransition(from:on:to:kind:action:guard:)-(String,_,Target,_,_,_)`` for a
+        /// source already located (the JSON reader resolves it once, to check it).
+        mutating func addTransition(
+            at location: [Step],
+            on event: EventID,
+            to target: Target,
+            kind: StatechartTransitionKind,
+            action: Action? = nil,
+            guard guardBlock: Guard? = nil
+        ) {
             let handler = HandlerSpec(
                 trigger: .event(event),
                 target: target,
@@ -225,10 +236,29 @@ extension Statechart {
         }
 
         func locate(_ text: String) throws -> [Step] {
+            try locateState(text).location
+        }
+
+        /// Where the state at path `text` is, and its identifier, read where the walk ends
+        /// (no state is copied on the way: a JSON chart resolves a path per transition end).
+        func locateState(_ text: String) throws -> (location: [Step], id: StateID) {
+            if !text.isEmpty, !StatechartPath.hasSeparator(text) {
+                // A top-level name, the usual path of a flat chart: what the walk below does
+                // for its one component, without parsing it.
+                guard let index = root.index(ofStateNamed: text) else {
+                    throw StatechartError.invalidPath(
+                        path: text,
+                        component: text,
+                        reason: "region '\(name)' has no state named '\(text)'"
+                    )
+                }
+                return ([Step(region: 0, state: index)], root.states[index].id)
+            }
             let path = try StatechartPath(text)
             var region = root
             var regionName = name
             var location: [Step] = []
+            location.reserveCapacity(path.components.count)
             var regionIndex = 0
             for (position, component) in path.components.enumerated() {
                 guard let index = region.index(ofStateNamed: component.name) else {
@@ -239,9 +269,8 @@ extension Statechart {
                     )
                 }
                 location.append(Step(region: regionIndex, state: index))
-                let node = region.states[index]
-                guard position < path.components.count - 1 else { break }
-                switch node.content {
+                guard position < path.components.count - 1 else { return (location, region.states[index].id) }
+                switch region.states[index].content {
                 case .simple:
                     throw StatechartError.invalidPath(
                         path: text,
@@ -280,7 +309,7 @@ extension Statechart {
                     regionName = "\(component.name)SubMachine-\(chosen)"
                 }
             }
-            return location
+            preconditionFailure("a parsed path has at least one component, and the walk returns at the last")
         }
 
         func node(at location: [Step]) -> NodeSpec {

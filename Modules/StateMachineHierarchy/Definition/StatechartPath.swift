@@ -18,6 +18,15 @@ public struct StatechartPath: Sendable, Hashable, CustomStringConvertible {
     /// The text the path was parsed from.
     public let text: String
 
+    /// Whether `name` holds a character that separates the parts of a path (`/` or `@`), so
+    /// that a state of that name could not be named by a path. Scans the UTF-8 bytes (both
+    /// are ASCII, which no other character's encoding contains): `String.contains(_:)` with
+    /// a string argument goes through Foundation's search, which cost a 100,000-state load
+    /// 8% of its time.
+    static func hasSeparator(_ name: String) -> Bool {
+        name.utf8.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "@") }
+    }
+
     /// Parses `text`, throwing ``StatechartError/invalidPath(path:component:reason:)``
     /// that names the offending component.
     public init(_ text: String) throws {

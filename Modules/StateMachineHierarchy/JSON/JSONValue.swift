@@ -139,6 +139,10 @@ enum JSONValue: Sendable {
                 guard let byte = current else { throw error("unterminated string") }
                 switch byte {
                 case UInt8(ascii: "\""):
+                    if scalars.isEmpty, let text = asciiText(start..<position) {
+                        position += 1
+                        return text
+                    }
                     scalars += bytes[start..<position]
                     position += 1
                     guard let text = String(validating: scalars, as: UTF8.self) else {
@@ -155,6 +159,17 @@ enum JSONValue: Sendable {
                 default:
                     position += 1
                 }
+            }
+        }
+
+        /// The bytes in `range` as a string when they are all ASCII, nil otherwise: such bytes
+        /// are valid UTF-8 as they are, so they are decoded without a copy and without the
+        /// generic validation (names and paths, most of a chart's strings, are ASCII).
+        private func asciiText(_ range: Range<Int>) -> String? {
+            bytes.withUnsafeBufferPointer { buffer in
+                let text = UnsafeBufferPointer(rebasing: buffer[range])
+                guard !text.contains(where: { $0 >= 0x80 }) else { return nil }
+                return String(decoding: text, as: UTF8.self)
             }
         }
 

@@ -154,7 +154,7 @@ struct JSONReader<Payload: Sendable> {
         }
         let name = requireName(object, at: path, what: "a state")
         if let name {
-            if name.contains("/") || name.contains("@") {
+            if StatechartPath.hasSeparator(name) {
                 issue("\(path).name", "state name '\(name)' must not contain '/' or '@', which paths use as separators")
             }
             if let first = declared[name] {
@@ -371,7 +371,7 @@ struct JSONReader<Payload: Sendable> {
                 )
             }
         }
-        let source = resolve(object, key: "source", at: path, in: definition)
+        let source = locate(object, key: "source", at: path, in: definition)
         let target = readTarget(object, at: path, in: definition)
         guard let event, let kind, let source, let target else { return }
         if kind == .internal, case .state(let id) = target, source.id != id {
@@ -381,7 +381,7 @@ struct JSONReader<Payload: Sendable> {
             )
             return
         }
-        try? definition.addTransition(from: source.text, on: event, to: target, kind: kind)
+        definition.addTransition(at: source.location, on: event, to: target, kind: kind)
     }
 
     private mutating func readCompound(
@@ -560,18 +560,38 @@ struct JSONReader<Payload: Sendable> {
         at path: String,
         in definition: Chart.Definition
     ) -> (text: String, id: String)? {
+        locate(object, key: key, at: path, in: definition).map { ($0.text, $0.id) }
+    }
+
+    /// ``resolve(_:key:at:in:)`` with where the state is, for adding a handler to it.
+    private mutating func locate(
+        _ object: [String: JSONValue],
+        key: String,
+        at path: String,
+        in definition: Chart.Definition
+    ) -> (text: String, id: String, location: [Chart.Definition.Step])? {
         guard let text = requireString(object, key: key, at: path) else { return nil }
-        return resolvePath(text, at: "\(path).\(key)", in: definition).map { (text, $0) }
+        return locatePath(text, at: "\(path).\(key)", in: definition).map { (text, $0.id, $0.location) }
     }
 
     private mutating func resolvePath(_ text: String, at path: String, in definition: Chart.Definition) -> String? {
+        locatePath(text, at: path, in: definition)?.id
+    }
+
+    /// Where the state at `text` is and its identifier; nil, with an issue at `path`
+    /// (built only then), when no state is there.
+    private mutating func locatePath(
+        _ text: String,
+        at path: @autoclosure () -> String,
+        in definition: Chart.Definition
+    ) -> (location: [Chart.Definition.Step], id: String)? {
         do {
-            return try definition.state(at: text)
+            return try definition.locateState(text)
         } catch let error as StatechartError {
-            issue(path, error.description)
+            issue(path(), error.description)
             return nil
         } catch {
-            issue(path, String(describing: error))
+            issue(path(), String(describing: error))
             return nil
         }
     }

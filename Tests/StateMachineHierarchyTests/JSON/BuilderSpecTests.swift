@@ -1,3 +1,4 @@
+import Foundation
 import StateMachineHierarchy
 import Testing
 
@@ -54,6 +55,10 @@ struct BuilderSpecTests {
 @Suite("JSON validation")
 struct JSONValidationTests {
     private func issues(_ json: String) -> [StatechartJSONError.Issue] {
+        issues(Data(json.utf8))
+    }
+
+    private func issues(_ json: Data) -> [StatechartJSONError.Issue] {
         do {
             _ = try Chart.definition(fromJSON: json)
             return []
@@ -87,6 +92,63 @@ struct JSONValidationTests {
     func truncatedPosition() throws {
         let message = try #require(issues("{\"name\": \"m\",\n \"states\": [{\"name\": \"a\"}\n").first?.message)
         #expect(message.hasPrefix("malformed JSON at line 3, column 1: "), "\(message)")
+    }
+
+    @Test("names are read as written: ASCII, other characters, escapes; invalid UTF-8 in a string is refused")
+    func stringsInNames() throws {
+        let json = """
+            {"name": "m", "states": [
+              {"type": "state", "name": "caf\\u00e9"}, {"type": "state", "name": "日本"},
+              {"type": "state", "name": "plain"}, {"type": "state", "name": "tab\\tbed"}],
+             "transitions": [
+              {"type": "simple", "kind": "external", "name": "go", "source": "café", "target": "日本"},
+              {"type": "simple", "kind": "external", "name": "on", "source": "日本", "target": "plain"},
+              {"type": "simple", "kind": "external", "name": "é", "source": "plain", "target": "tab\\tbed"}]}
+            """
+        let chart = try Chart(Chart.definition(fromJSON: json))
+        chart.start()
+        #expect(chart.activeStates == ["café"])
+        try chart.handle("go")
+        try chart.handle("on")
+        try chart.handle("é")
+        #expect(chart.activeStates == ["tab\tbed"])
+
+        var bytes = Array(#"{"name": "m", "states": [{"type": "state", "name": "a"#.utf8)
+        bytes += [0xC3, 0x28]  // a lead byte followed by one that cannot continue it
+        bytes += Array(#""}]}"#.utf8)
+        let found = issues(Data(bytes))
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("invalid UTF-8") == true, "\(found)")
+    }
+
+    @Test("a transition's unknown source or target is named with its JSON path, at the top level and below")
+    func unknownPaths() {
+        let json = """
+            {"name": "m", "states": [{"type": "sub", "name": "a", "states": [{"type": "state", "name": "b"}]}],
+             "transitions": [
+              {"type": "simple", "kind": "external", "name": "x", "source": "nowhere", "target": "a"},
+              {"type": "simple", "kind": "external", "name": "y", "source": "a", "target": "a/nothing"}]}
+            """
+        #expect(
+            issues(json) == [
+                .init(
+                    path: "$.transitions[0].source",
+                    message: StatechartError.invalidPath(
+                        path: "nowhere",
+                        component: "nowhere",
+                        reason: "region 'm' has no state named 'nowhere'"
+                    ).description
+                ),
+                .init(
+                    path: "$.transitions[1].target",
+                    message: StatechartError.invalidPath(
+                        path: "a/nothing",
+                        component: "nothing",
+                        reason: "region 'aSubMachine' has no state named 'nothing'"
+                    ).description
+                ),
+            ]
+        )
     }
 
     @Test("a document that is not an object")
