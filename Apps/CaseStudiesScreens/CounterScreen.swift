@@ -67,6 +67,8 @@ final class CounterScreen: Screen {
         let units = self.units
         let tens = self.tens
         await waitUntil { tens.isCaughtUp && tens.state.value == units.state.unitsState.value / 10 }
+        // ...and the tens' lifecycle callbacks ran (the dump has its last state).
+        await tens.waitUntilCaughtUp()
     }
 }
 

@@ -258,6 +258,28 @@ final class NavigationModel {
             // The change is announced before it is made: let it land.
             await Task.yield()
         }
+        // Without a terminal, the machines' lifecycle callbacks have run too, so that a
+        // `dump` printed next shows the states the screens show.
+        guard waitsForLoads else { return }
+        for caughtUp in heldMachines { await caughtUp() }
+    }
+
+    /// `waitUntilCaughtUp` of every machine the model holds now: the tabs' and stacks',
+    /// each pushed screen's and the sheet's.
+    private var heldMachines: [@MainActor () async -> Void] {
+        var waits: [@MainActor () async -> Void] = [
+            home.waitUntilCaughtUp, checkin.waitUntilCaughtUp, music.waitUntilCaughtUp,
+            places.waitUntilCaughtUp, albums.waitUntilCaughtUp,
+        ]
+        for screen in checkinScreens {
+            switch screen {
+            case .place(_, let ui): waits.append(ui.waitUntilCaughtUp)
+            case .owner(_, let ui): waits.append(ui.waitUntilCaughtUp)
+            }
+        }
+        waits += musicScreens.map { $0.ui.waitUntilCaughtUp }
+        if let sheet { waits.append(sheet.ui.waitUntilCaughtUp) }
+        return waits
     }
 
     // MARK: Navigation

@@ -68,6 +68,10 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     @ObservationIgnored
     private let describeLastKnownState: @MainActor () -> String
 
+    /// Waits for the machine's lifecycle callbacks (see ``waitUntilCaughtUp()``).
+    @ObservationIgnored
+    private let lifecycleCallbacksDelivered: @Sendable () async -> Void
+
     /// The description of the state the machine is in (its `lastKnownState`, not mapped:
     /// `ElevatorIsClosed (persons: 2)`), for messages that name the state, such as why a
     /// command is refused. Not observable: read it when needed.
@@ -129,6 +133,7 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
         self.sendAndWait = { await machine.sendAndWait(event: $0) }
         self.mappedLastKnownState = { mapping(machine.lastKnownState.superState) }
         self.describeLastKnownState = { "\(machine.lastKnownState)" }
+        self.lifecycleCallbacksDelivered = { await machine.lifecycleCallbacksDelivered() }
         self.observeStates = { receive in
             for await state in states {
                 guard receive(mapping(state.superState)) else { return }
@@ -183,11 +188,13 @@ public final class UIStateMachine<UIState: Equatable, SuperEvent> {
     /// itself: read it together with `state`, as ``waitUntilCaughtUp()`` does.
     public var isCaughtUp: Bool { state == mappedLastKnownState() }
 
-    /// Returns once `state` shows the machine's last known state, or at once when the UI
-    /// machine is not observing (nothing would catch up). Use it after `sendAndWait` to know
-    /// that what the machine did is what `state` shows.
+    /// Returns once `state` shows the machine's last known state (at once when the UI
+    /// machine is not observing: nothing would catch up) and the machine's lifecycle
+    /// callbacks for it have run (what they record, such as a dump's records, is there).
+    /// Use it after `sendAndWait` to know that what the machine did is what `state` shows.
     public func waitUntilCaughtUp() async {
         await waitUntil { [self] in !isObserving || isCaughtUp }
+        await lifecycleCallbacksDelivered()
     }
 
     /// Assigns `value` when it differs from the current state.

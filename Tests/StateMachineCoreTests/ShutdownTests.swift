@@ -167,4 +167,30 @@ struct LifecycleTests {
         await within { await transitionSeen.wait() }
         await machine.finishAndWait()
     }
+
+    @Test("lifecycleCallbacksDelivered returns once the callbacks of what was committed before it have run")
+    func callbacksDelivered() async {
+        let handlerStarted = Signal()
+        let release = Signal()
+        let seen = Recorder<String>()
+        let machine = AsyncStateMachine(stateMachine: loadingMachine()).disableLog()
+            .onTransition { _, _, _, newState in
+                handlerStarted.raise()
+                await release.wait()
+                seen.append("\(type(of: newState))")
+            }
+        // Both transitions (the load's output sends the second) are committed.
+        await machine.sendAndWait(event: DidRequestLoading(id: "1"))
+        await within { await handlerStarted.wait() }
+        // The first transition's callback is held: what the wait sees when it returns is
+        // everything, not what had run when it was called (nothing).
+        let afterWait = Task { () -> [String] in
+            await machine.lifecycleCallbacksDelivered()
+            return seen.all
+        }
+        release.raise()
+        let delivered = await within { await afterWait.value }
+        #expect(delivered == ["DataIsLoading", "DataIsLoaded"])
+        await machine.finishAndWait()
+    }
 }

@@ -245,6 +245,15 @@ extension AsyncStateMachine {
         return self
     }
 
+    /// Returns once the lifecycle callbacks (``onInitialState(_:)``, ``onTransition(_:)``)
+    /// of every state the machine committed before the call have run, so that what they
+    /// record (a dump's records, for instance) is there. The machine never waits for its
+    /// callbacks; this is for a caller that must see their effect, such as a piped run that
+    /// prints a dump after each command. Returns at once when no callback is registered.
+    public func lifecycleCallbacksDelivered() async {
+        await core.lifecycleCallbacksDelivered()
+    }
+
     /// Turns transition logging off for this machine.
     @discardableResult
     public func disableLog() -> Self {

@@ -263,6 +263,13 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         }
     }
 
+    /// Returns once the lifecycle callbacks of everything committed before the call have
+    /// run (they are delivered in order, on a queue of their own); at once without any.
+    func lifecycleCallbacksDelivered() async {
+        guard let hooks = shared.withLock({ $0.hooks }) else { return }
+        await hooks.delivery.drained()
+    }
+
     /// Registers lifecycle handlers.
     @usableFromInline
     func addHooks(_ add: (inout Hooks) -> Void) {
