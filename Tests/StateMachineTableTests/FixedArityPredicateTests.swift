@@ -117,7 +117,9 @@ struct FixedArityPredicateTests: TurnstileTable {
             let array = await outcome(arrayForm) { await $0.handleEvent(.coin, predicates: [first]) }
             let fixed = await outcome(fixedForm) { await open1($0, first) }
             #expect(fixed == array, "\(first)")
-            let throughValues = await outcome(valuesForm) { await direct($0, first, NoPredicate.none, NoPredicate.none) }
+            let throughValues = await outcome(valuesForm) {
+                await direct($0, first, NoPredicate.none, NoPredicate.none)
+            }
             #expect(throughValues == array, "\(first), direct")
             compared += 1
             for second in values {

@@ -242,25 +242,17 @@ extension Statechart {
         /// Where the state at path `text` is, and its identifier, read where the walk ends
         /// (no state is copied on the way: a JSON chart resolves a path per transition end).
         func locateState(_ text: String) throws -> (location: [Step], id: StateID) {
-            if !text.isEmpty, !StatechartPath.hasSeparator(text) {
-                // A top-level name, the usual path of a flat chart: what the walk below does
-                // for its one component, without parsing it.
-                guard let index = root.index(ofStateNamed: text) else {
-                    throw StatechartError.invalidPath(
-                        path: text,
-                        component: text,
-                        reason: "region '\(name)' has no state named '\(text)'"
-                    )
-                }
-                return ([Step(region: 0, state: index)], root.states[index].id)
-            }
-            let path = try StatechartPath(text)
+            // A top-level name, the usual path of a flat chart, is its own one component:
+            // it is not parsed.
+            let components =
+                !text.isEmpty && !StatechartPath.hasSeparator(text)
+                ? [StatechartPath.Component(name: text, region: nil)] : try StatechartPath(text).components
             var region = root
             var regionName = name
             var location: [Step] = []
-            location.reserveCapacity(path.components.count)
+            location.reserveCapacity(components.count)
             var regionIndex = 0
-            for (position, component) in path.components.enumerated() {
+            for (position, component) in components.enumerated() {
                 guard let index = region.index(ofStateNamed: component.name) else {
                     throw StatechartError.invalidPath(
                         path: text,
@@ -269,7 +261,7 @@ extension Statechart {
                     )
                 }
                 location.append(Step(region: regionIndex, state: index))
-                guard position < path.components.count - 1 else { return (location, region.states[index].id) }
+                guard position < components.count - 1 else { return (location, region.states[index].id) }
                 switch region.states[index].content {
                 case .simple:
                     throw StatechartError.invalidPath(
