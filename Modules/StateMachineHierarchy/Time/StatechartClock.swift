@@ -24,6 +24,15 @@ extension StatechartClock where Self == ContinuousStatechartClock {
     public static var continuous: ContinuousStatechartClock { ContinuousStatechartClock() }
 }
 
+/// What a ``ManualStatechartClock`` calls when a statechart's delayed transition falls due
+/// (see `ManualStatechartClock.scheduleChartTimer`): the engine's hooks, which hold the
+/// engine weakly, so a pending timer keeps no dropped chart alive.
+protocol ManualClockTimerTarget: AnyObject, Sendable {
+    /// The delayed transition `timer`, armed in its state's `generation`, fell due;
+    /// `selfFed` when it was armed with no delay.
+    func timerFired(_ timer: Int32, generation: UInt64, selfFed: Bool)
+}
+
 /// A pending callback of a ``StatechartClock``.
 public struct StatechartTimer: Sendable {
     private let onCancel: @Sendable () -> Void
@@ -78,7 +87,32 @@ public final class ManualStatechartClock: StatechartClock {
     private struct Pending {
         var deadline: Duration
         var sequence: UInt64
-        var fire: @Sendable () -> Void
+        var fire: Fire
+    }
+
+    /// What a pending timer runs when it falls due: a caller's closure, or a statechart's
+    /// delayed transition, armed without allocating or retaining anything (see
+    /// ``scheduleChartTimer(after:target:timer:generation:)``).
+    private enum Fire {
+        case closure(@Sendable () -> Void)
+        /// The delayed transition `timer` of the chart registered as `target` (see
+        /// ``register(_:)``), armed in its state's `generation`.
+        case chartTimer(target: Int, timer: Int32, generation: UInt64, selfFed: Bool)
+    }
+
+    /// A timer that fell due, taken out of the timeline (a chart's target looked up), to be
+    /// run outside the lock.
+    private enum Due {
+        case closure(@Sendable () -> Void)
+        case chartTimer(any ManualClockTimerTarget, timer: Int32, generation: UInt64, selfFed: Bool)
+
+        func callAsFunction() {
+            switch self {
+            case .closure(let fire): fire()
+            case .chartTimer(let target, let timer, let generation, let selfFed):
+                target.timerFired(timer, generation: generation, selfFed: selfFed)
+            }
+        }
     }
 
     private struct Timeline {
@@ -87,6 +121,9 @@ public final class ManualStatechartClock: StatechartClock {
         /// In the order they were scheduled, so by sequence: scheduling appends, and a
         /// cancelled timer is found by binary search (no hashing, as a dictionary would).
         var pending: [Pending] = []
+        /// The charts that arm timers on this clock (see ``register(_:)``), by number.
+        var targets: [Int: any ManualClockTimerTarget] = [:]
+        var nextTarget = 0
 
         /// Removes the timer `sequence` if it is still pending, and returns it.
         mutating func remove(_ sequence: UInt64) -> Pending? {
@@ -112,6 +149,9 @@ public final class ManualStatechartClock: StatechartClock {
     /// How many timers are scheduled and not yet fired or cancelled.
     public var pendingTimerCount: Int { timeline.withLock { $0.pending.count } }
 
+    /// How many charts have timers registered on this clock (see ``register(_:)``).
+    var registeredChartCount: Int { timeline.withLock { $0.targets.count } }
+
     /// The earliest deadline of the pending timers, nil when none is pending: where a
     /// driver that lets time pass only when a machine waits (the W3C conformance runner)
     /// moves the clock next. Linear in the number of pending timers.
@@ -121,28 +161,61 @@ public final class ManualStatechartClock: StatechartClock {
 
     /// Schedules `fire` at `now + delay` (a negative delay counts as zero).
     public func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> StatechartTimer {
-        scheduleReportingDeadline(after: delay, fire).timer
+        let sequence = append(after: delay, .closure(fire)).sequence
+        return StatechartTimer { [self] in cancel(sequence) }
     }
 
-    /// ``schedule(after:_:)``, and the deadline it set, under one lock: what the statechart
-    /// engine arms its timers with on this clock (on another, it also reads `now`).
-    func scheduleReportingDeadline(
+    /// Registers a statechart's hooks as the target of its timers on this clock, until
+    /// ``unregister(_:)``; returns the number that ``scheduleChartTimer(after:target:timer:generation:)``
+    /// names it by. The clock holds `target` strongly (the hooks hold their chart weakly).
+    func register(_ target: any ManualClockTimerTarget) -> Int {
+        timeline.withLock { timeline in
+            let number = timeline.nextTarget
+            timeline.nextTarget += 1
+            timeline.targets[number] = target
+            return number
+        }
+    }
+
+    /// Forgets the target `number` (its chart is gone, its timers cancelled).
+    func unregister(_ number: Int) {
+        let target = timeline.withLock { $0.targets.removeValue(forKey: number) }
+        _ = target  // Released outside the lock.
+    }
+
+    /// Schedules a statechart's delayed transition `timer`, armed in its state's
+    /// `generation`: at `now + delay`, registered target `target`'s `timerFired` is called
+    /// with them. What the statechart engine arms its timers with on this clock: nothing
+    /// is allocated or retained (the timer names its target by number and is cancelled by
+    /// its sequence number, with ``cancel(_:)``), so a chart entering and leaving a timed
+    /// state costs two short critical sections. Returns the timer's sequence number and
+    /// its deadline.
+    func scheduleChartTimer(
         after delay: Duration,
-        _ fire: @escaping @Sendable () -> Void
-    ) -> (timer: StatechartTimer, deadline: Duration) {
-        let (sequence, deadline) = timeline.withLock { timeline -> (UInt64, Duration) in
+        target: Int,
+        timer: Int32,
+        generation: UInt64
+    ) -> (sequence: UInt64, deadline: Duration) {
+        append(after: delay, .chartTimer(target: target, timer: timer, generation: generation, selfFed: delay <= .zero))
+    }
+
+    /// Cancels the timer with sequence number `sequence` if it is still pending.
+    func cancel(_ sequence: UInt64) {
+        // Released outside the lock: its closure may hold the last reference to anything.
+        let cancelled = timeline.withLock { $0.remove(sequence) }
+        _ = cancelled
+    }
+
+    /// Adds a timer at `now + delay` (a negative delay counts as zero); returns its
+    /// sequence number and deadline.
+    private func append(after delay: Duration, _ fire: Fire) -> (sequence: UInt64, deadline: Duration) {
+        timeline.withLock { timeline in
             let sequence = timeline.nextSequence
             let deadline = timeline.now + max(delay, .zero)
             timeline.nextSequence += 1
             timeline.pending.append(Pending(deadline: deadline, sequence: sequence, fire: fire))
             return (sequence, deadline)
         }
-        let timer = StatechartTimer { [timeline] in
-            // Released outside the lock: its closure may hold the last reference to anything.
-            let cancelled = timeline.withLock { $0.remove(sequence) }
-            _ = cancelled
-        }
-        return (timer, deadline)
     }
 
     /// Moves the clock forward by `duration`, firing every timer that falls due on the way.
@@ -155,18 +228,28 @@ public final class ManualStatechartClock: StatechartClock {
     }
 
     /// Removes and returns the earliest timer due by `end`, moving `now` to its deadline.
-    private func takeNextTimer(dueBy end: Duration) -> (@Sendable () -> Void)? {
+    private func takeNextTimer(dueBy end: Duration) -> Due? {
         timeline.withLock { timeline in
-            // The earliest deadline; of equal ones, the first scheduled (the lowest position).
-            guard var next = timeline.pending.indices.first else { return nil }
-            for position in timeline.pending.indices.dropFirst()
-            where timeline.pending[position].deadline < timeline.pending[next].deadline {
-                next = position
+            while true {
+                // The earliest deadline; of equal ones, the first scheduled (the lowest position).
+                guard var next = timeline.pending.indices.first else { return nil }
+                for position in timeline.pending.indices.dropFirst()
+                where timeline.pending[position].deadline < timeline.pending[next].deadline {
+                    next = position
+                }
+                guard timeline.pending[next].deadline <= end else { return nil }
+                let due = timeline.pending.remove(at: next)
+                timeline.now = max(timeline.now, due.deadline)
+                switch due.fire {
+                case .closure(let fire):
+                    return .closure(fire)
+                case .chartTimer(let number, let timer, let generation, let selfFed):
+                    // A chart cancels its timers before it unregisters, so its target is
+                    // always found; were it not, the timer would have no one to tell.
+                    guard let target = timeline.targets[number] else { continue }
+                    return .chartTimer(target, timer: timer, generation: generation, selfFed: selfFed)
+                }
             }
-            guard timeline.pending[next].deadline <= end else { return nil }
-            let due = timeline.pending.remove(at: next)
-            timeline.now = max(timeline.now, due.deadline)
-            return due.fire
         }
     }
 }

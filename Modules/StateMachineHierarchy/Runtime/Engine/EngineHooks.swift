@@ -3,7 +3,7 @@
 ///
 /// The engine calls a hook only when there is something to run (the topology records which
 /// states and handlers have blocks), so a step through plain states stays in non-generic code.
-protocol EngineHooks: AnyObject, Sendable {
+protocol EngineHooks: ManualClockTimerTarget {
     /// The engine, held weakly: nil once the chart is gone.
     var engine: StatechartEngine? { get }
     /// Runs the enter block of `state` in the running step of `engine` (its payload is the
@@ -34,4 +34,12 @@ protocol EngineHooks: AnyObject, Sendable {
     func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool)
     /// With `tracesSteps`: a queued request's step ended, and its configuration is published.
     func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>)
+}
+
+extension EngineHooks {
+    /// A delayed transition's timer armed on a manual clock fell due: queued for the
+    /// engine, if the chart still exists.
+    func timerFired(_ timer: Int32, generation: UInt64, selfFed: Bool) {
+        engine?.timerFired(timer, generation: generation, selfFed: selfFed)
+    }
 }

@@ -162,21 +162,41 @@ extension StatechartEngine {
             // Restoring: only the timers that were pending when the snapshot was taken.
             guard let delay = remaining == nil ? topology.timers[Int(timer)].delay : remaining?[timer] else { continue }
             // The hooks hold the engine weakly, so a pending timer keeps no dropped chart alive
-            // and arming forms no weak reference of its own.
-            let hooks = self.hooks
-            let selfFed = delay <= .zero
-            let fire: @Sendable () -> Void = {
-                hooks.engine?.timerFired(timer, generation: generation, selfFed: selfFed)
+            // and arming forms no weak reference of its own. A manual clock holds them once,
+            // registered, and its timers name them by number.
+            if let manualClock {
+                let (sequence, deadline) = manualClock.scheduleChartTimer(
+                    after: delay,
+                    target: manualTimerTarget,
+                    timer: timer,
+                    generation: generation
+                )
+                pendingTimers[Int(timer)] = .manual(sequence)
+                slots.timerDeadlines[Int(timer)] = deadline
+            } else {
+                let hooks = self.hooks
+                let selfFed = delay <= .zero
+                let handle = clock.schedule(after: delay) {
+                    hooks.timerFired(timer, generation: generation, selfFed: selfFed)
+                }
+                pendingTimers[Int(timer)] = .handle(handle)
+                slots.timerDeadlines[Int(timer)] = clock.now + delay
             }
-            let (handle, deadline) =
-                manualClock?.scheduleReportingDeadline(after: delay, fire)
-                ?? (clock.schedule(after: delay, fire), clock.now + delay)
-            pendingTimers[Int(timer)] = handle
-            slots.timerDeadlines[Int(timer)] = deadline
             dirtyExtras.insert(.timers)
         }
         if state.hasTask {
             tasks[Int(index)] = hooks.startTask(of: index, payload: blockPayload, generation: generation)
+        }
+    }
+
+    /// Cancels the pending timer of delayed transition `timer`, if any.
+    @inline(__always)
+    func cancelTimer(_ timer: Int) {
+        // Taken out, not copied: a copy would count a reference to the timer's closure.
+        switch pendingTimers[timer].take() {
+        case .manual(let sequence)?: manualClock?.cancel(sequence)
+        case .handle(let handle)?: handle.cancel()
+        case nil: break
         }
     }
 
@@ -202,8 +222,7 @@ extension StatechartEngine {
         }
         for slot in Int(state.timerStart)..<Int(state.timerStart + state.timerCount) {
             let timer = Int(topology.stateTimers[slot])
-            // Taken out, not copied: a copy would count a reference to the timer's closure.
-            pendingTimers[timer].take()?.cancel()
+            cancelTimer(timer)
             slots.timerDeadlines[timer] = nil
             dirtyExtras.insert(.timers)
         }

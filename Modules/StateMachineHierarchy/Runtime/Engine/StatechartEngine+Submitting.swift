@@ -199,8 +199,7 @@ extension StatechartEngine {
     /// a later `start` begins afresh (SCXML's machine stopping on an error). Drainer only.
     func halt() {
         for index in pendingTimers.indices {
-            pendingTimers[index]?.cancel()
-            pendingTimers[index] = nil
+            cancelTimer(index)
             slots.timerDeadlines[index] = nil
         }
         for index in tasks.indices {

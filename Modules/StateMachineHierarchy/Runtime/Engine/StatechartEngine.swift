@@ -44,9 +44,12 @@ final class StatechartEngine: @unchecked Sendable {
     let subscriptions: SubscriptionCount
     let options: StatechartOptions
     let clock: any StatechartClock
-    /// `clock`, when it is the manual clock, which tells a timer's deadline as it schedules
-    /// it (one lock instead of two).
+    /// `clock`, when it is the manual clock and the chart has delayed transitions: the
+    /// clock arms and cancels them without allocating or retaining anything (see
+    /// `ManualStatechartClock.scheduleChartTimer`), naming `hooks` by the number
+    /// `manualTimerTarget` it registered them under.
     let manualClock: ManualStatechartClock?
+    let manualTimerTarget: Int
     /// The delayed sends and send ids of an SCXML session; nil for other charts.
     let sends: SCXMLSends?
 
@@ -121,7 +124,7 @@ final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) var selfFedNames: [String] = []
     /// Per delayed transition: its pending timer on `clock`, nil when none (its deadline is
     /// `slots.timerDeadlines`).
-    @exclusivity(unchecked) var pendingTimers: [StatechartTimer?]
+    @exclusivity(unchecked) var pendingTimers: [ArmedTimer?]
     /// Per state: its running state-scoped task.
     @exclusivity(unchecked) var tasks: [Task<Void, Never>?]
     /// Done events and (with `RaisedEventOrder.internalQueue`) raised events of this step.
@@ -164,7 +167,8 @@ final class StatechartEngine: @unchecked Sendable {
         self.reportsEverySteps = reportsEverySteps
         self.options = options
         self.clock = clock
-        manualClock = clock as? ManualStatechartClock
+        manualClock = topology.timers.isEmpty ? nil : clock as? ManualStatechartClock
+        manualTimerTarget = manualClock?.register(hooks) ?? -1
         reverseRegionExit = options.regionExitOrder == .reverseDocumentOrder
         resolvesConflicts = options.conflictResolution == .documentOrder
         raisesInternally = options.raisedEventOrder == .internalQueue
@@ -174,7 +178,7 @@ final class StatechartEngine: @unchecked Sendable {
         settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
         hasSnapshotExtras = topology.hasSnapshotExtras || sendsEvents
         runsPlainly = !settles && !raisesInternally && !tracesSteps && !topology.hasDeferrals
-        pendingTimers = [StatechartTimer?](repeating: nil, count: topology.timers.count)
+        pendingTimers = [ArmedTimer?](repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.subscriptions = subscriptions
@@ -187,9 +191,18 @@ final class StatechartEngine: @unchecked Sendable {
         // A released chart stops what it started: its timers and delayed sends leave the
         // clock (a shared manual clock kept them until they fell due, the continuous clock a
         // sleeping task each), and its states' tasks are cancelled.
-        for timer in pendingTimers { timer?.cancel() }
+        for index in pendingTimers.indices { cancelTimer(index) }
+        manualClock?.unregister(manualTimerTarget)
         sends?.cancelAll()
         for task in tasks { task?.cancel() }
         slots.release()
     }
+}
+
+/// A delayed transition's pending timer: a handle from the chart's clock or, on a
+/// ``ManualStatechartClock``, its sequence number there (armed and cancelled without a
+/// closure: see `ManualStatechartClock.scheduleChartTimer`).
+enum ArmedTimer {
+    case handle(StatechartTimer)
+    case manual(UInt64)
 }
