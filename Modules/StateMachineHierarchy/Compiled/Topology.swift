@@ -200,6 +200,9 @@ struct StateHot: Sendable {
     let isFinal: Bool
     let hasExtras: Bool
     let hasTask: Bool
+    /// Neither the state nor any state below it records a history or stops a timer or a
+    /// task when it exits: exiting it is only observers, exit blocks and joins to reset.
+    let exitsPlainly: Bool
     /// The state's (event, handlers) pairs are `TopologyTables.pairEvents[pairStart ..< pairStart + pairCount]`,
     /// in event order.
     let pairStart: Int32
@@ -332,6 +335,7 @@ final class Topology: Sendable {
         var resetJoins: [Int32] = []
         var stateTimers: [Int32] = []
         var stateHistories: [Int32] = []
+        let plainExits = Self.plainExits(states: states, regions: regions)
         for (index, state) in states.enumerated() {
             let pairs = handlerTable.pairs(of: index)
             hot.append(
@@ -351,6 +355,8 @@ final class Topology: Sendable {
                     isFinal: state.isFinal,
                     hasExtras: state.isFinal || state.hasTask || !state.histories.isEmpty || !state.timers.isEmpty,
                     hasTask: state.hasTask,
+                    exitsPlainly: !state.hasTask && state.histories.isEmpty && state.timers.isEmpty
+                        && state.regions.allSatisfy { plainExits[Int($0)] },
                     pairStart: Int32(pairs.lowerBound),
                     pairCount: Int32(pairs.count),
                     eventMask: pairs.reduce(0) { $0 | 1 << (UInt64(handlerTable.pairEvents[$1]) % 64) }
@@ -442,7 +448,6 @@ final class Topology: Sendable {
             )
         }
         tableSizes = (hot.count, handlerTable.list.count, handlerTable.pairEvents.count)
-        let plainExits = Self.plainExits(states: states, regions: regions)
         let isPlainSwitch = hotSwitches.indices.map { change in
             let entry = hotSwitches[change]
             let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
@@ -472,8 +477,7 @@ final class Topology: Sendable {
                 parents: states.map(\.parent),
                 regionCount: regions.count,
                 eventCount: eventNames.count
-            ),
-            hasPlainExits: plainExits
+            )
         )
     }
 
@@ -509,7 +513,7 @@ final class Topology: Sendable {
     }
 
     /// Per region, whether no state at or below it records a history or stops a timer or a
-    /// task when it exits (`TopologyTables.hasPlainExits`). Regions are numbered in document
+    /// task when it exits (see `StateHot.exitsPlainly`). Regions are numbered in document
     /// order (pre-order), so walking them backwards settles every region below one first.
     private static func plainExits(states: [StateNode], regions: [RegionNode]) -> [Bool] {
         var plain = [Bool](repeating: true, count: regions.count)

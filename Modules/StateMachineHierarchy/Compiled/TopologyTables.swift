@@ -35,7 +35,7 @@ struct TopologyTables: @unchecked Sendable {
     /// history default content, so entering is only setting regions and telling observers.
     let hasPlainEntry: Slots<Bool>
     /// Per switch: a plain entry (`hasPlainEntry`), no history target, and plain exits in
-    /// every region of its scope (`hasPlainExits`): taking it is leaving the scope, the
+    /// every region of its scope (every state in it `StateHot.exitsPlainly`): taking it is leaving the scope, the
     /// content, and setting the entered regions (see `StatechartEngine.takePlainly(_:)`).
     let isPlainSwitch: Slots<Bool>
     /// Per region, its initial state.
@@ -51,9 +51,6 @@ struct TopologyTables: @unchecked Sendable {
     /// ``DispatchCandidates``: event `e`'s are `candidateRegions[candidateStart[e] ..< candidateStart[e + 1]]`.
     let candidateStart: Slots<Int32>
     let candidateRegions: Slots<Int32>
-    /// Per region: no state at or below it records a history or stops a timer or a task
-    /// when it exits, so its exits are only observers, exit blocks and joins to reset.
-    let hasPlainExits: Slots<Bool>
     /// The number of events `candidateStart` covers (one more entry than that).
     let candidateEventCount: Int
 
@@ -78,8 +75,7 @@ struct TopologyTables: @unchecked Sendable {
         regionParents: [Int32],
         planRegions: [Int32],
         planStates: [Int32],
-        dispatch: DispatchCandidates,
-        hasPlainExits: [Bool]
+        dispatch: DispatchCandidates
     ) {
         var layout = SlotLayout()
         let hotPlace = layout.reserve(StateHot.self, count: hot.count)
@@ -103,7 +99,6 @@ struct TopologyTables: @unchecked Sendable {
         let planStatesPlace = layout.reserve(Int32.self, count: planStates.count)
         let candidateStartPlace = layout.reserve(Int32.self, count: dispatch.start.count)
         let candidateRegionsPlace = layout.reserve(Int32.self, count: dispatch.regions.count)
-        let hasPlainExitsPlace = layout.reserve(Bool.self, count: hasPlainExits.count)
 
         let block = layout.allocate()
         self.block = block
@@ -129,7 +124,6 @@ struct TopologyTables: @unchecked Sendable {
         candidateStart = Slots(candidateStartPlace, in: block, copying: dispatch.start)
         candidateRegions = Slots(candidateRegionsPlace, in: block, copying: dispatch.regions)
         candidateEventCount = dispatch.start.count - 1
-        self.hasPlainExits = Slots(hasPlainExitsPlace, in: block, copying: hasPlainExits)
     }
 
     /// Frees every buffer; called once, by the owning ``Topology``'s `deinit`.

@@ -164,13 +164,12 @@ extension StatechartEngine {
             // The hooks hold the engine weakly, so a pending timer keeps no dropped chart alive
             // and arming forms no weak reference of its own. A manual clock holds them once,
             // registered, and its timers name them by number.
-            if let manualClock {
-                let (sequence, deadline) = manualClock.scheduleChartTimer(
-                    after: delay,
-                    target: manualTimerTarget,
-                    timer: timer,
-                    generation: generation
-                )
+            if let (sequence, deadline) = manualClock?.scheduleChartTimer(
+                after: delay,
+                target: manualTimerTarget,
+                timer: timer,
+                generation: generation
+            ) {
                 pendingTimers[Int(timer)] = .manual(sequence)
                 slots.timerDeadlines[Int(timer)] = deadline
             } else {

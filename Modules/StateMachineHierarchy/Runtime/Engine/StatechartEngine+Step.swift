@@ -312,16 +312,19 @@ extension StatechartEngine {
         leaveQuietly(region: region)
     }
 
-    /// ``leave(region:)`` without a debug log: plainly when nothing at or below `region`
-    /// records or stops anything, else state by state (``exitQuietly(_:)``).
+    /// ``leave(region:)`` without a debug log: plainly when nothing at or below the active
+    /// state records or stops anything (`StateHot.exitsPlainly`), else state by state
+    /// (``exitQuietly(_:)``).
     @inline(__always)
     private func leaveQuietly(region: Int32) {
-        if tables.hasPlainExits[Int(region)] {
-            leavePlainly(region: region)
-            return
-        }
         let active = slots.current[Int(region)]
-        if active >= 0 { exitQuietly(active) }
+        if active >= 0 {
+            if tables.hot[Int(active)].exitsPlainly {
+                exitPlainly(active)
+            } else {
+                exitQuietly(active)
+            }
+        }
         slots.current[Int(region)] = -1
     }
 
@@ -342,28 +345,32 @@ extension StatechartEngine {
         exitOnly(index)
     }
 
-    /// ``leave(region:)`` for a region below which no state records a history or stops a
-    /// timer or a task (`TopologyTables.hasPlainExits`), without a debug log: the same
-    /// exits in the same order, in a function small enough that a state costs a few loads.
+    /// ``leave(region:)`` for a region whose active state `StateHot.exitsPlainly` (or that
+    /// is inactive), without a debug log: the same exits in the same order, in a function
+    /// small enough that a state costs a few loads.
     @inline(__always)
     private func leavePlainly(region: Int32) {
         let active = slots.current[Int(region)]
-        if active >= 0 {
-            let state = tables.hot[Int(active)]
-            if state.regionCount == 0, state.joinCount == 0, !state.hasExit {
-                // A leaf with nothing to run: what `exitPlainly` would do is tell the observers.
-                notify(.exited, state: active)
-            } else {
-                exitPlainly(active)
-            }
-        }
+        if active >= 0 { exitPlainly(active) }
         slots.current[Int(region)] = -1
     }
 
-    /// ``exitState(_:)`` for a state at or below which nothing is recorded or stopped,
-    /// without a debug log: its regions are left (children first, in `regionExitOrder`),
-    /// then what exiting the state itself runs (``exitOnly(_:)``).
+    /// ``exitState(_:)`` for a state that `StateHot.exitsPlainly`, without a debug log: a
+    /// leaf with nothing to run only tells the observers; otherwise ``exitPlainlyDeeply(_:)``.
+    @inline(__always)
     private func exitPlainly(_ index: Int32) {
+        let state = tables.hot[Int(index)]
+        if state.regionCount == 0, state.joinCount == 0, !state.hasExit {
+            notify(.exited, state: index)
+        } else {
+            exitPlainlyDeeply(index)
+        }
+    }
+
+    /// ``exitPlainly(_:)`` for a state with regions, joins to reset or an exit block: its
+    /// regions are left (children first, in `regionExitOrder`), then what exiting the state
+    /// itself runs (``exitOnly(_:)``).
+    private func exitPlainlyDeeply(_ index: Int32) {
         let state = tables.hot[Int(index)]
         if state.regionCount > 0 {
             let regions = Int(state.regionStart)..<Int(state.regionStart &+ state.regionCount)
