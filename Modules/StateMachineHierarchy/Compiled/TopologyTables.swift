@@ -35,8 +35,9 @@ struct TopologyTables: @unchecked Sendable {
     /// history default content, so entering is only setting regions and telling observers.
     let hasPlainEntry: Slots<Bool>
     /// Per switch: a plain entry (`hasPlainEntry`), no history target, and plain exits in
-    /// every region of its scope (every state in it `StateHot.exitsPlainly`): taking it is leaving the scope, the
-    /// content, and setting the entered regions (see `StatechartEngine.takePlainly(_:)`).
+    /// every region of its scope (each of their states `StateHot.exitsPlainly`): taking it
+    /// is leaving the scope, the content, and setting the entered regions (see
+    /// `StatechartEngine.takePlainly(_:)`).
     let isPlainSwitch: Slots<Bool>
     /// Per region, its initial state.
     let regionInitial: Slots<Int32>
