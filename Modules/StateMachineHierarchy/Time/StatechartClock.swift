@@ -100,21 +100,6 @@ public final class ManualStatechartClock: StatechartClock {
         case chartTimer(target: Int, timer: Int32, generation: UInt64, selfFed: Bool)
     }
 
-    /// A timer that fell due, taken out of the timeline (a chart's target looked up), to be
-    /// run outside the lock.
-    private enum Due {
-        case closure(@Sendable () -> Void)
-        case chartTimer(any ManualClockTimerTarget, timer: Int32, generation: UInt64, selfFed: Bool)
-
-        func callAsFunction() {
-            switch self {
-            case .closure(let fire): fire()
-            case .chartTimer(let target, let timer, let generation, let selfFed):
-                target.timerFired(timer, generation: generation, selfFed: selfFed)
-            }
-        }
-    }
-
     private struct Timeline {
         var now: Duration = .zero
         var nextSequence: UInt64 = 0
@@ -221,14 +206,21 @@ public final class ManualStatechartClock: StatechartClock {
     /// Moves the clock forward by `duration`, firing every timer that falls due on the way.
     public func advance(by duration: Duration) {
         let end = timeline.withLock { $0.now } + max(duration, .zero)
-        while let due = takeNextTimer(dueBy: end) {
-            due()
+        while let (fire, target) = takeNextTimer(dueBy: end) {
+            switch fire {
+            case .closure(let run):
+                run()
+            case .chartTimer(_, let timer, let generation, let selfFed):
+                target?.timerFired(timer, generation: generation, selfFed: selfFed)
+            }
         }
         timeline.withLock { $0.now = max($0.now, end) }
     }
 
-    /// Removes and returns the earliest timer due by `end`, moving `now` to its deadline.
-    private func takeNextTimer(dueBy end: Duration) -> Due? {
+    /// Removes and returns the earliest timer due by `end`, moving `now` to its deadline,
+    /// with its chart's registered target when it is a chart's timer (looked up under the
+    /// lock, to be called outside it).
+    private func takeNextTimer(dueBy end: Duration) -> (fire: Fire, target: (any ManualClockTimerTarget)?)? {
         timeline.withLock { timeline in
             while true {
                 // The earliest deadline; of equal ones, the first scheduled (the lowest position).
@@ -240,15 +232,11 @@ public final class ManualStatechartClock: StatechartClock {
                 guard timeline.pending[next].deadline <= end else { return nil }
                 let due = timeline.pending.remove(at: next)
                 timeline.now = max(timeline.now, due.deadline)
-                switch due.fire {
-                case .closure(let fire):
-                    return .closure(fire)
-                case .chartTimer(let number, let timer, let generation, let selfFed):
-                    // A chart cancels its timers before it unregisters, so its target is
-                    // always found; were it not, the timer would have no one to tell.
-                    guard let target = timeline.targets[number] else { continue }
-                    return .chartTimer(target, timer: timer, generation: generation, selfFed: selfFed)
-                }
+                guard case .chartTimer(let number, _, _, _) = due.fire else { return (due.fire, nil) }
+                // A chart cancels its timers before it unregisters, so its target is always
+                // found; were it not, the timer would have no one to tell.
+                guard let target = timeline.targets[number] else { continue }
+                return (due.fire, target)
             }
         }
     }
