@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "StateMachineBroadcast", targets: ["StateMachineBroadcast"]),
         .library(name: "StateMachineDump", targets: ["StateMachineDump"]),
         .library(name: "StateMachineUI", targets: ["StateMachineUI"]),
+        .library(name: "StateMachineSCXML", targets: ["StateMachineSCXML"]),
         .library(name: "StateMachineECMAScript", targets: ["StateMachineECMAScript"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
@@ -71,6 +72,14 @@ let package = Package(
         ),
         .library("StateMachineTable", path: "Modules/StateMachineTable", dependencies: ["StateMachineSupport"]),
         .library("StateMachineHierarchy", path: "Modules/StateMachineHierarchy", dependencies: ["StateMachineSupport"]),
+        // W3C SCXML documents on the statechart engine: parser, builder, interpreter, the null
+        // data model and the data-model seam. Apart from StateMachineHierarchy so that a
+        // program that only uses typed or JSON charts never links FoundationXML (and libxml2).
+        .library(
+            "StateMachineSCXML",
+            path: "Modules/StateMachineSCXML",
+            dependencies: ["StateMachineHierarchy", "StateMachineSupport"]
+        ),
         .library(
             "StateMachineBroadcast",
             path: "Modules/StateMachineBroadcast",
@@ -95,15 +104,15 @@ let package = Package(
         .library(
             "StateMachineECMAScript",
             path: "Modules/StateMachineECMAScript",
-            dependencies: ["StateMachineHierarchy", "CDuktape"]
+            dependencies: ["StateMachineSCXML", "StateMachineHierarchy", "CDuktape"]
         ),
         // The runtime products; not StateMachineTest, which links XCTest and Testing.
         .library(
             "SwiftStateMachine",
             path: "Modules/SwiftStateMachine",
             dependencies: [
-                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineBroadcast",
-                "StateMachineDump", "StateMachineUI", "StateMachineGraph",
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSCXML",
+                "StateMachineBroadcast", "StateMachineDump", "StateMachineUI", "StateMachineGraph",
             ]
         ),
 
@@ -162,7 +171,9 @@ let package = Package(
         .library(
             "StatechartToolKit",
             path: "Apps/StatechartTool/Kit",
-            dependencies: ["Terminal", "StateMachineHierarchy", "StateMachineECMAScript", "StateMachineSupport"]
+            dependencies: [
+                "Terminal", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "StateMachineSupport",
+            ]
         ),
         .executable(
             "StatechartTool",
@@ -176,7 +187,7 @@ let package = Package(
             path: "Apps/Benchmarks",
             dependencies: [
                 "CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
-                "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump", "StateMachineSupport",
+                "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump", "StateMachineSupport",
             ]
         ),
 
@@ -201,10 +212,15 @@ let package = Package(
         .tests(
             "StateMachineHierarchyTests",
             // CaseStudiesFeatures: the README's player is the CaseStudies chart, not a copy.
-            dependencies: ["StateMachineHierarchy", "StateMachineSupport", "TestSupport", "CaseStudiesFeatures"],
+            dependencies: [
+                "StateMachineHierarchy", "StateMachineSCXML", "StateMachineSupport", "TestSupport", "CaseStudiesFeatures",
+            ],
             resources: [.copy("Fixtures")]
         ),
-        .tests("StateMachineECMAScriptTests", dependencies: ["StateMachineECMAScript", "StateMachineHierarchy"]),
+        .tests(
+            "StateMachineECMAScriptTests",
+            dependencies: ["StateMachineECMAScript", "StateMachineSCXML", "StateMachineHierarchy"]
+        ),
         .tests(
             "StateMachineBroadcastTests",
             dependencies: ["StateMachineCore", "StateMachineBroadcast", "TestSupport"]
@@ -238,27 +254,31 @@ let package = Package(
         .tests(
             "StatechartToolTests",
             dependencies: [
-                "StatechartToolKit", "StateMachineHierarchy", "StateMachineSupport", "Terminal", "TestSupport",
+                "StatechartToolKit", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineSupport", "Terminal",
+                "TestSupport",
             ]
         ),
         // The W3C SCXML conformance tests (../shared/conformance/w3c), converted and run by the
         // statechart tool's runner.
         .tests(
             "W3CConformanceTests",
-            dependencies: ["StatechartToolKit", "StateMachineHierarchy", "StateMachineECMAScript"]
+            dependencies: ["StatechartToolKit", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript"]
         ),
         .tests("TerminalTests", dependencies: ["Terminal"]),
         .tests(
             "ReadmeTests",
             dependencies: [
                 "TestSupport", "CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "StateMachineTable",
-                "StateMachineHierarchy", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump",
+                "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast",
+                "StateMachineDump",
                 "StateMachineUI", "StateMachineGraph", "SwiftStateMachine",
             ]
         ),
         .tests(
             "FuzzRegressionTests",
-            dependencies: ["StateMachineHierarchy", "StateMachineECMAScript", "NavigationFeatures", "Terminal"]
+            dependencies: [
+                "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "NavigationFeatures", "Terminal",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

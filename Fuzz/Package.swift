@@ -28,10 +28,10 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .target(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
-        fuzzTarget("FuzzSCXML", ["StateMachineHierarchy", "StateMachineECMAScript"]),
+        fuzzTarget("FuzzSCXML", ["StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript"]),
         fuzzTarget("FuzzJSONChart", ["StateMachineHierarchy"]),
-        fuzzTarget("FuzzSnapshot", ["StateMachineHierarchy"]),
-        fuzzTarget("FuzzChartSemantics", ["StateMachineHierarchy"]),
+        fuzzTarget("FuzzSnapshot", ["StateMachineHierarchy", "StateMachineSCXML"]),
+        fuzzTarget("FuzzChartSemantics", ["StateMachineHierarchy", "StateMachineSCXML"]),
         // The Navigation sample's features and the apps' parsers live in targets that are no
         // products (nothing a user imports): their files are linked in.
         fuzzTarget("FuzzDeepLink", ["StateMachineCore"]),

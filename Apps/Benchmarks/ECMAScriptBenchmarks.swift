@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import StateMachineTable
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// How loading a statechart grows with its size (`swift run -c release Benchmarks hierarchy
 /// --filter scale`): flat charts loaded as `statechart run` loads them (parse, validate,

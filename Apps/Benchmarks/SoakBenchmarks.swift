@@ -4,6 +4,7 @@ import StateMachineBroadcast
 import StateMachineCore
 import StateMachineDump
 import StateMachineHierarchy
+import StateMachineSCXML
 import StateMachineSupport
 import StateMachineTable
 import Synchronization

@@ -1,5 +1,6 @@
 internal import CDuktape
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// The engine behind `SCXMLDataModel.ecmascript`: compiles a document's sources once, into
 /// bytecode its sessions load on first use.

@@ -1,5 +1,6 @@
 internal import CDuktape
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// A document's compiled sources: the bytecode of each, which every session of the document
 /// loads into its own heap the first time it runs it.

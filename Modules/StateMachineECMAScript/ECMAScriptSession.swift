@@ -1,5 +1,6 @@
 internal import CDuktape
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// One session's ECMAScript data: a duktape heap of its own, holding the document's
 /// variables, the system variables and the functions it has loaded so far.

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// Values as bytes between Swift and the C half of the data model (the format
 /// `CDuktape.h` describes): a tag per value, u32 little-endian lengths and counts, doubles

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import StateMachineSCXML
 
 extension SCXMLDataModel {
     /// The ECMAScript data model (SCXML 1.0, section B.2), for documents that declare

@@ -69,7 +69,7 @@ extension Statechart {
 
     /// Resumes a chart that has not started from `snapshot` (see ``init(_:options:clock:restoring:)``).
     @usableFromInline
-    func restore(_ snapshot: StatechartSnapshot) throws {
+    package func restore(_ snapshot: StatechartSnapshot) throws {
         guard snapshot.chart == topology.name else {
             throw StatechartError.invalidSnapshot(
                 reason: "it was taken from chart '\(snapshot.chart)', not '\(topology.name)'"

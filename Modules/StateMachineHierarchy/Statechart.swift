@@ -24,8 +24,8 @@
 /// `schedule` (and events raised inside steps while idle) on a new task. Steps never
 /// overlap and run in FIFO order, so every method here may be called from any thread.
 public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & Sendable, Payload: Sendable>: Sendable {
-    @usableFromInline let engine: StatechartEngine
-    @usableFromInline let hooks: Hooks
+    @usableFromInline package let engine: StatechartEngine
+    @usableFromInline package let hooks: Hooks
     /// The chart's event table (the model's), here so that the inlinable `handle` and `send`
     /// look names up in code specialised for `EventID`.
     @usableFromInline let eventIndices: [EventID: Int32]
@@ -67,7 +67,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
 
     /// Compiles `definition`; `stepObserver` follows every step (see `StatechartStepObserver`),
     /// and `callBlock` runs the blocks.
-    init(
+    package init(
         _ definition: Definition,
         options: StatechartOptions,
         clock: any StatechartClock,

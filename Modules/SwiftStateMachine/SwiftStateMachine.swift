@@ -5,6 +5,7 @@
 @_exported import StateMachineDump
 @_exported import StateMachineGraph
 @_exported import StateMachineHierarchy
+@_exported import StateMachineSCXML
 @_exported import StateMachineTable
 @_exported import StateMachineUI
 

@@ -1,5 +1,6 @@
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 /// Compiling a document's sources, once, at load: which errors reject the document and which

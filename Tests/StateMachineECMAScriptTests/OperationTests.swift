@@ -1,5 +1,6 @@
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 /// Assigning, declaring, running scripts and `<foreach>`, and the engine's own messages when

@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 /// SCXML documents with the ECMAScript data model, run by `SCXMLInterpreter`: values to and

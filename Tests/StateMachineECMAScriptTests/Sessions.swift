@@ -1,5 +1,6 @@
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 /// Documents and sessions for the tests: sources by kind, compiled by the ECMAScript data

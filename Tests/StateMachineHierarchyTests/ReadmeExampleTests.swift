@@ -1,6 +1,7 @@
 import CaseStudiesFeatures
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import TestSupport
 import Testing
 

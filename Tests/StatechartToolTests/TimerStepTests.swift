@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import StateMachineSCXML
 import Terminal
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// A chart read from a file: an SCXML document or a chart in the JSON format of
 /// ``Statechart`` (with `String` states, events and payloads).

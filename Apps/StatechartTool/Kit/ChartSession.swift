@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import StateMachineSupport
 
 /// A running chart as the `run` screen drives it: one implementation per runtime.

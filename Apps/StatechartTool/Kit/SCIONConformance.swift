@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// Runs conformance tests in the SCION format (the `scxml-test-framework` of the SCION
 /// project) through ``SCXMLDocument`` and ``SCXMLInterpreter``.

@@ -2,7 +2,7 @@
 /// chart is a class, and a handler is listed under each class whose name its descriptors
 /// match. A name that is no event of the chart selects the class of its longest prefix
 /// (cut at a `.`) that is one, else the class of `*`. Under exact matching it is inert.
-struct EventClasses: Sendable {
+package struct EventClasses: Sendable {
     let enabled: Bool
     /// Normalised names (`a.b.*` and `a.b.` as `a.b`) to event indexes.
     private let indexByName: [String: Int32]
@@ -99,7 +99,7 @@ struct EventClasses: Sendable {
     }
 
     /// `a.b.*` and `a.b.` mean `a.b`; `*` stays.
-    static func normalized(_ descriptor: String) -> String {
+    package static func normalized(_ descriptor: String) -> String {
         var result = Substring(descriptor)
         if result.hasSuffix(".*") { result = result.dropLast(2) }
         while result.hasSuffix(".") { result = result.dropLast() }

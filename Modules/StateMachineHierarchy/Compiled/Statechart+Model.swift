@@ -4,7 +4,7 @@
 extension Statechart {
     /// Shared, like its topology, by every chart compiled from the same definition (a
     /// class, so that each holds one reference).
-    final class Model: Sendable {
+    package final class Model: Sendable {
         let topology: Topology
         /// Per state, by index.
         let ids: [StateID]
@@ -20,7 +20,7 @@ extension Statechart {
         let eventIndex: [EventID: Int32]
         /// Event identifiers by index.
         let eventIDs: [EventID]
-        let stateIndex: [StateID: Int32]
+        package let stateIndex: [StateID: Int32]
         /// Prefix matching's lookup of names that are not events of the chart.
         let matching: EventClasses
         /// Per region, its initial transition's executable content (SCXML).

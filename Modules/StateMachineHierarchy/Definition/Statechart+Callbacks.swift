@@ -7,11 +7,11 @@ extension Statechart {
         /// The name of the event being handled; `nil` while starting or stopping, and for
         /// eventless, delayed and done transitions.
         public let event: EventID?
-        @usableFromInline let hooks: Hooks
+        @usableFromInline package let hooks: Hooks
 
         /// A context for a block of the chart whose hooks are `hooks`.
         @usableFromInline
-        init(payload: Payload?, event: EventID?, hooks: Hooks) {
+        package init(payload: Payload?, event: EventID?, hooks: Hooks) {
             self.payload = payload
             self.event = event
             self.hooks = hooks

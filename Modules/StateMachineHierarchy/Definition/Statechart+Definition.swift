@@ -20,7 +20,7 @@ extension Statechart {
         var junctions: [JunctionSpec] = [] { didSet { compiled = CompiledCache() } }
         /// Read from an SCXML document: its charts keep an SCXML session's sends and send
         /// ids (`SCXMLSends`), which other charts do without.
-        var isSCXMLSession = false { didSet { compiled = CompiledCache() } }
+        package var isSCXMLSession = false { didSet { compiled = CompiledCache() } }
         /// What this declaration compiled to, shared by its unedited copies; every edit
         /// starts a new, empty one.
         private var compiled = CompiledCache()
@@ -36,14 +36,14 @@ extension Statechart {
             }
         }
 
-        init(name: String, root: RegionSpec) {
+        package init(name: String, root: RegionSpec) {
             self.name = name
             self.root = root
         }
 
         /// The compiled form under `options`: compiled the first time, then shared.
         /// - Throws: ``StatechartError`` naming the state, event or pseudo state at fault.
-        func compiledModel(options: StatechartOptions) throws -> Model {
+        package func compiledModel(options: StatechartOptions) throws -> Model {
             let key = CompiledCache.Key(options)
             if let model = compiled.models.withLock({ $0[key] }) { return model }
             var compiler = Compiler(self, options: options)

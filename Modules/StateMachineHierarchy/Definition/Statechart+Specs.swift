@@ -5,14 +5,27 @@
 import StateMachineSupport
 
 extension Statechart {
-    struct RegionSpec: Sendable {
+    package struct RegionSpec: Sendable {
+        /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
+        package init(
+            states: [NodeSpec],
+            initial: StateID?,
+            initialTargets: [Target] = [],
+            initialAction: Action? = nil
+        ) {
+            self.states = states
+            self.initial = initial
+            self.initialTargets = initialTargets
+            self.initialAction = initialAction
+        }
+
         var states: [NodeSpec]
-        var initial: StateID?
+        package var initial: StateID?
         /// SCXML's initial transition: targets anywhere below the region (several, for
         /// parallel descendants, or history pseudo states), overriding `initial`.
-        var initialTargets: [Target] = []
+        package var initialTargets: [Target] = []
         /// The initial transition's executable content, run after the owner's enter block.
-        var initialAction: Action? = nil
+        package var initialAction: Action? = nil
         /// The states' positions by name, made on the first lookup and shared by copies.
         private let names = StateNameIndex()
 
@@ -43,22 +56,45 @@ extension Statechart {
 
     /// What a state holds. A composite's region is boxed (`indirect`), so that the many
     /// simple states of a large chart do not each carry a region's worth of inline space.
-    enum ContentSpec: Sendable {
+    package enum ContentSpec: Sendable {
         case simple
         indirect case composite(RegionSpec)
         case parallel([RegionSpec])
     }
 
-    struct NodeSpec: Sendable {
+    package struct NodeSpec: Sendable {
+        /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
+        package init(
+            id: StateID,
+            content: ContentSpec,
+            enter: Action?,
+            exit: Action?,
+            handlers: [HandlerSpec],
+            isFinal: Bool = false,
+            histories: [HistorySpec] = [],
+            deferred: [EventID] = [],
+            task: StateTask? = nil
+        ) {
+            self.id = id
+            self.content = content
+            self.enter = enter
+            self.exit = exit
+            self.handlers = handlers
+            self.isFinal = isFinal
+            self.histories = histories
+            self.deferred = deferred
+            self.task = task
+        }
+
         var id: StateID
         var content: ContentSpec
-        var enter: Action?
-        var exit: Action?
+        package var enter: Action?
+        package var exit: Action?
         var handlers: [HandlerSpec]
         /// A final state: entering it completes its region (`done.state.<parent>`).
-        var isFinal = false
+        package var isFinal = false
         /// History pseudo states of this (composite or parallel) state.
-        var histories: [HistorySpec] = []
+        package var histories: [HistorySpec] = []
         /// Events this state defers while it is active.
         var deferred: [EventID] = []
         /// Work started on entry and cancelled on exit; its result is sent as an event.
@@ -66,7 +102,7 @@ extension Statechart {
     }
 
     /// What makes a handler fire.
-    enum Trigger: Sendable {
+    package enum Trigger: Sendable {
         /// A named event.
         case event(EventID)
         /// Nothing: an eventless (completion) transition, tried after every step.
@@ -77,7 +113,28 @@ extension Statechart {
         case done(StateID?)
     }
 
-    struct HandlerSpec: Sendable {
+    package struct HandlerSpec: Sendable {
+        /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
+        package init(
+            trigger: Trigger,
+            target: Target,
+            kind: StatechartTransitionKind,
+            guardBlock: Guard?,
+            action: Action?,
+            guardName: String? = nil,
+            extraEvents: [EventID] = [],
+            extraTargets: [Target] = []
+        ) {
+            self.trigger = trigger
+            self.target = target
+            self.kind = kind
+            self.guardBlock = guardBlock
+            self.action = action
+            self.guardName = guardName
+            self.extraEvents = extraEvents
+            self.extraTargets = extraTargets
+        }
+
         var trigger: Trigger
         var target: Target
         var kind: StatechartTransitionKind
@@ -86,10 +143,10 @@ extension Statechart {
         /// The guard's name, shown by diagrams; nil when the guard has none.
         var guardName: String? = nil
         /// More events that fire the handler (SCXML's `event="a b"`).
-        var extraEvents: [EventID] = []
+        package var extraEvents: [EventID] = []
         /// More targets, entered together with `target` (SCXML's `target="a b"`): states
         /// or history pseudo states, in distinct regions of parallel states.
-        var extraTargets: [Target] = []
+        package var extraTargets: [Target] = []
 
         /// The named event, for handlers triggered by one.
         var event: EventID? {
@@ -97,7 +154,22 @@ extension Statechart {
         }
     }
 
-    struct HistorySpec: Sendable {
+    package struct HistorySpec: Sendable {
+        /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
+        package init(
+            name: String,
+            kind: StatechartHistoryKind,
+            defaultTarget: StateID?,
+            extraDefaultTargets: [StateID] = [],
+            defaultAction: Action? = nil
+        ) {
+            self.name = name
+            self.kind = kind
+            self.defaultTarget = defaultTarget
+            self.extraDefaultTargets = extraDefaultTargets
+            self.defaultAction = defaultAction
+        }
+
         var name: String
         var kind: StatechartHistoryKind
         var defaultTarget: StateID?
@@ -109,7 +181,7 @@ extension Statechart {
     }
 
     /// A state-scoped task: the work of ``State/task(_:)``.
-    typealias StateTask = @Sendable (Payload?) async -> Event?
+    package typealias StateTask = @Sendable (Payload?) async -> Event?
 
     struct ForkSpec: Sendable {
         var name: String
@@ -148,3 +220,7 @@ func statechartName(_ value: some Any) -> String {
     if let string = value as? String { return string }
     return String(describing: value)
 }
+
+
+
+

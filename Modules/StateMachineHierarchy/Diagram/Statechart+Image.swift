@@ -20,18 +20,3 @@ extension Statechart {
         try Graphviz.render(dot(), as: .png)
     }
 }
-
-extension SCXMLDocument {
-    /// The document's diagram (``dot()``) rendered by Graphviz as SVG, as
-    /// ``Statechart/svg()`` renders a chart.
-    /// - Throws: ``GraphvizError`` when `dot` is not installed, fails or runs too long.
-    public func svg() throws(GraphvizError) -> [UInt8] {
-        try Graphviz.render(dot(), as: .svg)
-    }
-
-    /// The document's diagram (``dot()``) rendered by Graphviz as a PNG image.
-    /// - Throws: ``GraphvizError`` when `dot` is not installed, fails or runs too long.
-    public func png() throws(GraphvizError) -> [UInt8] {
-        try Graphviz.render(dot(), as: .png)
-    }
-}

@@ -6,7 +6,7 @@ import Foundation
 
 /// A parsed JSON document, kept generic so that validation can report every problem
 /// with its JSON path instead of stopping at the first decoding failure.
-enum JSONValue: Sendable {
+package enum JSONValue: Sendable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -19,17 +19,17 @@ enum JSONValue: Sendable {
     static let maxDepth = 512
 
     /// Why a document is not JSON, and the byte offset where reading stopped.
-    struct SyntaxError: Error, CustomStringConvertible {
+    package struct SyntaxError: Error, CustomStringConvertible {
         let offset: Int
         let reason: String
-        var description: String { "\(reason) around character \(offset)" }
+        package var description: String { "\(reason) around character \(offset)" }
     }
 
     /// Parses RFC 8259 JSON (UTF-8, one value, whitespace around it): one pass over the
     /// bytes, in time and memory linear in the document. A key given twice keeps its last
     /// value.
     /// - Throws: ``SyntaxError`` naming where the document stops being JSON.
-    static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
         var parser = Parser(bytes: Array(data))
         // A byte-order mark may precede the document.
         if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }

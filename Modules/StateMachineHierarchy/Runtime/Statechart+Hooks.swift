@@ -5,8 +5,8 @@ extension Statechart {
     /// `@unchecked Sendable` invariant: `engine` is assigned once, in `Statechart.init`,
     /// before the chart (and so this object) can be shared; afterwards it is only read.
     @usableFromInline
-    final class Hooks: EngineHooks, @unchecked Sendable {
-        let model: Model
+    package final class Hooks: EngineHooks, @unchecked Sendable {
+        package let model: Model
         // The model's tables that steps read, here so that a step reads them from this
         // object's own storage: read through the shared model, a dictionary lookup retained
         // and released the table on every event.
@@ -21,11 +21,11 @@ extension Statechart {
         /// chart's types where it was created (see ``callBlocks()``).
         let callBlock: BlockCall
         let observers: ObserverRegistry
-        weak var engine: StatechartEngine?
+        package weak var engine: StatechartEngine?
         /// Told every processed event's name and every step's end; set only by the SCXML
         /// interpreter (whose chart is created with `tracesSteps`). Weak: the observer owns
         /// the chart.
-        weak var stepObserver: (any StatechartStepObserver)?
+        package weak var stepObserver: (any StatechartStepObserver)?
 
         init(
             model: Model,
@@ -48,14 +48,14 @@ extension Statechart {
 
         /// The engine's request for `event`: its index in the event table, or its name when
         /// no handler uses it (an empty name is an error).
-        func request(for event: Event) throws(StatechartError) -> StepRequest {
+        package func request(for event: Event) throws(StatechartError) -> StepRequest {
             let (index, name) = try lookUp(event.name)
             return .event(index: index, name: name)
         }
 
         /// The event table's index for `name` (-1 when no handler uses it), and the name
         /// traces give it when the table does not hold it as is (an empty name is an error).
-        func lookUp(_ name: EventID) throws(StatechartError) -> (index: Int32, unlisted: String?) {
+        package func lookUp(_ name: EventID) throws(StatechartError) -> (index: Int32, unlisted: String?) {
             if let index = eventIndex[name] {
                 return (index, nil)
             }
@@ -93,14 +93,14 @@ extension Statechart {
 
         /// Which of a chart's blocks ``BlockCall`` runs.
         @usableFromInline
-        enum BlockKind: Sendable {
+        package enum BlockKind: Sendable {
             case enter, exit, action, `guard`
         }
 
         /// Runs block `index` of `kind` in the step `engine` is running, for `event`; a
         /// guard's answer (true for the other kinds, and where there is no block).
         @usableFromInline
-        typealias BlockCall =
+        package typealias BlockCall =
             @Sendable (
                 _ hooks: Hooks, _ kind: BlockKind, _ index: Int, _ engine: StatechartEngine, _ event: Int32
             ) -> Bool
@@ -114,7 +114,7 @@ extension Statechart {
         /// inlinable and called from the chart's inlinable initialisers, so the closure it
         /// returns is compiled in the caller's module for its concrete types.
         @inlinable
-        static func callBlocks() -> BlockCall {
+        package static func callBlocks() -> BlockCall {
             { hooks, kind, index, engine, event in
                 let context = hooks.context(of: engine, event)
                 switch kind {
@@ -208,7 +208,7 @@ extension Statechart {
 
 /// Follows a chart's steps (the SCXML interpreter's trace, invocations and failures).
 /// Called on the draining thread, inside the chart's step loop.
-protocol StatechartStepObserver: AnyObject, Sendable {
+package protocol StatechartStepObserver: AnyObject, Sendable {
     /// An event is about to be processed: an external one (sent, or a delayed send that
     /// fired) or an internal one (raised, done), with the payload it carries.
     func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool)

@@ -24,17 +24,9 @@ extension Statechart {
     }
 }
 
-extension SCXMLDocument {
-    /// The page ``Statechart/stepThroughPage(_:)`` writes, for a run of this document.
-    /// - Throws: ``GraphvizError`` when Graphviz cannot render the diagram.
-    public func stepThroughPage(_ trace: StatechartTrace) throws(GraphvizError) -> String {
-        try StepThroughPage.html(title: trace.chart, diagram: diagram, steps: trace.pageSteps)
-    }
-}
-
 extension StatechartTrace {
     /// The steps as the page takes them.
-    var pageSteps: [TracePageStep] {
+    package var pageSteps: [TracePageStep] {
         steps.map {
             TracePageStep(
                 event: $0.event,

@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// Fuzz harness: an SCXML document from arbitrary bytes, with the null or the ECMAScript
 /// data model (its scripts bounded per call). When it loads, it runs (on a

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// Fuzz harness: a snapshot from arbitrary bytes, restored into a chart with every kind of
 /// state a snapshot records (parallel regions, deep and shallow history, a join, a delayed

@@ -5,6 +5,7 @@
 import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 /// "SCXML with data": a till whose total is an ECMAScript variable.

@@ -8,6 +8,7 @@
 import CaseStudiesFeatures
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 /// "StateMachineHierarchy": the player (its chart is `makePlayer()`, the CaseStudies feature).

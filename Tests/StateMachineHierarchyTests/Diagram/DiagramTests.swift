@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 /// `mermaid()` and `dot()` on both runtimes, compared with the whole expected text.

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // Inputs that once trapped or hung: bytes FoundationXML could not take, documents nested

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // StatechartOptions: each rule where SCXML and TBStateMachine differ, on SCXML documents and

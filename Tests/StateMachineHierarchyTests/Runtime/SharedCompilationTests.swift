@@ -4,6 +4,7 @@ import Testing
 // @testable: the tests check which compiled form (`Topology`) each chart runs, and the
 // handler table's shape.
 @testable import StateMachineHierarchy
+@testable import StateMachineSCXML
 
 // Charts made from one definition share its compiled form; each has its own run. And the
 // sparse handler table finds the same handlers, in the same order, as the chart declares.

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // Issue 29: five charts on which the SCXML reader and the typed DSL with `.scxml` disagreed,

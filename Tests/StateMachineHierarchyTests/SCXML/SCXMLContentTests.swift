@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // SCXML's executable content and conditions beyond <raise>/<send>/<cancel>: <if>, <log>,

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // <invoke> of child SCXML documents: children start after the macrostep that entered the

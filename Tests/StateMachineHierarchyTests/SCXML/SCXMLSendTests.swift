@@ -4,6 +4,7 @@ import Testing
 
 // @testable: a test reads the parsed <send> from the document's internal node list.
 @testable import StateMachineHierarchy
+@testable import StateMachineSCXML
 
 // <send>, <cancel> and the clock behind delayed sends. Every test but one runs on a
 // ManualStatechartClock, so nothing waits for real time.

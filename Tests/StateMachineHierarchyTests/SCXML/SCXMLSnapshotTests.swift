@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // Snapshots of SCXMLInterpreter (the one `StatechartSnapshot` type, states named by path):

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // Unit tests of the SCXML loader and of each SCXML semantic of SCXMLInterpreter.

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import StateMachineSCXML
 import Testing
 
 // An SCXML session created without `recordsTrace`.

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// A document whose `<scxml>` element (SCXML namespace, version 1.0, the optional
 /// `initial` and `extra` attributes) has `body` as its children.

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// Which W3C tests need a data model, decided from the documents themselves.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// Runs the W3C SCXML 1.0 conformance tests (the Implementation Report Plan's, converted
 /// from `.txml` by ``W3CConverter``) through ``SCXMLDocument`` and ``SCXMLInterpreter``.

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// A folder of W3C tests as the W3C publishes them: `manifest.xml`, the tests in `txml/`
 /// beside it (or in the same folder) and the stylesheet `confEcma.xsl` beside the manifest.

@@ -2,7 +2,7 @@ import StateMachineSupport
 import Synchronization
 
 /// How the submitter of a queued request learns its outcome.
-enum StepCompletion: Sendable {
+package enum StepCompletion: Sendable {
     /// The synchronous caller that drains the queue itself reads the outcome from the drain loop.
     case inline
     case callback(@Sendable (Result<StatechartStepOutcome, StatechartError>) -> Void)
@@ -23,7 +23,7 @@ enum StepCompletion: Sendable {
 
 /// What a queued request asks for. Starting and stopping are queued like events so that
 /// they, too, run between run-to-completion steps, never inside one.
-enum StepRequest: Sendable {
+package enum StepRequest: Sendable {
     case start
     case stop
     /// Stop without running exit blocks (see `StatechartEngine.halt()`).
@@ -40,7 +40,24 @@ enum StepRequest: Sendable {
 
 /// One entry of the chart's event queue. Not generic: the payload travels type-erased and
 /// is cast back only when a user block runs.
-struct QueueItem: Sendable {
+package struct QueueItem: Sendable {
+    /// Memberwise, for the whole package: the SCXML layer queues sends and invocations.
+    package init(
+        request: StepRequest,
+        payload: (any Sendable)?,
+        completion: StepCompletion?,
+        sourceState: Int32 = -1,
+        generation: UInt64 = 0,
+        selfFed: Bool = false
+    ) {
+        self.request = request
+        self.payload = payload
+        self.completion = completion
+        self.sourceState = sourceState
+        self.generation = generation
+        self.selfFed = selfFed
+    }
+
     var request: StepRequest
     var payload: (any Sendable)?
     var completion: StepCompletion?
@@ -224,3 +241,4 @@ struct EventQueue: ~Copyable, Sendable {
         pump.withLock { $0.pendingEventNames(topology) }
     }
 }
+

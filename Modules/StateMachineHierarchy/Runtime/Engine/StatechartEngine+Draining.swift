@@ -16,7 +16,7 @@ extension StatechartEngine {
 
     /// Whether a final state of the root region is active, as the running step left it.
     /// Drainer only (a step observer's `stepFinished`).
-    var isFinishedInStep: Bool { finished }
+    package var isFinishedInStep: Bool { finished }
 
     /// Clears `drainingThread` unless the next drainer, on another thread, has already
     /// set it (the role is given up before this runs).

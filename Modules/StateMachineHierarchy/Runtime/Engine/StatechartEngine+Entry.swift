@@ -344,7 +344,7 @@ extension StatechartEngine {
 
     /// Whether `state` is active in the configuration as the running step has left it so
     /// far (SCXML's `In()`). Drainer only.
-    func isActiveInStep(_ state: Int32) -> Bool {
+    package func isActiveInStep(_ state: Int32) -> Bool {
         var current = state
         while true {
             let region = tables.hot[Int(current)].parent

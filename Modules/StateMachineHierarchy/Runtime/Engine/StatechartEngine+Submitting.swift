@@ -29,7 +29,7 @@ extension StatechartEngine {
     /// Queues the item built by `makeItem` and, when no step is running, runs the queue on
     /// the caller's thread until it is empty, returning the outcome of that item.
     /// `makeItem` learns whether the caller will drain, so it can choose the completion.
-    func submit(_ makeItem: (_ drainsHere: Bool) -> QueueItem) -> Result<StatechartStepOutcome, StatechartError>? {
+    package func submit(_ makeItem: (_ drainsHere: Bool) -> QueueItem) -> Result<StatechartStepOutcome, StatechartError>? {
         // An idle, empty queue lets the caller run its item directly, without queueing it.
         if queue.claimIfIdle() { return drain(first: makeItem(true)) }
         return queue.append(making: makeItem) ? drain(first: nil) : nil
@@ -43,7 +43,7 @@ extension StatechartEngine {
     /// `name` is the name traces give an event the table does not hold as is (see
     /// `StepRequest.event`).
     @usableFromInline
-    func runIfIdle(
+    package func runIfIdle(
         event index: Int32,
         name: String?,
         payload: (any Sendable)?
@@ -58,7 +58,7 @@ extension StatechartEngine {
     /// without a payload. Separate so that the step passes no optional name or existential
     /// payload around (copying and destroying those costs value-witness calls).
     @usableFromInline
-    func runIfIdle(event index: Int32) throws(StatechartError) -> StatechartStepOutcome? {
+    package func runIfIdle(event index: Int32) throws(StatechartError) -> StatechartStepOutcome? {
         try runIdleStep(index, name: nil) {
             // The existential is written (a value-witness call) only if it held a payload.
             if stepHasPayload {
@@ -133,7 +133,7 @@ extension StatechartEngine {
     }
 
     /// Queues a halt (see ``halt()``), run on the caller's thread when the chart is idle.
-    func submitHalt() {
+    package func submitHalt() {
         _ = submit { QueueItem(request: .halt, payload: nil, completion: $0 ? .inline : nil) }
     }
 
@@ -197,7 +197,7 @@ extension StatechartEngine {
     /// Stops the chart where it is, without running exit blocks: timers, tasks and sends
     /// are cancelled, queued events dropped, the configuration and histories forgotten;
     /// a later `start` begins afresh (SCXML's machine stopping on an error). Drainer only.
-    func halt() {
+    package func halt() {
         for index in pendingTimers.indices {
             cancelTimer(index)
             slots.timerDeadlines[index] = nil

@@ -29,7 +29,7 @@ import Synchronization
 /// word, with acquiring and releasing orderings, which orders every access of one drainer
 /// before those of the next.
 @usableFromInline
-final class StatechartEngine: @unchecked Sendable {
+package final class StatechartEngine: @unchecked Sendable {
     let topology: Topology
     let hooks: any EngineHooks
     /// The queued requests and the drainer role.
@@ -51,7 +51,7 @@ final class StatechartEngine: @unchecked Sendable {
     let manualClock: ManualStatechartClock?
     let manualTimerTarget: Int
     /// The delayed sends and send ids of an SCXML session; nil for other charts.
-    let sends: SCXMLSends?
+    package let sends: SCXMLSends?
 
     // The rules the options choose, as constants the step tests.
     let reverseRegionExit: Bool

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 
 /// Fuzz harness: one chart, one meaning. The bytes decode into a ``SemanticsChart`` and a
 /// script; the chart is built twice, as an SCXML document (run by `SCXMLInterpreter`) and

@@ -1,5 +1,6 @@
 import StateMachineSupport
 import Synchronization
+import StateMachineHierarchy
 
 /// Runs an ``SCXMLDocument`` on ``Statechart``'s engine with SCXML semantics
 /// (``StatechartOptions/scxml``, the algorithm of the W3C specification's Appendix D, with
@@ -66,10 +67,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     private let invokes: Bool
     /// See `StatechartStepObserver`: `<finalize>`, `autoforward`, `_event` and the trace
     /// need the events' names; a document without them does not.
-    var wantsEventStarts: Bool { recordsTrace || invokes || document.usesData }
+    package var wantsEventStarts: Bool { recordsTrace || invokes || document.usesData }
     /// See `StatechartStepObserver`: after a step that did not fail, only the trace,
     /// invocations, a parent and `onMacrostep` need anything done.
-    var wantsEveryStepEnd: Bool { recordsTrace || invokes || invokeID != nil || onMacrostep != nil }
+    package var wantsEveryStepEnd: Bool { recordsTrace || invokes || invokeID != nil || onMacrostep != nil }
     private let onMacrostep: MacrostepObserver?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
     private let state: Lock<Session>
@@ -330,7 +331,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// Before an event's transitions are selected: binds `_event`, runs the `<finalize>`
     /// of the invocation it came from, and forwards an external event to the children that
     /// `autoforward`.
-    func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
+    package func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
         let payload = payload as? SCXMLEventFields
         let isDone = !external && payload == nil && name.hasPrefix("done.state.")
         let (invocations, chart, doneData) = state.withLock { session -> ([Invocation], SCXMLChart?, SCXMLValue?) in
@@ -362,7 +363,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     /// After every step: publishes the trace, stops the machine on a failure, starts the
     /// invocations of the states the macrostep entered, reports a child's completion.
-    func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
+    package func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
         if case .success = result { exitFinalConfiguration() }
         let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
             // A stale timer ran no macrostep.

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineHierarchy
 
 // Executable content, run inside the chart's steps (on its draining thread), with every
 // expression, location and script going through the session's data model.

@@ -1,4 +1,5 @@
 import StateMachineSupport
+import StateMachineHierarchy
 
 extension SCXMLDocument {
     /// The document as a Mermaid state diagram (`stateDiagram-v2`), drawn as

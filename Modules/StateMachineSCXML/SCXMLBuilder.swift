@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineHierarchy
 
 /// Turns an ``SCXMLElement`` tree into a validated ``SCXMLDocument``: checks every
 /// element and attribute against the supported subset, numbers the states in document

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineHierarchy
 
 extension SCXMLDocument {
     /// One `<send>`: an event for this machine, the session that invoked it or one it invoked.

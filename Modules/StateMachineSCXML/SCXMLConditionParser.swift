@@ -1,3 +1,4 @@
+import StateMachineHierarchy
 /// Reads a `cond` of the null data model into an ``SCXMLDocument/Condition``:
 ///
 ///     condition := term ('||' term)*

@@ -8,7 +8,7 @@ import StateMachineSupport
 /// `@unchecked Sendable` invariant: every stored `var` is drainer-confined, read and
 /// written only by the chart's current drainer (see `StatechartEngine`); `published` is
 /// behind its own lock, and `engine` is set once, before the chart is shared.
-final class SCXMLSends: @unchecked Sendable {
+package final class SCXMLSends: @unchecked Sendable {
     /// An event sent with a delay, waiting for its timer.
     struct PendingSend {
         /// A number never reused, so a timer whose send is gone (cancelled, fired, halted)
@@ -47,7 +47,7 @@ final class SCXMLSends: @unchecked Sendable {
     /// - Returns: false, sending nothing, when `StatechartLimits.maxPendingSends` delayed
     ///   sends are pending already.
     @discardableResult
-    func schedule(
+    package func schedule(
         _ request: StepRequest,
         payload: (any Sendable)? = nil,
         name: String,
@@ -106,7 +106,7 @@ final class SCXMLSends: @unchecked Sendable {
     }
 
     /// Cancels the pending sends `matching` accepts (by their id).
-    func cancel(matching: (String?) -> Bool) {
+    package func cancel(matching: (String?) -> Bool) {
         pending.removeAll { send in
             guard matching(send.id) else { return false }
             send.timer.cancel()
@@ -121,7 +121,7 @@ final class SCXMLSends: @unchecked Sendable {
     }
 
     /// A new send id, unique in the session (for `idlocation`).
-    func generateID() -> String {
+    package func generateID() -> String {
         generatedIDCount += 1
         engine?.sendsChanged()
         return "send.\(generatedIDCount)"

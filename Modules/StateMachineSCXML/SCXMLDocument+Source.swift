@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineHierarchy
 
 extension SCXMLDocument {
     /// The file an `<invoke src>` names, relative to `base` (the invoking document's folder;

@@ -81,7 +81,7 @@ public enum SCXMLValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
 extension SCXMLValue {
     /// The value a parsed JSON document is.
-    init(_ json: JSONValue) {
+    package init(_ json: JSONValue) {
         switch json {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
@@ -90,5 +90,43 @@ extension SCXMLValue {
         case .array(let values): self = .array(values.map(SCXMLValue.init))
         case .object(let members): self = .object(members.mapValues(SCXMLValue.init))
         }
+    }
+}
+
+/// The fields of `_event` (SCXML 1.0, section 5.10.1): what an event carries through the
+/// chart's queue, and what the data model binds `_event` to.
+package struct SCXMLEventFields: Sendable, Equatable {
+    /// `name`.
+    package var name: String
+    /// `type`: `"platform"`, `"internal"` or `"external"`.
+    package var type: String
+    /// `sendid` (undefined when nil).
+    package var sendID: String?
+    /// `origin` (undefined when nil).
+    package var origin: String?
+    /// `origintype` (undefined when nil).
+    package var originType: String?
+    /// `invokeid` (undefined when nil).
+    package var invokeID: String?
+    /// `data` (undefined when nil).
+    package var data: SCXMLValue?
+
+    /// An event's fields.
+    package init(
+        name: String,
+        type: String,
+        sendID: String? = nil,
+        origin: String? = nil,
+        originType: String? = nil,
+        invokeID: String? = nil,
+        data: SCXMLValue? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.sendID = sendID
+        self.origin = origin
+        self.originType = originType
+        self.invokeID = invokeID
+        self.data = data
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import StateMachineHierarchy
 
 /// An XML element as read by ``SCXMLParser``: name, attributes, line, element children
 /// and whether it held non-whitespace text.
