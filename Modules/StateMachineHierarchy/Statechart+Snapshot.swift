@@ -25,7 +25,7 @@ extension Statechart {
             timers.append(
                 StatechartSnapshot.PendingTimer(
                     state: topology.states[Int(node.state)].path,
-                    transition: topology.states[Int(node.state)].timers.firstIndex(of: Int32(index))!,
+                    delayedTransition: topology.states[Int(node.state)].timers.firstIndex(of: Int32(index))!,
                     remaining: max(deadline - now, .zero)
                 )
             )
@@ -42,7 +42,9 @@ extension Statechart {
                     sends: published.sends.map {
                         .init(event: $0.name, sendID: $0.id, data: $0.data, remaining: max($0.deadline - now, .zero))
                     },
-                    generatedSendIDCount: published.generatedSendIDCount
+                    data: nil,
+                    idSlots: [:],
+                    generatedIDs: published.generatedSendIDCount
                 )
             }
         )

@@ -12,15 +12,27 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
     public struct PendingTimer: Codable, Sendable, Hashable {
         /// The path of the state the transition leaves.
         public var state: String
-        /// Which of that state's delayed transitions, in declaration order (from 0).
-        public var transition: Int
+        /// Which of that state's delayed transitions, in declaration order (from 0): the
+        /// snapshot's bookkeeping, written by ``Statechart/snapshot()`` and read back by a
+        /// restore, not something to set by hand.
+        package var transition: Int
         /// The time left until it fires (zero if it was already due).
         public var remaining: Duration
 
         /// A pending timer of the state at path `state`.
+        @available(
+            *, deprecated,
+            message: "pending timers come from Statechart.snapshot(); the transition's number is the snapshot's bookkeeping"
+        )
         public init(state: String, transition: Int, remaining: Duration) {
+            self.init(state: state, delayedTransition: transition, remaining: remaining)
+        }
+
+        /// A pending timer of the state at path `state`, for its delayed transition number
+        /// `delayedTransition` (what ``Statechart/snapshot()`` makes).
+        package init(state: String, delayedTransition: Int, remaining: Duration) {
             self.state = state
-            self.transition = transition
+            self.transition = delayedTransition
             self.remaining = remaining
         }
 
@@ -95,24 +107,39 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
         /// The delayed sends waiting for their timers, in the order they were made.
         public var sends: [PendingSend]
         /// The `idlocation` slots of a null-data-model session: the send id last generated
-        /// into each.
-        public var sendIDSlots: [String: String]
-        /// How many send ids were generated so far (so restored ones stay unique).
-        public var generatedSendIDCount: Int
+        /// into each (the interpreter's bookkeeping, kept under the JSON key `sendIDSlots`).
+        package var sendIDSlots: [String: String]
+        /// How many send ids were generated so far, so that restored ones stay unique (the
+        /// interpreter's bookkeeping, kept under the JSON key `generatedSendIDCount`).
+        package var generatedSendIDCount: Int
         /// The variables of a session with a data model (ECMAScript's), as JSON values; nil
         /// for the null data model.
         public var data: [String: SCXMLValue]?
 
+        /// A session's pending sends and variables.
+        public init(sends: [PendingSend] = [], data: [String: SCXMLValue]? = nil) {
+            self.init(sends: sends, data: data, idSlots: [:], generatedIDs: 0)
+        }
+
         /// A session's sends, slots and variables.
+        @available(
+            *, deprecated,
+            message: "use init(sends:data:); send id slots and counts are the interpreter's bookkeeping, which its snapshots fill in"
+        )
         public init(
             sends: [PendingSend] = [],
-            sendIDSlots: [String: String] = [:],
-            generatedSendIDCount: Int = 0,
+            sendIDSlots: [String: String],
+            generatedSendIDCount: Int,
             data: [String: SCXMLValue]? = nil
         ) {
+            self.init(sends: sends, data: data, idSlots: sendIDSlots, generatedIDs: generatedSendIDCount)
+        }
+
+        /// Every part, bookkeeping included (the interpreter's and the engine's snapshots).
+        package init(sends: [PendingSend], data: [String: SCXMLValue]?, idSlots: [String: String], generatedIDs: Int) {
             self.sends = sends
-            self.sendIDSlots = sendIDSlots
-            self.generatedSendIDCount = generatedSendIDCount
+            self.sendIDSlots = idSlots
+            self.generatedSendIDCount = generatedIDs
             self.data = data
         }
     }

@@ -8,7 +8,7 @@ import StateMachineHierarchy
 /// `<cancel>`, `<log>`, `<if>`, and with a data model `<assign>`, `<script>`,
 /// `<foreach>`), `<invoke>` of SCXML documents, and the data of its data model (the null
 /// one, or ECMAScript's: see ``SCXMLDataModel``). Run it with ``SCXMLInterpreter``, which
-/// runs it on ``Statechart``'s engine.
+/// runs it on `Statechart`'s engine.
 ///
 /// Nodes are stored in document order (pre-order), so a node's index is its document
 /// position; the `<scxml>` root is node 0. Ancestor chains and child lists are
@@ -347,7 +347,7 @@ public struct SCXMLDocument: Sendable {
 
     /// How deeply a document's elements may nest (states, executable content and all):
     /// a deeper document is a load error, so that reading it never exhausts the stack.
-    /// Charts themselves nest at most ``StatechartLimits/maxNestingDepth`` states deep.
+    /// Charts themselves nest at most `StatechartLimits/maxNestingDepth` states deep.
     public static let maxElementDepth = 400
 
     /// How deeply documents may invoke documents (`<invoke>` in an invoked document...):

@@ -1,6 +1,6 @@
 import StateMachineHierarchy
 /// Why an SCXML document could not be loaded. (A running document fails with
-/// ``StatechartError``, like every chart.)
+/// `StatechartError`, like every chart.)
 ///
 /// Every case names the element, attribute, identifier or transitions involved and, for
 /// load errors, the 1-based line of the offending element in the document.

@@ -23,7 +23,7 @@ struct DocPictureTests {
     func present() {
         #expect(
             Self.pictures.map(\.lastPathComponent) == [
-                "elevator.svg", "nested.svg", "player-scxml.svg", "player.svg", "turnstile.svg",
+                "elevator.svg", "nested.svg", "player.svg", "player-scxml.svg", "turnstile.svg",
             ]
         )
         for picture in Self.pictures {

@@ -48,7 +48,7 @@ struct SnapshotTests {
         clock.advance(by: .seconds(4))
         let saved = try Self.roundTrip(chart.snapshot())
         #expect(saved.configuration == ["active", "active/settings", "active/settings/network"])
-        #expect(saved.timers == [.init(state: "active/settings/network", transition: 0, remaining: .seconds(6))])
+        #expect(saved.timers == [.init(state: "active/settings/network", delayedTransition: 0, remaining: .seconds(6))])
         let json = String(decoding: try JSONEncoder().encode(saved.timers), as: UTF8.self)
         #expect(json.contains(#""remainingNanoseconds":6000000000"#), "\(json)")
 
@@ -157,7 +157,7 @@ struct SnapshotTests {
                     chart: "device",
                     isRunning: true,
                     configuration: ["standby"],
-                    timers: [.init(state: "standby", transition: 0, remaining: .seconds(1))]
+                    timers: [.init(state: "standby", delayedTransition: 0, remaining: .seconds(1))]
                 )
             )
         }

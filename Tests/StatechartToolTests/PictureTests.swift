@@ -139,7 +139,7 @@ struct PictureTests {
     }
 }
 
-/// The pictures of the sample charts in the Hierarchy catalog are the charts of today:
+/// The pictures of the sample charts in the Hierarchy and SCXML catalogs are the charts of today:
 /// `scripts/diagrams` wrote each DOT file with `statechart diagram FILE --format dot`.
 @Suite("statechart, the docs' pictures")
 @MainActor
@@ -147,16 +147,16 @@ struct DocPictureTests {
     @Test(
         "the nested JSON chart's and the SCXML sample's pictures are drawn from the charts as they are",
         arguments: [
-            ("Tests/StateMachineHierarchyTests/Fixtures/nested.json", "nested"),
-            ("Samples/Statecharts/player.scxml", "player-scxml"),
+            ("Tests/StateMachineHierarchyTests/Fixtures/nested.json", "StateMachineHierarchy", "nested"),
+            ("Samples/Statecharts/player.scxml", "StateMachineSCXML", "player-scxml"),
         ]
     )
-    func pictures(file: String, picture: String) async throws {
+    func pictures(file: String, catalog: String, picture: String) async throws {
         let run = await runTool(["diagram", Paths.root.appendingPathComponent(file).path, "--format", "dot"])
         #expect(run.status == 0)
         let checkedIn = try String(
             contentsOf: Paths.root.appendingPathComponent(
-                "Modules/StateMachineHierarchy/StateMachineHierarchy.docc/Resources/\(picture).dot"
+                "Modules/\(catalog)/\(catalog).docc/Resources/\(picture).dot"
             ),
             encoding: .utf8
         )

@@ -3,7 +3,7 @@ import StateMachineHierarchy
 
 extension SCXMLDocument {
     /// The document as a Mermaid state diagram (`stateDiagram-v2`), drawn as
-    /// ``Statechart/mermaid()`` draws a chart: compound states as nested blocks, the
+    /// `Statechart/mermaid()` draws a chart: compound states as nested blocks, the
     /// children of a `<parallel>` as regions separated by `--`, `[*] -->` for each
     /// default entry (`initial`, `<initial>` or the first child), `<history>` as an
     /// `H`/`H*` state with an arrow to its default, `<final>` states with `--> [*]`, and
@@ -14,7 +14,7 @@ extension SCXMLDocument {
         diagram.mermaid()
     }
 
-    /// The document in Graphviz's DOT language, drawn as ``Statechart/dot()`` draws a chart.
+    /// The document in Graphviz's DOT language, drawn as `Statechart/dot()` draws a chart.
     public func dot() -> String {
         diagram.dot()
     }

@@ -163,6 +163,44 @@ struct SCXMLSnapshotTests {
         #expect(restored.activeAtomicStates == ["a"])
     }
 
+    @Test("a snapshot written before the bookkeeping became package API still loads, and keeps its JSON keys")
+    func bookkeepingKeysStay() throws {
+        let document = try SCXMLDocument(
+            xml: """
+                <scxml initial="a">
+                  <state id="a">
+                    <onentry><send event="t" delay="1s" idlocation="timer"/></onentry>
+                    <transition event="cancel"><cancel sendidexpr="timer"/></transition>
+                    <transition event="t" target="b"/>
+                  </state>
+                  <state id="b"/>
+                </scxml>
+                """
+        )
+        // What SCXMLInterpreter.snapshot() wrote at 04c26dc, when `sendIDSlots` and
+        // `generatedSendIDCount` were public: the same document, started, one send pending.
+        let written = #"""
+            {"chart":"scxml","configuration":["a"],"history":{},"isRunning":true,"joins":{},\#
+            "scxml":{"generatedSendIDCount":1,"sendIDSlots":{"timer":"send.1"},\#
+            "sends":[{"event":"t","remainingNanoseconds":1000000000,"sendID":"send.1"}]},"timers":[]}
+            """#
+        let old = try JSONDecoder().decode(StatechartSnapshot.self, from: Data(written.utf8))
+        let clock = ManualStatechartClock()
+        let restored = try SCXMLInterpreter(document: document, restoring: old, clock: clock)
+        #expect(restored.activeAtomicStates == ["a"])
+        let again = try restored.snapshot()
+        #expect(again == old)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(again), as: UTF8.self) == written)
+        // The slot still names the restored send: cancelling through it leaves nothing pending,
+        // and the next generated id does not reuse send.1.
+        try restored.send("cancel")
+        #expect(try restored.snapshot().scxml?.sends.isEmpty == true)
+        clock.advance(by: .seconds(2))
+        #expect(restored.activeAtomicStates == ["a"])
+    }
+
     static let badSnapshots: [(StatechartSnapshot, String)] = [
         (running(["main", "main/nowhere"]), "nowhere"),
         (

@@ -1,0 +1,97 @@
+import StateMachineHierarchy
+import StateMachineSupport
+import Synchronization
+
+// Following the chart's steps (on its draining thread).
+extension SCXMLInterpreter {
+    /// Records an entry of the running macrostep's trace.
+    func note(_ entry: @autoclosure () -> String) {
+        guard recordsTrace else { return }
+        let entry = entry()
+        state.withLock { $0.recording.append(entry) }
+    }
+
+    /// Before an event's transitions are selected: binds `_event`, runs the `<finalize>`
+    /// of the invocation it came from, and forwards an external event to the children that
+    /// `autoforward`.
+    package func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
+        let payload = payload as? SCXMLEventFields
+        let isDone = !external && payload == nil && name.hasPrefix("done.state.")
+        let (invocations, chart, doneData) = state.withLock { session -> ([Invocation], SCXMLChart?, SCXMLValue?) in
+            if recordsTrace { session.recording.append("event:\(name)") }
+            var doneData: SCXMLValue?
+            if isDone, let position = session.doneData.firstIndex(where: { "done.state." + $0.state == name }) {
+                doneData = session.doneData.remove(at: position).value
+            }
+            return (external ? session.invocations : [], session.chart, doneData)
+        }
+        if document.usesData {
+            // The queue's name is the one processed (a prefix match may have renamed it).
+            var fields =
+                payload
+                ?? SCXMLEventFields(name: name, type: external ? "external" : (isDone ? "platform" : "internal"))
+            fields.name = name
+            if fields.data == nil { fields.data = doneData }
+            try? withData { data throws(SCXMLScriptFailure) in data.setEvent(fields) }
+        }
+        guard !invocations.isEmpty, let chart else { return }
+        let context = SCXMLChart.Context(payload: payload, event: nil, hooks: chart.hooks)
+        for invocation in invocations {
+            if invocation.id == payload?.invokeID { run(invocation.finalize, context) }
+            if invocation.autoforward {
+                invocation.child.deliver(name, payload ?? SCXMLEventFields(name: name, type: "external"))
+            }
+        }
+    }
+
+    /// After every step: publishes the trace, stops the machine on a failure, starts the
+    /// invocations of the states the macrostep entered, reports a child's completion.
+    package func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
+        if case .success = result { exitFinalConfiguration() }
+        let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
+            // A stale timer ran no macrostep.
+            if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
+            if recordsTrace {
+                session.trace = session.recording
+                session.recording = []
+            }
+            if case .failure(let error) = result {
+                session.failure = error
+                failures.add(1, ordering: .releasing)
+                return (session.trace, session.chart, true)
+            }
+            return (session.trace, session.chart, false)
+        }
+        guard let chart else { return }
+        if failed {
+            // A failed macrostep stops the machine: its timers, queued events and children go.
+            chart.engine.halt()
+            cancelAllInvocations()
+        } else if chart.engine.isFinishedInStep {
+            if invokes { cancelAllInvocations() }
+            reportDoneToParent()
+        } else if invokes {
+            startInvocations(chart)
+        }
+        if let trace { onMacrostep?(trace) }
+    }
+
+    /// SCXML's `exitInterpreter`: once the session reaches a top-level `<final>`, the
+    /// `<onexit>` content of its configuration runs, deepest state first, within the last
+    /// macrostep (its `<log>`s are in that step's trace), and so before `done.invoke` reaches
+    /// the parent (W3C test236). The configuration stays as it was (``activeStates`` shows the final).
+    func exitFinalConfiguration() {
+        let chart = state.withLock { session -> SCXMLChart? in
+            guard !session.exitedFinal, let chart = session.chart, chart.engine.isFinishedInStep else { return nil }
+            session.exitedFinal = true
+            return chart
+        }
+        guard let chart else { return }
+        let active = Set(chart.activeStates)
+        let context = SCXMLChart.Context(payload: nil, event: nil, hooks: chart.hooks)
+        // Document order is pre-order: in reverse, a state comes before its ancestors.
+        for node in document.nodes.dropFirst().reversed() where !node.onExit.isEmpty && active.contains(node.id) {
+            for block in node.onExit { run(block, context) }
+        }
+    }
+}
