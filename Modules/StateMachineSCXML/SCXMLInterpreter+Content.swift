@@ -336,7 +336,7 @@ extension SCXMLInterpreter {
         _ context: SCXMLChart.Context,
         forward: (@Sendable () -> Void)? = nil
     ) -> Bool {
-        guard let request = try? context.hooks.request(for: SCXMLChart.Event(event)) else { return true }
+        guard let request = try? context.hooks.sessionRequest(for: SCXMLChart.Event(event)) else { return true }
         guard
             engine.sends?.schedule(request, payload: payload, name: event, delay: delay, id: id, forward: forward)
                 == true

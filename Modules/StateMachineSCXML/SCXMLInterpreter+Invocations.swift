@@ -54,7 +54,7 @@ extension SCXMLInterpreter {
         // Outside a step: errors go to the queue as events of their own.
         let fail = { (message: String) in
             self.note("error:error.execution: \(message)")
-            guard let request = try? chart.hooks.request(for: SCXMLChart.Event("error.execution")) else { return }
+            guard let request = try? chart.hooks.sessionRequest(for: SCXMLChart.Event("error.execution")) else { return }
             _ = chart.engine.submit { _ in
                 QueueItem(
                     request: request,
@@ -153,7 +153,7 @@ extension SCXMLInterpreter {
     /// this machine does not run.
     func deliver(_ event: String, _ payload: SCXMLEventFields) {
         guard let chart = state.withLock({ $0.chart }), chart.isRunning, !chart.isFinished,
-            let request = try? chart.hooks.request(for: SCXMLChart.Event(event))
+            let request = try? chart.hooks.sessionRequest(for: SCXMLChart.Event(event))
         else { return }
         _ = chart.engine.submit { _ in QueueItem(request: request, payload: payload, completion: nil) }
     }

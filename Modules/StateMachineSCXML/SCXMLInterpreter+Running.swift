@@ -49,7 +49,7 @@ extension SCXMLInterpreter {
         let chart = self.chart
         guard chart.isRunning, !chart.isFinished else { return }
         try run(failuresBefore: failuresBefore) {
-            let (index, unlisted) = try chart.hooks.lookUp(name)
+            let (index, unlisted) = try chart.hooks.lookUpSessionEvent(name)
             // A pattern, not `== nil`: the comparison would copy the payload to compare it.
             if unlisted == nil, case .none = payload {
                 if let idle = try chart.engine.runIfIdle(event: index) { return idle }

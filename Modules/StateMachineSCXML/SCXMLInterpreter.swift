@@ -246,7 +246,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// `In(id)`: whether the state `id` is active in the running step.
     func isActiveInStep(_ id: String) -> Bool {
         guard let chart = state.withLock({ $0.chart }), let engine = chart.hooks.engine,
-            let index = chart.hooks.model.stateIndex[id]
+            let index = chart.hooks.sessionStateIndex(id)
         else { return false }
         return engine.isActiveInStep(index)
     }
