@@ -1,4 +1,6 @@
 // swift-tools-version: 6.0
+// SwiftStateMachine, licensed under the Apache License, Version 2.0 (see LICENSE at the
+// repository's root). Copyright 2026 The SwiftStateMachine authors.
 import PackageDescription
 
 /// The settings every Swift target of the package builds with.
