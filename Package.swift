@@ -115,7 +115,11 @@ let package = Package(
             path: "Samples/CaseStudiesFeatures",
             dependencies: ["StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
         ),
-        .library("NavigationFeatures", path: "Samples/NavigationFeatures", dependencies: ["StateMachineCore"]),
+        .library(
+            "NavigationFeatures",
+            path: "Samples/NavigationFeatures",
+            dependencies: ["StateMachineCore", "StateMachineSupport"]
+        ),
 
         // MARK: Terminal layer shared by the apps
         // No `pkgConfig:`: readline.pc's Cflags (-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, from
@@ -140,7 +144,7 @@ let package = Package(
             path: "Apps/CaseStudiesScreens",
             dependencies: [
                 "Terminal", "TerminalMachines", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore",
-                "StateMachineDump", "StateMachineHierarchy", "StateMachineGraph",
+                "StateMachineDump", "StateMachineHierarchy", "StateMachineGraph", "StateMachineSupport",
             ]
         ),
         .executable(
@@ -192,7 +196,7 @@ let package = Package(
         .tests("StateMachineSupportTests", dependencies: ["StateMachineSupport", "TestSupport"]),
         .tests("StateMachineCoreTests", dependencies: ["StateMachineCore", "StateMachineSupport", "TestSupport"]),
         .tests("StateMachineTestTests", dependencies: ["StateMachineCore", "StateMachineSupport", "StateMachineTest"]),
-        .tests("StateMachineTableTests", dependencies: ["StateMachineTable", "TestSupport"]),
+        .tests("StateMachineTableTests", dependencies: ["StateMachineTable", "StateMachineSupport", "TestSupport"]),
         .tests(
             "StateMachineGraphTests",
             dependencies: [
