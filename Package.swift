@@ -1,4 +1,6 @@
 // swift-tools-version: 6.0
+// SwiftStateMachine, licensed under the Apache License, Version 2.0 (see LICENSE at the
+// repository's root). Copyright 2026 The SwiftStateMachine authors.
 import PackageDescription
 
 /// The settings every Swift target of the package builds with.
@@ -122,7 +124,11 @@ let package = Package(
             path: "Samples/CaseStudiesFeatures",
             dependencies: ["StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
         ),
-        .library("NavigationFeatures", path: "Samples/NavigationFeatures", dependencies: ["StateMachineCore"]),
+        .library(
+            "NavigationFeatures",
+            path: "Samples/NavigationFeatures",
+            dependencies: ["StateMachineCore", "StateMachineSupport"]
+        ),
 
         // MARK: Terminal layer shared by the apps
         // No `pkgConfig:`: readline.pc's Cflags (-D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600, from
@@ -147,7 +153,7 @@ let package = Package(
             path: "Apps/CaseStudiesScreens",
             dependencies: [
                 "Terminal", "TerminalMachines", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore",
-                "StateMachineDump", "StateMachineHierarchy", "StateMachineGraph",
+                "StateMachineDump", "StateMachineHierarchy", "StateMachineGraph", "StateMachineSupport",
             ]
         ),
         .executable(
@@ -201,7 +207,7 @@ let package = Package(
         .tests("StateMachineSupportTests", dependencies: ["StateMachineSupport", "TestSupport"]),
         .tests("StateMachineCoreTests", dependencies: ["StateMachineCore", "StateMachineSupport", "TestSupport"]),
         .tests("StateMachineTestTests", dependencies: ["StateMachineCore", "StateMachineSupport", "StateMachineTest"]),
-        .tests("StateMachineTableTests", dependencies: ["StateMachineTable", "TestSupport"]),
+        .tests("StateMachineTableTests", dependencies: ["StateMachineTable", "StateMachineSupport", "TestSupport"]),
         .tests(
             "StateMachineGraphTests",
             dependencies: [

@@ -376,7 +376,7 @@ enum SoakBenchmarks {
     /// The turnstile table, one `handleEvent` per transition, with a random sequence of
     /// coins and passes (every event is handled: four actions count them).
     static func tableTurnstile(_ context: SoakContext) async throws {
-        var random = SplitMix(seed: 42)
+        var random = SplitMix64(seed: 42)
         let events = (0..<context.plan.transitions).map { _ -> TurnstileEvent in
             random.next() % 2 == 0 ? .coin : .pass
         }

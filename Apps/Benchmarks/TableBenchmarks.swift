@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 import StateMachineTable
 
 /// Benchmarks of the Table product: `swift run -c release Benchmarks table`.
@@ -26,7 +27,7 @@ enum TableBenchmarks {
     // MARK: - Turnstile
 
     static func turnstileEvents() -> [TurnstileEvent] {
-        var random = SplitMix(seed: 42)
+        var random = SplitMix64(seed: 42)
         return (0..<eventCount).map { _ in random.next() % 2 == 0 ? .coin : .pass }
     }
 
@@ -419,7 +420,7 @@ enum PredicateShape: String, CaseIterable {
     /// to `s0` so the sequence can be replayed (the same formulas as the generated
     /// tables below).
     func sequence(count: Int) -> [Step] {
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(seed: 7)
         var state = 0
         var steps: [Step] = []
         while steps.count < count || state != 0 {
@@ -448,19 +449,6 @@ enum PredicateShape: String, CaseIterable {
 }
 
 // MARK: - Helpers
-
-/// A small deterministic generator, so every run measures the same sequences.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 // Written out by a throwaway script: 100 transitions (10 states x 2 events x 5 rows), in
 // two shapes. Written out because the table language, like swift-fsm's, has no loops.

@@ -1,5 +1,6 @@
 import CaseStudiesFeatures
 import StateMachineCore
+import StateMachineSupport
 import StateMachineUI
 import Terminal
 
@@ -15,7 +16,7 @@ final class AnalysisScreen: Screen {
 
     init(environment: CaseStudiesEnvironment) {
         if let seed = environment.seed {
-            var generator = SeededGenerator(seed: seed)
+            var generator = SplitMix64(seed: seed)
             nextIdentifier = { Int.random(in: 1...1000, using: &generator) }
         } else {
             nextIdentifier = { Int.random(in: 1...1000) }
@@ -70,21 +71,6 @@ final class AnalysisScreen: Screen {
     }
 
     func settle() async { await ui.waitUntilCaughtUp() }
-}
-
-/// SplitMix64: the same numbers for the same seed, on every platform.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
 }
 
 extension AnalysisScreen: DiagramScreen {

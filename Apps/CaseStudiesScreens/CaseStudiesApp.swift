@@ -48,23 +48,15 @@ public enum CaseStudiesApp {
 
     /// Parses the arguments (without the program name) and the environment.
     public static func parse(_ arguments: [String], environment: [String: String]) -> Result<Options, UsageError> {
-        var seed: UInt64?
         let common = CommonOptions.parse(
             arguments,
             environment: environment,
-            delayScaleVariable: "CASESTUDIES_DELAY_SCALE"
-        ) { argument, remaining in
-            guard argument == "--seed" else { return UsageError("unknown argument '\(argument)'") }
-            guard let text = remaining.popFirst() else {
-                return UsageError("--seed needs a whole number from 0 to \(UInt64.max) (for example --seed 7)")
-            }
-            switch NumberArgument.integer(text, in: 0...UInt64.max, what: "--seed") {
-            case .success(let value): seed = value
-            case .failure(let error): return error
-            }
-            return nil
+            delayScaleVariable: "CASESTUDIES_DELAY_SCALE",
+            acceptsSeed: true
+        ) { argument, _ in
+            UsageError("unknown argument '\(argument)'")
         }
-        return common.map { Options(delayScale: $0.delayScale, seed: seed, log: $0.log, help: $0.help) }
+        return common.map { Options(delayScale: $0.delayScale, seed: $0.seed, log: $0.log, help: $0.help) }
     }
 
     /// The app, ready to run on `console`. Its machines report to `dumpMediator`, and

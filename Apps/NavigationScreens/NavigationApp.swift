@@ -62,22 +62,14 @@ public enum NavigationApp {
         _ arguments: [String],
         environment: [String: String]
     ) -> Result<Options, UsageError> {
-        var seed: UInt64?
         var link: DeepLink?
         let common = CommonOptions.parse(
             arguments,
             environment: environment,
-            delayScaleVariable: "NAVIGATION_DELAY_SCALE"
-        ) { argument, remaining in
+            delayScaleVariable: "NAVIGATION_DELAY_SCALE",
+            acceptsSeed: true
+        ) { argument, _ in
             switch argument {
-            case "--seed":
-                guard let text = remaining.popFirst() else {
-                    return UsageError("--seed needs a whole number from 0 to \(UInt64.max) (for example --seed 7)")
-                }
-                switch NumberArgument.integer(text, in: 0...UInt64.max, what: "--seed") {
-                case .success(let value): seed = value
-                case .failure(let error): return error
-                }
             case let text where text.hasPrefix("-"):
                 return UsageError("unknown option '\(text)'")
             case let text:
@@ -89,7 +81,9 @@ public enum NavigationApp {
             }
             return nil
         }
-        return common.map { Options(delayScale: $0.delayScale, seed: seed, log: $0.log, help: $0.help, link: link) }
+        return common.map {
+            Options(delayScale: $0.delayScale, seed: $0.seed, log: $0.log, help: $0.help, link: link)
+        }
     }
 
     /// Runs the app on `console` until the user quits or input ends; returns the exit

@@ -10,10 +10,13 @@ public struct UsageError: Error, Equatable, Sendable {
 }
 
 /// The options every terminal app accepts: `--delay-scale FACTOR` (or an environment
-/// variable), `--log` and `--help`.
+/// variable), `--log` and `--help`; and `--seed N` for the apps that draw random numbers.
 public struct CommonOptions: Equatable, Sendable {
     /// Multiplies the app's delays (1 = the originals' timings).
     public var delayScale: Double = 1
+    /// Seeds the app's random choices (`--seed N`, any `UInt64`), for repeatable runs; nil
+    /// when not given.
+    public var seed: UInt64?
     /// Turns the transition logger on.
     public var log = false
     /// Prints the usage and exits.
@@ -26,10 +29,13 @@ public struct CommonOptions: Equatable, Sendable {
     /// every other argument goes to `other`, which may consume the ones after it from
     /// `remaining` and returns an error when the argument is not one of the app's.
     /// `delayScaleVariable` names the environment variable that sets the delay scale.
+    /// `acceptsSeed` makes `--seed N` one of the options (CaseStudies and Navigation draw random
+    /// numbers; without it `--seed` goes to `other` like any argument of the app's own).
     public static func parse(
         _ arguments: [String],
         environment: [String: String],
         delayScaleVariable: String,
+        acceptsSeed: Bool = false,
         other: (_ argument: String, _ remaining: inout ArraySlice<String>) -> UsageError?
     ) -> Result<CommonOptions, UsageError> {
         var options = CommonOptions()
@@ -52,6 +58,16 @@ public struct CommonOptions: Equatable, Sendable {
                 }
                 switch NumberArgument.decimal(text, in: delayScaleRange, what: "--delay-scale") {
                 case .success(let scale): options.delayScale = scale
+                case .failure(let error): return .failure(error)
+                }
+            case "--seed" where acceptsSeed:
+                guard let text = remaining.popFirst() else {
+                    return .failure(
+                        UsageError("--seed needs a whole number from 0 to \(UInt64.max) (for example --seed 7)")
+                    )
+                }
+                switch NumberArgument.integer(text, in: 0...UInt64.max, what: "--seed") {
+                case .success(let value): options.seed = value
                 case .failure(let error): return .failure(error)
                 }
             default:

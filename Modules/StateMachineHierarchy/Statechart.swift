@@ -349,60 +349,26 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     }
 
     func stateIndex(atPath text: String) throws -> Int32 {
-        let path = try StatechartPath(text)
-        let model = topology
-        var region: Int32 = 0
-        var found: Int32 = -1
-        for (position, component) in path.components.enumerated() {
-            guard
-                let index = model.regions[Int(region)].states.first(where: {
-                    model.states[Int($0)].name == component.name
-                })
-            else {
-                throw StatechartError.invalidPath(
-                    path: text,
-                    component: component.name,
-                    reason: "region '\(model.regions[Int(region)].name)' has no state named '\(component.name)'"
-                )
-            }
-            found = index
-            guard position < path.components.count - 1 else { break }
-            let state = model.states[Int(index)]
-            switch state.kind {
-            case .simple:
-                throw StatechartError.invalidPath(
-                    path: text,
-                    component: component.name,
-                    reason: "'\(component.name)' is a simple state and has no sub states"
-                )
-            case .composite:
-                if component.region != nil {
-                    throw StatechartError.invalidPath(
-                        path: text,
-                        component: component.name,
-                        reason: "'\(component.name)' is not a parallel state, so it takes no region index"
-                    )
-                }
-                region = state.regions[0]
-            case .parallel:
-                guard let chosen = component.region else {
-                    throw StatechartError.invalidPath(
-                        path: text,
-                        component: component.name,
-                        reason:
-                            "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(state.regions.count))"
-                    )
-                }
-                guard chosen < state.regions.count else {
-                    throw StatechartError.invalidPath(
-                        path: text,
-                        component: "\(component.name)@\(chosen)",
-                        reason: "'\(component.name)' has \(state.regions.count) regions"
-                    )
-                }
-                region = state.regions[chosen]
-            }
+        try StatechartPath.walk(text, over: topology)
+    }
+}
+
+/// The compiled tree as a path walks it: regions and states are their indices.
+extension Topology: StatechartPathTree {
+    var rootRegion: Int32 { 0 }
+
+    var rootRegionName: String { regions[0].name }
+
+    func state(named name: String, in region: Int32) -> Int32? {
+        regions[Int(region)].states.first { states[Int($0)].name == name }
+    }
+
+    func content(of state: Int32) -> StatechartPathContent<Int32> {
+        let node = states[Int(state)]
+        switch node.kind {
+        case .simple: return .simple
+        case .composite: return .composite(node.regions[0])
+        case .parallel: return .parallel(node.regions)
         }
-        return found
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 
 #if canImport(FoundationXML)
 import FoundationXML
@@ -27,25 +28,11 @@ struct SCXMLElement: Sendable {
     var markup: String {
         var result = "<" + name
         for key in attributes.keys.sorted() {
-            result += " \(key)=\"\(Self.escaped(attributes[key]!, quote: true))\""
+            result += " \(key)=\"\(markupEscaped(attributes[key]!))\""
         }
         guard !text.isEmpty || !children.isEmpty else { return result + "/>" }
-        result += ">" + Self.escaped(text, quote: false) + children.map(\.markup).joined()
+        result += ">" + markupEscaped(text, inAttribute: false) + children.map(\.markup).joined()
         return result + "</\(name)>"
-    }
-
-    private static func escaped(_ text: String, quote: Bool) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quote: result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }
 

@@ -1,5 +1,12 @@
 import Foundation
 
+// The fuzz package compiles this file into `FuzzDeepLink`, together with SplitMix64.swift (both
+// linked): there StateMachineSupport is another package's, whose `package` generator it cannot
+// see, and the target's own copy is the one used.
+#if canImport(StateMachineSupport)
+import StateMachineSupport
+#endif
+
 /// The fake backend of the Navigation sample: places and their owners, albums and their
 /// songs. Every call waits `latency` (the original's one second), or for a delay of the
 /// caller's (a test holds a load open with it), then answers from fixed data; an id it
@@ -232,20 +239,14 @@ public struct FakeBackend: Sendable {
 
 /// A SplitMix64 generator shared by the copies of a backend.
 final class SeededRandom: @unchecked Sendable {
-    // @unchecked Sendable: `state` is only read and written under `lock`.
+    // @unchecked Sendable: `generator` is only read and written under `lock`.
     private let lock = NSLock()
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
     func next(in range: ClosedRange<Int>) -> Int {
-        let value = lock.withLock { () -> UInt64 in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        let value = lock.withLock { generator.next() }
         return range.lowerBound + Int(value % UInt64(range.count))
     }
 }

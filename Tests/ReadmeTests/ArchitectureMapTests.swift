@@ -31,6 +31,19 @@ struct ArchitectureMapTests {
         return names
     }()
 
+    /// Every Swift file of the folders the map speaks of, relative to the root.
+    static let swiftFiles: [String] = {
+        var paths: [String] = []
+        for folder in topFolders {
+            let url = Readme.root.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in files where file.pathExtension == "swift" && !file.path.contains("/.build/") {
+                paths.append(String(file.path.dropFirst(Readme.root.path.count + 1)))
+            }
+        }
+        return paths
+    }()
+
     @Test("the map exists, is linked from the README, and names paths")
     func mapIsThere() throws {
         #expect(Self.text.contains("## Where to make the common changes"))
@@ -72,6 +85,26 @@ struct ArchitectureMapTests {
         #expect(!names.isEmpty)
         for name in names {
             #expect(Self.fileNames.contains(name), "ARCHITECTURE.md names '\(name)', which no file is called")
+        }
+    }
+
+    /// The map's rule for naming code: a paragraph (a numbered step, a bullet or a block of
+    /// prose) that names Swift files says where the functions and properties it names in
+    /// backticks live. So each such name (a lowercase identifier, with its argument labels or
+    /// not, after its type or not: `drain`, `take(together:)`, `MachineCore.enqueue`) must be
+    /// declared in one of the Swift files its paragraph names, by path or by name.
+    @Test("every function the map names beside files is declared in one of those files")
+    func namedDeclarationsExist() throws {
+        let references = ArchitectureMap.references(in: Self.text, swiftFiles: Self.swiftFiles)
+        #expect(references.count >= 25, "the map names \(references.count) declarations beside files")
+        for reference in references {
+            let texts = reference.files.compactMap { path in
+                try? String(contentsOf: Readme.root.appendingPathComponent(path), encoding: .utf8)
+            }
+            #expect(
+                texts.contains { ArchitectureMap.declares($0, reference) },
+                "ARCHITECTURE.md names `\(reference.span)` beside \(reference.files.joined(separator: ", ")), which declare no such thing"
+            )
         }
     }
 }

@@ -28,6 +28,26 @@ final class ControlledSideEffect: Sendable {
     }
 }
 
+/// Makes a policy with `Cancel`'s deprecated historical spelling, which must keep building
+/// and behaving like `whenCurrentState:`.
+protocol HistoricalCancelSpelling {
+    static func cancel() -> Cancel<FeatureState, FeatureEvent>
+}
+
+/// Called through ``HistoricalCancelSpelling``, so that the test of a deprecated initialiser
+/// builds without a deprecation warning: only this deprecated witness spells it.
+enum HistoricalSpelling: HistoricalCancelSpelling {
+    @available(*, deprecated, message: "uses Cancel(whencurrentState:on:) on purpose")
+    static func cancel() -> Cancel<FeatureState, FeatureEvent> {
+        Cancel(whencurrentState: DataIsLoading.self, on: DidTick.self)
+    }
+
+    /// The policy, through the protocol's requirement (which is not deprecated).
+    static func policy() -> Cancel<FeatureState, FeatureEvent> {
+        (Self.self as any HistoricalCancelSpelling.Type).cancel()
+    }
+}
+
 @Suite("Outputs: cancellation, restart, failure, priority", .timeLimit(.minutes(1)))
 struct OutputTests {
     /// Idle --DidRequestLoading--> Loading (starts `effect` with `policy`);
@@ -68,7 +88,7 @@ struct OutputTests {
             DidFailToLoad(error: LoadingFailed())
         ),
         ("Cancel(whenCurrentState:on:)", Cancel(whenCurrentState: DataIsLoading.self, on: DidTick.self), DidTick()),
-        ("Cancel(whencurrentState:on:)", Cancel(whencurrentState: DataIsLoading.self, on: DidTick.self), DidTick()),
+        ("Cancel(whencurrentState:on:), deprecated", HistoricalSpelling.policy(), DidTick()),
         ("Cancel(whenNewState:)", Cancel(whenNewState: DataIsLoaded.self), DidRequestReloading()),
         (
             "Cancel(predicate:)",

@@ -1,3 +1,4 @@
+import StateMachineSupport
 import Testing
 
 @testable import StateMachineTable
@@ -11,18 +12,6 @@ import Testing
 /// values the DSL produces; the DSL itself is covered by the other suites.
 @Suite("Eager and lazy tables agree on generated tables")
 struct EagerLazyPropertyTests {
-    /// A small deterministic generator (SplitMix64), so a failure names a reproducible seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     typealias Machine = FSM<Int, Int>
 
     static func predicate(_ type: Int, _ value: Int) -> any Predicate {
@@ -36,7 +25,7 @@ struct EagerLazyPropertyTests {
     /// A random table of 3 states x 3 events with up to 14 rows; each row has its actions
     /// append the row's number to `log`.
     static func table(seed: UInt64, log: Recorder) -> [Syntax.Define<Int, Int>] {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         let location = StatementLocation(file: "Generated.swift", line: 1)
         return (0..<3).map { state in
             let rows: [PartialRow<Int, Int>] = (0..<Int.random(in: 1...5, using: &random)).map { number in
@@ -140,7 +129,7 @@ struct EagerLazyPropertyTests {
             outcome.errors = ["\(error)"]
             return outcome
         }
-        var random = SeededGenerator(state: seed ^ 0xABCD)
+        var random = SplitMix64(seed: seed ^ 0xABCD)
         for _ in 0..<40 {
             let event = Int.random(in: 0..<4, using: &random)  // 3 is never in a table
             var predicates = (0..<3).compactMap { type in

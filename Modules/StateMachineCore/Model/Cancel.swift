@@ -43,7 +43,9 @@ public struct Cancel<SuperState, SuperEvent>: Sendable {
         }
     }
 
-    /// The historical spelling of ``init(whenCurrentState:on:predicate:)``.
+    /// The historical spelling of ``init(whenCurrentState:on:predicate:)``, kept so that code
+    /// written for the original library still builds.
+    @available(*, deprecated, renamed: "init(whenCurrentState:on:predicate:)")
     public init<S: State, E: Event>(
         whencurrentState state: S.Type,
         on event: E.Type,

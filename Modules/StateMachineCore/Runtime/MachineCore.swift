@@ -21,10 +21,11 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     // @unchecked Sendable: every stored property is immutable and Sendable, or protected by
     // the `shared` lock, except the drainer-owned properties (`currentState`, `spareQueue`,
     // `pendingStates`, `midPassWakeInterval`, `lastMidPassWake`, `isObserverBehind`), which only
-    // the holder of the drainer role touches. At most one holds it at a time: whoever flips
-    // `isDraining` from false to true under the `shared` lock (and then starts the drainer
-    // task, or, in `start()`, emits the initial state itself), and it flips it back under the
-    // same lock when done, so successive holders are ordered by that lock.
+    // the holder of the drainer role touches. At most one holds it at a time: whoever claims
+    // it in the lifecycle under the `shared` lock (a `MachineLifecycle` move that returns
+    // `startDrainer` or `emitInitialState`; it then starts the drainer task, or, in `start()`,
+    // emits the initial state itself), and it gives it back under the same lock when done, so
+    // successive holders are ordered by that lock.
 
     @usableFromInline typealias AnyState = any State<SuperState>
     @usableFromInline typealias AnyEvent = any Event<SuperEvent>
@@ -56,18 +57,17 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     struct Shared: Sendable {
         // Commands
         @usableFromInline var queue: [Command] = []
-        @usableFromInline var isDraining = false
-        @usableFromInline var isStarted = false
-        @usableFromInline var isClosed = false
         @usableFromInline var lastKnownState: AnyState
-        // Lifecycle
+        // Lifecycle: the phase and the drainer role, moved only by its transitions.
+        @usableFromInline var lifecycle = MachineLifecycle()
         @usableFromInline var hooks: Hooks?
-        @usableFromInline var isTerminated = false
         @usableFromInline var terminal: Latch?
         // Observation: every committed state, unbounded, until the observer consumes it.
         @usableFromInline var states: [AnyState] = []
         @usableFromInline var statesHead = 0
         @usableFromInline var observer: UnsafeContinuation<AnyState?, Never>?
+        /// Not a phase of the lifecycle: a composite ends its child's observation before it
+        /// starts the child.
         @usableFromInline var isObservationFinished = false
         @usableFromInline var leaseHolder: Int?
         @usableFromInline var nextLease = 0
@@ -80,12 +80,15 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             self.lastKnownState = lastKnownState
         }
 
-        /// Claims the right to start the drainer; true when the caller must start it.
+        /// Queues `command` as the lifecycle's move `action` says (behind a `.start` when the
+        /// machine had not started); true when the caller claimed the drainer role and must
+        /// start the drainer.
         @inlinable
-        mutating func claimDrainer() -> Bool {
-            guard !isDraining else { return false }
-            isDraining = true
-            return true
+        mutating func append(_ command: Command, as action: MachineLifecycle.CommandAction) -> Bool {
+            guard case .queue(let startFirst, let startDrainer) = action else { return false }
+            if startFirst { queue.append(.start) }
+            queue.append(command)
+            return startDrainer
         }
     }
 
@@ -163,13 +166,9 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @discardableResult
     func enqueue(_ event: AnyEvent, completion: Latch? = nil, until: SendCompletion = .outputFinished) -> Bool {
         let (accepted, startDrainer) = shared.withLock { shared -> (Bool, Bool) in
-            guard !shared.isClosed else { return (false, false) }
-            if !shared.isStarted {
-                shared.isStarted = true
-                shared.queue.append(.start)
-            }
-            shared.queue.append(.event(event, completion: completion, until: until))
-            return (true, shared.claimDrainer())
+            let action = shared.lifecycle.acceptEvent()
+            let startDrainer = shared.append(.event(event, completion: completion, until: until), as: action)
+            return (action != .reject, startDrainer)
         }
         if startDrainer { spawnDrainer() }
         if !accepted { completion?.open() }
@@ -181,9 +180,8 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @inlinable
     func signalWhenProcessed(_ latch: Latch) {
         let (accepted, startDrainer) = shared.withLock { shared -> (Bool, Bool) in
-            guard !shared.isClosed else { return (false, false) }
-            shared.queue.append(.signal(latch))
-            return (true, shared.claimDrainer())
+            let action = shared.lifecycle.acceptSignal()
+            return (action != .reject, shared.append(.signal(latch), as: action))
         }
         if startDrainer { spawnDrainer() }
         if !accepted { latch.open() }
@@ -200,19 +198,17 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// (see the "Speed and memory" article).
     @inlinable
     func start() {
-        let emitsHere = shared.withLock { shared -> Bool in
-            guard !shared.isStarted else { return false }
-            shared.isStarted = true
-            if shared.claimDrainer() { return true }
-            shared.queue.append(.start)
-            return false
+        let action = shared.withLock { shared -> MachineLifecycle.StartAction in
+            let action = shared.lifecycle.start()
+            if action == .queueStart { shared.queue.append(.start) }
+            return action
         }
-        guard emitsHere else { return }
+        guard action == .emitInitialState else { return }
         emitInitialState()
         publishPendingStates()
         let startDrainer = shared.withLock { shared -> Bool in
             guard shared.queue.isEmpty else { return true }
-            shared.isDraining = false
+            shared.lifecycle.drainerFoundQueueEmpty()
             return false
         }
         if startDrainer { spawnDrainer() }
@@ -223,14 +219,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @inlinable
     func finish() {
         let startDrainer = shared.withLock { shared -> Bool in
-            guard !shared.isClosed else { return false }
-            shared.isClosed = true
-            if !shared.isStarted {
-                shared.isStarted = true
-                shared.queue.append(.start)
-            }
-            shared.queue.append(.finish)
-            return shared.claimDrainer()
+            shared.append(.finish, as: shared.lifecycle.finish())
         }
         if startDrainer { spawnDrainer() }
     }
@@ -239,7 +228,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @usableFromInline
     func waitForTermination() async {
         let latch = shared.withLock { shared -> Latch? in
-            if shared.isTerminated { return nil }
+            if shared.lifecycle.isTerminated { return nil }
             if let terminal = shared.terminal { return terminal }
             let terminal = Latch()
             shared.terminal = terminal
@@ -252,7 +241,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// hooks still see the initial state) and delivers `onDeinit` after everything else.
     @usableFromInline
     func abort() {
-        let (isStarted, hooks) = shared.withLock { ($0.isStarted, $0.hooks) }
+        let (isStarted, hooks) = shared.withLock { ($0.lifecycle.isStarted, $0.hooks) }
         if isStarted || hooks != nil { finish() }
         guard let hooks, !hooks.deinitialization.isEmpty else { return }
         let id = self.id
@@ -295,7 +284,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             var batch = spareQueue
             let isEmpty = shared.withLock { shared -> Bool in
                 if shared.queue.isEmpty {
-                    if !mayYield { shared.isDraining = false }
+                    if !mayYield { shared.lifecycle.drainerFoundQueueEmpty() }
                     return true
                 }
                 swap(&batch, &shared.queue)
@@ -488,7 +477,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
             await hooks.delivery.drained()
         }
         let terminal = shared.withLock { shared -> Latch? in
-            shared.isTerminated = true
+            shared.lifecycle.didTerminate()
             return shared.terminal
         }
         terminal?.open()

@@ -242,66 +242,11 @@ extension Statechart {
         /// Where the state at path `text` is, and its identifier, read where the walk ends
         /// (no state is copied on the way: a JSON chart resolves a path per transition end).
         func locateState(_ text: String) throws -> (location: [Step], id: StateID) {
-            // A top-level name, the usual path of a flat chart, is its own one component:
-            // it is not parsed.
-            let components =
-                !text.isEmpty && !StatechartPath.hasSeparator(text)
-                ? [StatechartPath.Component(name: text, region: nil)] : try StatechartPath(text).components
-            var region = root
-            var regionName = name
             var location: [Step] = []
-            location.reserveCapacity(components.count)
-            var regionIndex = 0
-            for (position, component) in components.enumerated() {
-                guard let index = region.index(ofStateNamed: component.name) else {
-                    throw StatechartError.invalidPath(
-                        path: text,
-                        component: component.name,
-                        reason: "region '\(regionName)' has no state named '\(component.name)'"
-                    )
-                }
-                location.append(Step(region: regionIndex, state: index))
-                guard position < components.count - 1 else { return (location, region.states[index].id) }
-                switch region.states[index].content {
-                case .simple:
-                    throw StatechartError.invalidPath(
-                        path: text,
-                        component: component.name,
-                        reason: "'\(component.name)' is a simple state and has no sub states"
-                    )
-                case .composite(let inner):
-                    if component.region != nil {
-                        throw StatechartError.invalidPath(
-                            path: text,
-                            component: component.name,
-                            reason: "'\(component.name)' is not a parallel state, so it takes no region index"
-                        )
-                    }
-                    region = inner
-                    regionIndex = 0
-                    regionName = "\(component.name)SubMachine"
-                case .parallel(let regions):
-                    guard let chosen = component.region else {
-                        throw StatechartError.invalidPath(
-                            path: text,
-                            component: component.name,
-                            reason:
-                                "'\(component.name)' is a parallel state; add '@<region index>' (0..<\(regions.count))"
-                        )
-                    }
-                    guard chosen < regions.count else {
-                        throw StatechartError.invalidPath(
-                            path: text,
-                            component: "\(component.name)@\(chosen)",
-                            reason: "'\(component.name)' has \(regions.count) regions"
-                        )
-                    }
-                    region = regions[chosen]
-                    regionIndex = chosen
-                    regionName = "\(component.name)SubMachine-\(chosen)"
-                }
+            let found = try StatechartPath.walk(text, over: self) { regionIndex, state in
+                location.append(Step(region: regionIndex, state: state.index))
             }
-            preconditionFailure("a parsed path has at least one component, and the walk returns at the last")
+            return (location, found.region.states[found.index].id)
         }
 
         func node(at location: [Step]) -> NodeSpec {
@@ -377,6 +322,32 @@ extension Statechart {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A definition's tree as a path walks it: a state is its position in a region, so that
+/// nothing is copied on the way.
+extension Statechart.Definition: StatechartPathTree {
+    /// A state found by a path walk: its region and its position there.
+    struct PathState {
+        let region: Statechart.RegionSpec
+        let index: Int
+    }
+
+    var rootRegion: Statechart.RegionSpec { root }
+
+    var rootRegionName: String { name }
+
+    func state(named name: String, in region: Statechart.RegionSpec) -> PathState? {
+        region.index(ofStateNamed: name).map { PathState(region: region, index: $0) }
+    }
+
+    func content(of state: PathState) -> StatechartPathContent<Statechart.RegionSpec> {
+        switch state.region.states[state.index].content {
+        case .simple: .simple
+        case .composite(let inner): .composite(inner)
+        case .parallel(let regions): .parallel(regions)
         }
     }
 }

@@ -107,21 +107,6 @@ package enum StepThroughPage {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    /// `text` escaped for HTML text and attributes.
-    private static func escapeHTML(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
     private static func page(title: String, svg: String, data: String) -> String {
         """
         <!DOCTYPE html>
@@ -129,7 +114,7 @@ package enum StepThroughPage {
         <head>
         <meta charset="utf-8">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-        <title>\(escapeHTML(title))</title>
+        <title>\(markupEscaped(title))</title>
         <style>
         body { font-family: Helvetica, Arial, sans-serif; margin: 0; display: flex; flex-direction: column; height: 100vh; }
         header { padding: 8px 16px; border-bottom: 1px solid #ccc; display: flex; gap: 12px; align-items: center; }
@@ -156,7 +141,7 @@ package enum StepThroughPage {
         </head>
         <body>
         <header>
-        <h1>\(escapeHTML(title))</h1>
+        <h1>\(markupEscaped(title))</h1>
         <button id="first" title="First step (Home)">&#x00AB; First</button>
         <button id="back" title="Step back (Left arrow)">&#x25C0; Back</button>
         <button id="forward" title="Step forward (Right arrow)">Forward &#x25B6;</button>

@@ -21,7 +21,8 @@ enum CommandHarness {
             _ = CommonOptions.parse(
                 line.split(separator: " ").map(String.init),
                 environment: ["FUZZ_DELAY_SCALE": line],
-                delayScaleVariable: "FUZZ_DELAY_SCALE"
+                delayScaleVariable: "FUZZ_DELAY_SCALE",
+                acceptsSeed: true
             ) { _, _ in nil }
         }
     }

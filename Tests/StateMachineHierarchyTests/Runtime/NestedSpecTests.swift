@@ -286,6 +286,30 @@ struct NestedSpecTests {
         #expect(reportedReason.contains(reason))
     }
 
+    /// The definition and the chart compiled from it walk a path with one walker: the same
+    /// state for a good path, the same error (path, component and reason) for a bad one.
+    @Test(
+        "a path means the same before and after compiling, and fails with the same error",
+        arguments: [
+            "c", "c/c2@1/c222", "a/a1", "c/c2/c222", "c/c2@5/c222", "c/c2@-1/c222", "c/c1/c222",
+            "c/c1/c222/cFoobar", "", "nowhere", "c/nowhere", "c/c2@1/nowhere", "a@0/a1", "c/c2@1",
+        ]
+    )
+    func definitionAndChartAgreeOnPaths(path: String) throws {
+        let definition = try NestedChart.definition(fromFile: try Fixtures.path("statemachine"))
+        let chart = try NestedChart(definition)
+        let before = Result { try definition.state(at: path) }
+        let after = Result { try chart.state(at: path) }
+        switch (before, after) {
+        case (.success(let expected), .success(let found)):
+            #expect(found == expected)
+        case (.failure(let expected as StatechartError), .failure(let found as StatechartError)):
+            #expect("\(found)" == "\(expected)")
+        default:
+            Issue.record("before compiling: \(before); after: \(after)")
+        }
+    }
+
     @Test("run to completion with a burst of scheduled events, as the spec schedules them", .timeLimit(.minutes(1)))
     func runToCompletionBurst() async throws {
         let fixture = try NestedFixture()

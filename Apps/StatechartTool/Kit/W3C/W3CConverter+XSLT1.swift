@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineSupport
 
 // confEcma.xsl declares XSLT 2.0, and 11 of its templates use `xsl:analyze-string` (a regular
 // expression over the attribute's value), which XSLT 1.0 processors such as xsltproc do not
@@ -16,7 +17,7 @@ extension W3CConverter {
         <?xml version="1.0"?>
         <xsl:stylesheet xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
             xmlns:conf="http://www.w3.org/2005/scxml-conformance" version="1.0">
-        <xsl:import href="\(stylesheet.absoluteString.xmlEscaped)"/>
+        <xsl:import href="\(markupEscaped(stylesheet.absoluteString))"/>
         <xsl:template match="//@conf:idVal"><xsl:attribute name="cond"><xsl:call-template name="w3c-compare"><xsl:with-param name="equals" select="'=='"/></xsl:call-template></xsl:attribute></xsl:template>
         <xsl:template match="//@conf:varIdVal"><xsl:attribute name="cond"><xsl:call-template name="w3c-compare"><xsl:with-param name="equals" select="'=='"/><xsl:with-param name="prefix" select="'Var'"/></xsl:call-template></xsl:attribute></xsl:template>
         <xsl:template match="//@conf:namelistIdVal"><xsl:attribute name="cond"><xsl:call-template name="w3c-compare"><xsl:with-param name="equals" select="'==='"/></xsl:call-template></xsl:attribute></xsl:template>
@@ -53,13 +54,5 @@ extension W3CConverter {
         </xsl:template>
         </xsl:stylesheet>
         """
-    }
-}
-
-extension String {
-    /// The text with `&`, `<` and `"` escaped for an XML attribute.
-    fileprivate var xmlEscaped: String {
-        replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

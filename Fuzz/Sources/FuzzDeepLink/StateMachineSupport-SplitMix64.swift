@@ -1,0 +1,1 @@
+../../../Modules/StateMachineSupport/SplitMix64.swift

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import Terminal
+
+/// The apps' one parser of their common options, `--seed` included.
+@Suite("Common options")
+struct CommonOptionsTests {
+    /// Parses `arguments` as an app that takes `--seed` (or not) and no argument of its own,
+    /// collecting what reaches `other`.
+    static func parse(_ arguments: [String], acceptsSeed: Bool = true) -> (Result<CommonOptions, UsageError>, [String])
+    {
+        var others: [String] = []
+        let result = CommonOptions.parse(
+            arguments,
+            environment: [:],
+            delayScaleVariable: "TEST_DELAY_SCALE",
+            acceptsSeed: acceptsSeed
+        ) { argument, _ in
+            others.append(argument)
+            return nil
+        }
+        return (result, others)
+    }
+
+    @Test("--seed takes any UInt64, the last one given wins, and it is nil when not given")
+    func seed() throws {
+        #expect(try Self.parse(["--seed", "7"]).0.get().seed == 7)
+        #expect(try Self.parse(["--seed", "0"]).0.get().seed == 0)
+        #expect(try Self.parse(["--seed", "18446744073709551615"]).0.get().seed == UInt64.max)
+        var lastWins = CommonOptions()
+        lastWins.seed = 2
+        lastWins.log = true
+        #expect(try Self.parse(["--seed", "1", "--log", "--seed", "2"]).0.get() == lastWins)
+        #expect(try Self.parse(["--log"]).0.get().seed == nil)
+    }
+
+    @Test(
+        "a --seed without a whole number in range is refused with a message naming the range",
+        arguments: [
+            (["--seed"], "--seed needs a whole number from 0 to 18446744073709551615 (for example --seed 7)"),
+            (["--seed", "-1"], "--seed must be a whole number from 0 to 18446744073709551615, not '-1'"),
+            (["--seed", "seven"], "--seed must be a whole number from 0 to 18446744073709551615, not 'seven'"),
+        ]
+    )
+    func badSeed(arguments: [String], message: String) {
+        let (result, _) = Self.parse(arguments)
+        #expect(throws: UsageError(message)) { try result.get() }
+    }
+
+    @Test("an app that takes no seed gets --seed and its value as arguments of its own")
+    func seedNotAccepted() throws {
+        let (result, others) = Self.parse(["--seed", "7"], acceptsSeed: false)
+        #expect(try result.get().seed == nil)
+        #expect(others == ["--seed", "7"])
+    }
+}
