@@ -52,6 +52,11 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// and send it events (they are queued behind the current work).
     public typealias MacrostepObserver = @Sendable (_ trace: [String]) -> Void
 
+    /// Called with the text of every `<log>` the session runs (`label: value`, as the trace
+    /// shows it after `log:`), on the thread running the step, in order, whether or not the
+    /// session records its trace.
+    public typealias LogSink = @Sendable (_ text: String) -> Void
+
     /// The chart being run.
     public let document: SCXMLDocument
     /// The semantics given at creation (``StatechartOptions/scxml`` by default).
@@ -71,6 +76,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// invocations, a parent and `onMacrostep` need anything done.
     var wantsEveryStepEnd: Bool { recordsTrace || invokes || invokeID != nil || onMacrostep != nil }
     private let onMacrostep: MacrostepObserver?
+    /// Where `<log>` texts go besides the trace.
+    let onLog: LogSink?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
     private let state: Lock<Session>
     /// Bumped on every failure (with the session's `failure` set first, under its lock), so
@@ -115,8 +122,6 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         var doneData: [(state: String, value: SCXMLValue?)] = []
         /// The `<donedata>` of the top-level final reached, for `done.invoke`.
         var finalDoneData: SCXMLValue?
-        /// Set once the `<onexit>` content of the final configuration has run.
-        var exitedFinal = false
     }
 
     /// A running child session.
@@ -152,12 +157,14 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     ///     reads it, which makes every macrostep cheaper (no strings, fewer locks).
     ///   - onMacrostep: called after each macrostep with its trace (empty without
     ///     `recordsTrace`).
+    ///   - onLog: called with the text of every `<log>`, traced or not (see ``LogSink``).
     public convenience init(
         document: SCXMLDocument,
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
         recordsTrace: Bool = true,
-        onMacrostep: MacrostepObserver? = nil
+        onMacrostep: MacrostepObserver? = nil,
+        onLog: LogSink? = nil
     ) {
         self.init(
             document: document,
@@ -165,6 +172,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             clock: clock,
             recordsTrace: recordsTrace,
             onMacrostep: onMacrostep,
+            onLog: onLog,
             parent: nil
         )
     }
@@ -177,6 +185,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         clock: any StatechartClock,
         recordsTrace: Bool,
         onMacrostep: MacrostepObserver?,
+        onLog: LogSink? = nil,
         parent: (session: SCXMLInterpreter, invokeID: String)?,
         initialValues: [String: SCXMLValue] = [:]
     ) {
@@ -186,6 +195,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         self.options = options
         self.clock = clock
         self.onMacrostep = onMacrostep
+        self.onLog = onLog
         self.parent = parent?.session
         invokeID = parent?.invokeID
         self.initialValues = initialValues
@@ -280,14 +290,16 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
         recordsTrace: Bool = true,
-        onMacrostep: MacrostepObserver? = nil
+        onMacrostep: MacrostepObserver? = nil,
+        onLog: LogSink? = nil
     ) throws {
         self.init(
             document: document,
             options: options,
             clock: clock,
             recordsTrace: recordsTrace,
-            onMacrostep: onMacrostep
+            onMacrostep: onMacrostep,
+            onLog: onLog
         )
         try restore(snapshot)
     }
@@ -363,7 +375,6 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// After every step: publishes the trace, stops the machine on a failure, starts the
     /// invocations of the states the macrostep entered, reports a child's completion.
     func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
-        if case .success = result { exitFinalConfiguration() }
         let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
             // A stale timer ran no macrostep.
             if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
@@ -390,25 +401,6 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             startInvocations(chart)
         }
         if let trace { onMacrostep?(trace) }
-    }
-
-    /// SCXML's `exitInterpreter`: once the session reaches a top-level `<final>`, the
-    /// `<onexit>` content of its configuration runs, deepest state first, within the last
-    /// macrostep (its `<log>`s are in that step's trace), and so before `done.invoke` reaches
-    /// the parent (W3C test236). The configuration stays as it was (``activeStates`` shows the final).
-    private func exitFinalConfiguration() {
-        let chart = state.withLock { session -> SCXMLChart? in
-            guard !session.exitedFinal, let chart = session.chart, chart.engine.isFinishedInStep else { return nil }
-            session.exitedFinal = true
-            return chart
-        }
-        guard let chart else { return }
-        let active = Set(chart.activeStates)
-        let context = SCXMLChart.Context(payload: nil, event: nil, hooks: chart.hooks)
-        // Document order is pre-order: in reverse, a state comes before its ancestors.
-        for node in document.nodes.dropFirst().reversed() where !node.onExit.isEmpty && active.contains(node.id) {
-            for block in node.onExit { run(block, context) }
-        }
     }
 
     // MARK: Invocations
@@ -631,6 +623,18 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// True once the machine reached a top-level `<final>` state.
     public var isDone: Bool { chart.isFinished }
 
+    /// Writes the machine's debug log to `sink` (see ``Statechart/attachDebugger(_:)``)
+    /// from the next macrostep on, until ``detachDebugger()`` or ``restore(_:)``. What the
+    /// machine does is the same with a sink as without.
+    public func attachDebugger(_ sink: StatechartDebugSink = .standardError) {
+        chart.attachDebugger(sink)
+    }
+
+    /// Stops writing the debug log.
+    public func detachDebugger() {
+        chart.detachDebugger()
+    }
+
     /// What the last macrostep did, in order: `event:<name>` for each event processed
     /// (the external one first, then raised and `done.state` events), `exit:<id>` and
     /// `enter:<id>` for each state left and entered. Always empty when the interpreter was
@@ -752,7 +756,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     }
 
     /// Replaces this machine's state with `snapshot`'s, as
-    /// ``init(document:restoring:options:clock:recordsTrace:onMacrostep:)`` would, keeping the clock and
+    /// ``init(document:restoring:options:clock:recordsTrace:onMacrostep:onLog:)`` would, keeping the clock and
     /// the observer. The current pending delayed sends are cancelled; should one of their
     /// timers fire anyway, it delivers nothing.
     /// - Throws: ``StatechartError/invalidSnapshot(reason:)`` when the snapshot does not
@@ -786,8 +790,6 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             session.chart = restored
             session.failure = nil
             session.trace = []
-            // A session restored at its top-level final has run its exit already.
-            session.exitedFinal = restored.isFinished
             return previous
         }
         cancelAllInvocations()
