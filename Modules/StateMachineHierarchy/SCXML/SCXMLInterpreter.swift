@@ -637,8 +637,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     /// What the last macrostep did, in order: `event:<name>` for each event processed
     /// (the external one first, then raised and `done.state` events), `exit:<id>` and
-    /// `enter:<id>` for each state left and entered. Always empty when the interpreter was
-    /// created without `recordsTrace`.
+    /// `enter:<id>` for each state left and entered (at a top-level `<final>`, `exit:<id>`
+    /// for each state of the final configuration, whose `<onexit>` runs then), and
+    /// `log:<text>` for each `<log>`. Always empty when the interpreter was created without
+    /// `recordsTrace`.
     public var trace: [String] { state.withLock { $0.trace } }
 
     /// The error that stopped the machine (``StatechartError/eventlessLoop(limit:cycle:)``),
