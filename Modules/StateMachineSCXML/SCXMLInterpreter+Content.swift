@@ -94,6 +94,7 @@ extension SCXMLInterpreter {
                 }
                 let text = [label, value].compactMap { $0 }.joined(separator: ": ")
                 note("log:\(text)")
+                onLog?(text)
             case .if(let branches):
                 for branch in branches {
                     guard let condition = branch.condition else {

@@ -113,7 +113,7 @@ extension SCXMLInterpreter {
     }
 
     /// Replaces this machine's state with `snapshot`'s, as
-    /// ``init(document:restoring:options:clock:recordsTrace:onMacrostep:)`` would, keeping the clock and
+    /// ``init(document:restoring:options:clock:recordsTrace:onMacrostep:onLog:)`` would, keeping the clock and
     /// the observer. The current pending delayed sends are cancelled; should one of their
     /// timers fire anyway, it delivers nothing.
     /// - Throws: `StatechartError/invalidSnapshot(reason:)` when the snapshot does not
@@ -147,8 +147,6 @@ extension SCXMLInterpreter {
             session.chart = restored
             session.failure = nil
             session.trace = []
-            // A session restored at its top-level final has run its exit already.
-            session.exitedFinal = restored.isFinished
             return previous
         }
         cancelAllInvocations()

@@ -47,7 +47,6 @@ extension SCXMLInterpreter {
     /// After every step: publishes the trace, stops the machine on a failure, starts the
     /// invocations of the states the macrostep entered, reports a child's completion.
     package func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
-        if case .success = result { exitFinalConfiguration() }
         let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
             // A stale timer ran no macrostep.
             if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
@@ -74,24 +73,5 @@ extension SCXMLInterpreter {
             startInvocations(chart)
         }
         if let trace { onMacrostep?(trace) }
-    }
-
-    /// SCXML's `exitInterpreter`: once the session reaches a top-level `<final>`, the
-    /// `<onexit>` content of its configuration runs, deepest state first, within the last
-    /// macrostep (its `<log>`s are in that step's trace), and so before `done.invoke` reaches
-    /// the parent (W3C test236). The configuration stays as it was (``activeStates`` shows the final).
-    func exitFinalConfiguration() {
-        let chart = state.withLock { session -> SCXMLChart? in
-            guard !session.exitedFinal, let chart = session.chart, chart.engine.isFinishedInStep else { return nil }
-            session.exitedFinal = true
-            return chart
-        }
-        guard let chart else { return }
-        let active = Set(chart.activeStates)
-        let context = SCXMLChart.Context(payload: nil, event: nil, hooks: chart.hooks)
-        // Document order is pre-order: in reverse, a state comes before its ancestors.
-        for node in document.nodes.dropFirst().reversed() where !node.onExit.isEmpty && active.contains(node.id) {
-            for block in node.onExit { run(block, context) }
-        }
     }
 }

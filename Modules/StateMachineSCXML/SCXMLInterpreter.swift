@@ -53,6 +53,11 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// and send it events (they are queued behind the current work).
     public typealias MacrostepObserver = @Sendable (_ trace: [String]) -> Void
 
+    /// Called with the text of every `<log>` the session runs (`label: value`, as the trace
+    /// shows it after `log:`), on the thread running the step, in order, whether or not the
+    /// session records its trace.
+    public typealias LogSink = @Sendable (_ text: String) -> Void
+
     /// The chart being run.
     public let document: SCXMLDocument
     /// The semantics given at creation (`StatechartOptions/scxml` by default).
@@ -72,6 +77,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// invocations, a parent and `onMacrostep` need anything done.
     package var wantsEveryStepEnd: Bool { recordsTrace || invokes || invokeID != nil || onMacrostep != nil }
     let onMacrostep: MacrostepObserver?
+    /// Where `<log>` texts go besides the trace.
+    let onLog: LogSink?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
     let state: Lock<Session>
     /// Bumped on every failure (with the session's `failure` set first, under its lock), so
@@ -116,8 +123,6 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         var doneData: [(state: String, value: SCXMLValue?)] = []
         /// The `<donedata>` of the top-level final reached, for `done.invoke`.
         var finalDoneData: SCXMLValue?
-        /// Set once the `<onexit>` content of the final configuration has run.
-        var exitedFinal = false
     }
 
     /// A running child session.
@@ -153,12 +158,14 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     ///     reads it, which makes every macrostep cheaper (no strings, fewer locks).
     ///   - onMacrostep: called after each macrostep with its trace (empty without
     ///     `recordsTrace`).
+    ///   - onLog: called with the text of every `<log>`, traced or not (see ``LogSink``).
     public convenience init(
         document: SCXMLDocument,
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
         recordsTrace: Bool = true,
-        onMacrostep: MacrostepObserver? = nil
+        onMacrostep: MacrostepObserver? = nil,
+        onLog: LogSink? = nil
     ) {
         self.init(
             document: document,
@@ -166,6 +173,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             clock: clock,
             recordsTrace: recordsTrace,
             onMacrostep: onMacrostep,
+            onLog: onLog,
             parent: nil
         )
     }
@@ -178,6 +186,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         clock: any StatechartClock,
         recordsTrace: Bool,
         onMacrostep: MacrostepObserver?,
+        onLog: LogSink? = nil,
         parent: (session: SCXMLInterpreter, invokeID: String)?,
         initialValues: [String: SCXMLValue] = [:]
     ) {
@@ -187,6 +196,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         self.options = options
         self.clock = clock
         self.onMacrostep = onMacrostep
+        self.onLog = onLog
         self.parent = parent?.session
         invokeID = parent?.invokeID
         self.initialValues = initialValues
@@ -281,14 +291,16 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
         recordsTrace: Bool = true,
-        onMacrostep: MacrostepObserver? = nil
+        onMacrostep: MacrostepObserver? = nil,
+        onLog: LogSink? = nil
     ) throws {
         self.init(
             document: document,
             options: options,
             clock: clock,
             recordsTrace: recordsTrace,
-            onMacrostep: onMacrostep
+            onMacrostep: onMacrostep,
+            onLog: onLog
         )
         try restore(snapshot)
     }
@@ -344,10 +356,24 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// True once the machine reached a top-level `<final>` state.
     public var isDone: Bool { chart.isFinished }
 
+    /// Writes the machine's debug log to `sink` (see `Statechart/attachDebugger(_:)`)
+    /// from the next macrostep on, until ``detachDebugger()`` or ``restore(_:)``. What the
+    /// machine does is the same with a sink as without.
+    public func attachDebugger(_ sink: StatechartDebugSink = .standardError) {
+        chart.attachDebugger(sink)
+    }
+
+    /// Stops writing the debug log.
+    public func detachDebugger() {
+        chart.detachDebugger()
+    }
+
     /// What the last macrostep did, in order: `event:<name>` for each event processed
     /// (the external one first, then raised and `done.state` events), `exit:<id>` and
-    /// `enter:<id>` for each state left and entered. Always empty when the interpreter was
-    /// created without `recordsTrace`.
+    /// `enter:<id>` for each state left and entered (at a top-level `<final>`, `exit:<id>`
+    /// for each state of the final configuration, whose `<onexit>` runs then), and
+    /// `log:<text>` for each `<log>`. Always empty when the interpreter was created without
+    /// `recordsTrace`.
     public var trace: [String] { state.withLock { $0.trace } }
 
     /// The error that stopped the machine (`StatechartError/eventlessLoop(limit:cycle:)`),

@@ -88,6 +88,27 @@ public struct StatechartOptions: Sendable, Equatable {
         case everyRegionInFinalState
     }
 
+    /// What a chart runs when a final state of its root region is entered (and the chart
+    /// finishes: ``Statechart/isFinished``).
+    public enum TopLevelFinal: Sendable, Equatable {
+        /// Nothing more: the step goes on settling as any other, and the final
+        /// configuration stays active until ``Statechart/stop(payload:)`` exits it (its
+        /// exit blocks run then). TBStateMachine has no top-level final state to follow,
+        /// so the chart keeps what it entered, as the rest of its steps do. The default.
+        case keepsConfiguration
+        /// SCXML's (W3C, `exitInterpreter`): the microstep that enters the final state is
+        /// the last one of the step (the internal events still queued are dropped), and
+        /// then the exit blocks of the final configuration run, innermost first, regions
+        /// in ``regionExitOrder``, each state leaving the configuration once its block has
+        /// run (SCXML's `In()` in a later block no longer sees it). Then the final
+        /// configuration is put back, readable as before; observers are not told of exits;
+        /// what the blocks raise goes nowhere; a later `stop` tells the observers of the
+        /// exits without running the blocks again. Whether anyone
+        /// observes the chart (a trace, a debug sink, observers) changes none of this.
+        /// Every SCXML session does this, whatever its options say.
+        case runsExitBlocks
+    }
+
     /// How the regions of a parallel state are exited, by transitions and by `stop`.
     /// Regions are always entered in index order.
     public var regionExitOrder: RegionExitOrder
@@ -110,6 +131,9 @@ public struct StatechartOptions: Sendable, Equatable {
     /// When a parallel state completes.
     public var parallelCompletion: ParallelCompletion
 
+    /// What reaching a final state of the root region runs.
+    public var topLevelFinal: TopLevelFinal = .keepsConfiguration
+
     /// The most microsteps (eventless transitions and done events) one step may take
     /// before it fails with ``StatechartError/eventlessLoop(limit:cycle:)``. At least 1.
     public var maxMicrosteps: Int
@@ -131,7 +155,8 @@ public struct StatechartOptions: Sendable, Equatable {
         eventMatching: EventMatching = .exact,
         maxMicrosteps: Int = 1000,
         transitionDomain: TransitionDomain = .leastCommonRegion,
-        parallelCompletion: ParallelCompletion = .finalStateInEveryRegion
+        parallelCompletion: ParallelCompletion = .finalStateInEveryRegion,
+        topLevelFinal: TopLevelFinal = .keepsConfiguration
     ) {
         self.regionExitOrder = regionExitOrder
         self.conflictResolution = conflictResolution
@@ -141,11 +166,13 @@ public struct StatechartOptions: Sendable, Equatable {
         self.maxMicrosteps = max(1, maxMicrosteps)
         self.transitionDomain = transitionDomain
         self.parallelCompletion = parallelCompletion
+        self.topLevelFinal = topLevelFinal
     }
 
     /// SCXML's semantics: regions exited in reverse document order, SCXML's transition
     /// selection, raised events on an internal queue, simultaneous joins, prefix event
-    /// matching, SCXML's transition domains and parallel completion. Charts loaded from
+    /// matching, SCXML's transition domains and parallel completion, and the final
+    /// configuration's exit blocks run at a top-level final. Charts loaded from
     /// SCXML documents run with these by default; a chart written in Swift or JSON with
     /// these steps as the same chart read from SCXML.
     public static var scxml: StatechartOptions {
@@ -156,7 +183,8 @@ public struct StatechartOptions: Sendable, Equatable {
             joinSemantics: .simultaneous,
             eventMatching: .prefix,
             transitionDomain: .leastCommonCompoundAncestor,
-            parallelCompletion: .everyRegionInFinalState
+            parallelCompletion: .everyRegionInFinalState,
+            topLevelFinal: .runsExitBlocks
         )
     }
 }

@@ -136,10 +136,10 @@ struct SCXMLInvokeTests {
         try machine.start()
         try machine.send("go")
         #expect(machine.isDone)
-        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "log:exit: end"])
+        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "exit:end", "log:exit: end"])
         #expect(machine.activeAtomicStates == ["end"])
         try machine.send("go")
-        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "log:exit: end"])
+        #expect(machine.trace == ["event:go", "exit:a", "enter:end", "exit:end", "log:exit: end"])
     }
 
     @Test("A delayed send to #_parent arrives after its delay, as the parent's external event")

@@ -295,7 +295,7 @@ extension StatechartEngine {
     private func runStop() -> StatechartStepOutcome {
         stepEvent = -1
         guard started else { return .unhandled }
-        tearDownRegion(0)
+        exitConfiguration()
         started = false
         finished = false
         sends?.cancelAll()
@@ -330,7 +330,11 @@ extension StatechartEngine {
     /// Takes eventless transitions until none is enabled, then processes the internal
     /// queue one event at a time, each followed by eventless transitions again (SCXML's
     /// macrostep). Fails after `maxMicrosteps` microsteps, naming the repeating transitions.
+    /// Once a microstep enters a final state of the root region, nothing more is taken
+    /// (W3C's macrostep ends when the interpreter stops running) and, under
+    /// `TopLevelFinal.runsExitBlocks`, the final configuration's exit blocks run.
     private func settle() throws(StatechartError) {
+        if finishing { return exitFinalConfiguration() }
         let eventless = topology.eventlessEvent
         guard eventless >= 0 || !internalQueue.isEmpty else { return }
         var microsteps = 0
@@ -340,6 +344,7 @@ extension StatechartEngine {
                 stepEvent = eventless
                 while hasActiveEventlessSource() {
                     guard try step(event: eventless) else { break }
+                    if finishing { return exitFinalConfiguration() }
                     try count(&microsteps)
                 }
             }
@@ -361,7 +366,10 @@ extension StatechartEngine {
             }
             stepEvent = index
             log?.write("[\(topology.name)]: internal event '\(topology.eventNames[Int(index)])'")
-            if try step(event: index) { try count(&microsteps) }
+            if try step(event: index) {
+                if finishing { return exitFinalConfiguration() }
+                try count(&microsteps)
+            }
         }
     }
 

@@ -1,5 +1,7 @@
-// Entering and exiting states: regions and their initial states, histories, what a state
-// starts and stops besides its blocks (timers, tasks), final states and done events.
+// Entering states and what exits need besides the traversal: regions and their initial
+// states, histories, what a state starts and stops besides its blocks (timers, tasks),
+// final states and done events. The order of exits, and what each visit does at an exited
+// state, is `StatechartEngine+Traversal.swift`.
 
 extension StatechartEngine {
     /// Makes the next entries follow what `history` recorded.
@@ -105,6 +107,9 @@ extension StatechartEngine {
         let owner = tables.regionParents[Int(region)]
         guard owner >= 0 else {
             finished = true
+            // The final configuration's exit blocks run once the microstep is over (see
+            // `exitFinalConfiguration`), as W3C's `exitInterpreter` follows the macrostep.
+            if exitsFinalConfiguration { finishing = true }
             dirtyExtras.insert(.finished)
             sends?.cancelAll()
             return
@@ -297,49 +302,6 @@ extension StatechartEngine {
             activate(index)
             if state.isFinal { regionCompleted(state.parent) }
         }
-    }
-
-    /// Exits `index`: its histories are recorded and its timers and task stopped, its
-    /// regions are torn down (children first, in `regionExitOrder`), its partial joins reset,
-    /// then its observers are told and its exit block runs.
-    func exitState(_ index: Int32) {
-        let state = tables.hot[Int(index)]
-        if state.hasExtras { deactivate(index) }
-        let regions = Int(state.regionStart)..<Int(state.regionStart + state.regionCount)
-        if reverseRegionExit {
-            for slot in regions.reversed() { tearDownRegion(tables.childRegions[slot]) }
-        } else {
-            for slot in regions { tearDownRegion(tables.childRegions[slot]) }
-        }
-        for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
-            // Semantics and decisions, "Partial joins reset on exit": leaving the join's region drops it.
-            resetJoin(Int(topology.resetJoins[slot]))
-        }
-        log?.write("\tExit '\(topology.states[Int(index)].name)' data: \(describe(stepPayload))")
-        notify(.exited, state: index)
-        if state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
-    }
-
-    /// What exiting `index` itself runs once its regions are gone (its histories recorded
-    /// and its timers and task stopped before them, if it has any), without a debug log
-    /// (see ``exitState(_:)``): its partial joins reset, its observers are told and its
-    /// exit block runs.
-    @inline(__always)
-    func exitOnly(_ index: Int32) {
-        let state = tables.hot[Int(index)]
-        for slot in Int(state.joinStart)..<Int(state.joinStart + state.joinCount) {
-            resetJoin(Int(topology.resetJoins[slot]))
-        }
-        notify(.exited, state: index)
-        if state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
-    }
-
-    /// Exits `region`'s active state, deeply, and leaves the region inactive.
-    func tearDownRegion(_ region: Int32) {
-        log?.write("[\(topology.regions[Int(region)].name)] teardown data: \(describe(stepPayload))")
-        let active = slots.current[Int(region)]
-        if active >= 0 { exitState(active) }
-        slots.current[Int(region)] = -1
     }
 
     /// Whether `state` is active in the configuration as the running step has left it so

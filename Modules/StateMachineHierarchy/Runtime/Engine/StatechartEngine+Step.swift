@@ -1,7 +1,9 @@
 // The step: one microstep for one event. TBStateMachine's dispatch (below) and SCXML's
 // selection (`StatechartEngine+Selection.swift`) choose handlers differently, but both
 // resolve a handler's effect with `choose(_:)` and take what they chose with `take(_:)`,
-// so each effect case, and each part of taking a transition, is written once.
+// so each effect case, and the order of taking a transition (exits, content, entries), is
+// written once; what is done at each state exited or entered is the traversal's
+// (`StatechartEngine+Traversal.swift`).
 
 extension StatechartEngine {
     /// A transition chosen for the running step: the handler, and what its effect resolved
@@ -168,90 +170,60 @@ extension StatechartEngine {
         }
     }
 
-    /// Takes one chosen transition: exits, content, entries (see ``take(together:)``, the
-    /// same path for several), with two shortcuts that change nothing but the cost: a plain
-    /// move between siblings (see `Topology.directTarget(of:)`), here, small enough to be
-    /// inlined into the dispatch; and entries that depend on nothing but the switch
-    /// (`TopologyTables.hasStaticEntry`), read from the table in ``takeThroughScope(_:)``.
+    /// Takes one chosen transition: exits, content, entries (see ``take(_:to:_:)``, written
+    /// once for every visit, and ``take(together:)``, the same order for several). This
+    /// only picks the visit, in a few tests inlined into the dispatch: a plain move between
+    /// siblings (see `Topology.directTarget(of:)`) is taken here; every other transition
+    /// out of line, with the debug log's lines, or plainly for a switch with nothing to run
+    /// but observers, blocks of exited states and content (`TopologyTables.isPlainSwitch`),
+    /// or quietly.
     @inline(__always)
     func take(_ pick: Pick) {
         let target = tables.directTargets[Int(pick.handler)]
         guard target >= 0, log == nil else {
-            if log == nil, pick.change >= 0, pick.history < 0, tables.isPlainSwitch[Int(pick.change)] {
-                takePlainly(pick)
+            if log != nil {
+                takeOutOfLine(pick, LoggedVisit.self)
+            } else if pick.moves, pick.history < 0, tables.isPlainSwitch[Int(pick.change)] {
+                takeOutOfLine(pick, PlainVisit.self)
             } else {
-                takeThroughScope(pick)
+                takeOutOfLine(pick, QuietVisit.self)
             }
             return
         }
-        let handler = tables.handlers[Int(pick.handler)]
-        let region = Int(tables.hot[Int(handler.source)].parent)
-        if settles { lastFired = Int(pick.handler) }
-        notify(.exited, state: handler.source)
-        slots.current[region] = -1
-        if handler.hasAction { hooks.runAction(Int(pick.handler), of: self, event: stepEvent) }
-        slots.current[region] = target
-        notify(.entered, state: target)
+        take(pick, to: target, BareVisit.self)
     }
 
-    /// ``takeThroughScope(_:)`` for a switch whose exits, entries and histories have nothing
-    /// to run but observers, blocks of exited states and content (`TopologyTables.isPlainSwitch`),
-    /// without a debug log: the same exits, content and entries, without testing on the way
-    /// for what the switch is known not to have.
+    /// ``take(_:to:_:)`` in a function of its own per visit, so that the dispatch carries
+    /// only the plain move's copy.
     @inline(never)
-    private func takePlainly(_ pick: Pick) {
-        let change = Int(pick.change)
-        let entry = tables.switches[change]
-        let scope = Int(entry.scopeStart)..<Int(entry.scopeStart &+ entry.scopeCount)
-        if reverseRegionExit {
-            for slot in scope.reversed() { leavePlainly(region: tables.scopeRegions[slot]) }
-        } else {
-            for slot in scope { leavePlainly(region: tables.scopeRegions[slot]) }
-        }
-        runContent(of: pick)
-        for slot in Int(tables.entryStart[change])..<Int(tables.entryStart[change &+ 1]) {
-            let state = tables.entryStates[slot]
-            slots.current[Int(tables.entryRegions[slot])] = state
-            notify(.entered, state: state)
-        }
+    private func takeOutOfLine<V: StepVisit>(_ pick: Pick, _ visit: V.Type) {
+        take(pick, to: -1, V.self)
     }
 
-    /// ``take(_:)`` for every transition but a plain move between siblings: exits the
-    /// switch's scope, runs the content, enters.
-    @inline(never)
-    private func takeThroughScope(_ pick: Pick) {
-        let change = pick.change
-        if log != nil { logTaking(pick) }
-        guard change >= 0 else {
-            runContent(of: pick)
+    /// Takes `pick` as `visit` says: the debug log names the transition, the switch's scope
+    /// is exited (``exitScope(of:_:)``), the content runs, the targets are entered
+    /// (``enterTargets(of:_:)``). A ``BareVisit`` is a plain move to `target` in the
+    /// source's region, the one state of its scope.
+    @inline(__always)
+    private func take<V: StepVisit>(_ pick: Pick, to target: Int32, _ visit: V.Type) {
+        if V.writesLog { logTaking(pick) }
+        if V.observersOnly {
+            let source = tables.handlers[Int(pick.handler)].source
+            let region = Int(tables.hot[Int(source)].parent)
+            exit(source, V.self)
+            slots.current[region] = -1
+            runContent(of: pick, V.self)
+            slots.current[region] = target
+            notify(.entered, state: target)
             return
         }
-        let entry = tables.switches[Int(change)]
-        exitScope(of: change)
-        runContent(of: pick)
-        if pick.history < 0, entry.historyCount == 0, log == nil, tables.hasStaticEntry[Int(change)] {
-            let entries = Int(tables.entryStart[Int(change)])..<Int(tables.entryStart[Int(change) &+ 1])
-            if tables.hasPlainEntry[Int(change)] {
-                // What `enterOnly` would do for these states: tell the observers.
-                for slot in entries {
-                    let state = tables.entryStates[slot]
-                    slots.current[Int(tables.entryRegions[slot])] = state
-                    notify(.entered, state: state)
-                }
-                return
-            }
-            for slot in entries {
-                let state = tables.entryStates[slot]
-                slots.current[Int(tables.entryRegions[slot])] = state
-                enterOnly(state)
-            }
+        guard V.isPlain || pick.moves else {
+            runContent(of: pick, V.self)
             return
         }
-        followHistories(of: pick)
-        for slot in Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount) {
-            enterRegion(tables.scopeRegions[slot], plan: change)
-        }
-        forgetHistories(of: pick)
+        exitScope(of: pick.change, V.self)
+        runContent(of: pick, V.self)
+        enterTargets(of: pick, V.self)
     }
 
     /// Takes the transitions of `picks` together, as one W3C microstep: every exit (regions
@@ -263,7 +235,16 @@ extension StatechartEngine {
             if let pick = picks.first { take(pick) }
             return
         }
-        if log != nil { for pick in picks { logTaking(pick) } }
+        if log != nil {
+            take(together: picks, LoggedVisit.self)
+        } else {
+            take(together: picks, QuietVisit.self)
+        }
+    }
+
+    /// ``take(together:)`` as `visit` says.
+    private func take<V: StepVisit>(together picks: [Pick], _ visit: V.Type) {
+        if V.writesLog { for pick in picks { logTaking(pick) } }
         pickScopes.removeAll(keepingCapacity: true)
         for pick in picks where pick.moves {
             let entry = tables.switches[Int(pick.change)]
@@ -274,123 +255,27 @@ extension StatechartEngine {
         // Regions are numbered in document order (pre-order), and the scopes of kept picks
         // are disjoint subtrees: sorted, they are in document order.
         pickScopes.sort { $0.region < $1.region }
-        if reverseRegionExit {
-            for scope in pickScopes.reversed() { leave(region: scope.region) }
-        } else {
-            for scope in pickScopes { leave(region: scope.region) }
-        }
-        for pick in picks { runContent(of: pick) }
+        forEachInExitOrder(pickScopes.indices) { slot in leave(region: pickScopes[slot].region, V.self) }
+        for pick in picks { runContent(of: pick, V.self) }
         for pick in picks where pick.moves { followHistories(of: pick) }
         for scope in pickScopes { enterRegion(scope.region, plan: scope.change) }
         for pick in picks where pick.moves { forgetHistories(of: pick) }
     }
 
-    /// Exits the active states of switch `change`'s scope, deeply, regions in
-    /// `regionExitOrder`.
-    @inline(__always)
-    private func exitScope(of change: Int32) {
-        let entry = tables.switches[Int(change)]
-        let scope = Int(entry.scopeStart)..<Int(entry.scopeStart + entry.scopeCount)
-        if reverseRegionExit {
-            for slot in scope.reversed() { leave(region: tables.scopeRegions[slot]) }
-        } else {
-            for slot in scope { leave(region: tables.scopeRegions[slot]) }
-        }
-    }
-
-    /// Exits `region`'s active state, deeply, and leaves the region inactive: an exited
-    /// state leaves the configuration before the transition's content runs (W3C: exit, then
-    /// content, then entry), so `In()` no longer sees it.
-    @inline(__always)
-    private func leave(region: Int32) {
-        guard log == nil else {
-            let active = slots.current[Int(region)]
-            if active >= 0 { exitState(active) }
-            slots.current[Int(region)] = -1
-            return
-        }
-        leaveQuietly(region: region)
-    }
-
-    /// ``leave(region:)`` without a debug log: plainly when nothing at or below the active
-    /// state records or stops anything (`StateHot.exitsPlainly`), else state by state
-    /// (``exitQuietly(_:)``).
-    @inline(__always)
-    private func leaveQuietly(region: Int32) {
-        let active = slots.current[Int(region)]
-        if active >= 0 {
-            if tables.hot[Int(active)].exitsPlainly {
-                exitPlainly(active)
-            } else {
-                exitQuietly(active)
-            }
-        }
-        slots.current[Int(region)] = -1
-    }
-
-    /// ``exitState(_:)`` without a debug log, in a function without the log's lines: its
-    /// histories are recorded and its timers and task stopped, its regions left (children
-    /// first, in `regionExitOrder`), then what exiting the state itself runs.
-    private func exitQuietly(_ index: Int32) {
-        let state = tables.hot[Int(index)]
-        if state.hasExtras { deactivate(index) }
-        if state.regionCount > 0 {
-            let regions = Int(state.regionStart)..<Int(state.regionStart &+ state.regionCount)
-            if reverseRegionExit {
-                for slot in regions.reversed() { leaveQuietly(region: tables.childRegions[slot]) }
-            } else {
-                for slot in regions { leaveQuietly(region: tables.childRegions[slot]) }
-            }
-        }
-        exitOnly(index)
-    }
-
-    /// ``leave(region:)`` for a region whose active state `StateHot.exitsPlainly` (or that
-    /// is inactive), without a debug log: the same exits in the same order, in a function
-    /// small enough that a state costs a few loads.
-    @inline(__always)
-    private func leavePlainly(region: Int32) {
-        let active = slots.current[Int(region)]
-        if active >= 0 { exitPlainly(active) }
-        slots.current[Int(region)] = -1
-    }
-
-    /// ``exitState(_:)`` for a state that `StateHot.exitsPlainly`, without a debug log: a
-    /// leaf with nothing to run only tells the observers; otherwise ``exitPlainlyDeeply(_:)``.
-    @inline(__always)
-    private func exitPlainly(_ index: Int32) {
-        let state = tables.hot[Int(index)]
-        if state.regionCount == 0, state.joinCount == 0, !state.hasExit {
-            notify(.exited, state: index)
-        } else {
-            exitPlainlyDeeply(index)
-        }
-    }
-
-    /// ``exitPlainly(_:)`` for a state with regions, joins to reset or an exit block: its
-    /// regions are left (children first, in `regionExitOrder`), then what exiting the state
-    /// itself runs (``exitOnly(_:)``).
-    private func exitPlainlyDeeply(_ index: Int32) {
-        let state = tables.hot[Int(index)]
-        if state.regionCount > 0 {
-            let regions = Int(state.regionStart)..<Int(state.regionStart &+ state.regionCount)
-            if reverseRegionExit {
-                for slot in regions.reversed() { leavePlainly(region: tables.childRegions[slot]) }
-            } else {
-                for slot in regions { leavePlainly(region: tables.childRegions[slot]) }
-            }
-        }
-        exitOnly(index)
-    }
-
     /// What a transition runs between its exits and its entries: the handler's action (a
     /// join's own transition has none, as in TBStateMachine), the chosen junction path's
     /// action, and for an internal transition its observers.
+    /// A ``BareVisit``'s transition is a plain `.transition` (see `Topology.directTarget(of:)`):
+    /// its action alone.
     @inline(__always)
-    private func runContent(of pick: Pick) {
+    private func runContent<V: StepVisit>(of pick: Pick, _ visit: V.Type) {
         let index = Int(pick.handler)
         if settles { lastFired = index }
         let handler = tables.handlers[index]
+        if V.observersOnly {
+            if handler.hasAction { hooks.runAction(index, of: self, event: stepEvent) }
+            return
+        }
         switch pick.change {
         case Pick.internalTransition:
             if handler.hasAction { hooks.runAction(index, of: self, event: stepEvent) }
@@ -428,21 +313,6 @@ extension StatechartEngine {
         default:
             logTransition(index, scope: topology.switchScopeNames[Int(pick.change)])
         }
-    }
-
-    /// Before a moving pick's entries: they follow its history's record, or the defaults of
-    /// the histories its switch targets.
-    @inline(__always)
-    private func followHistories(of pick: Pick) {
-        if pick.history >= 0 { restoreRecord(of: Int(pick.history)) }
-        if topology.hasHistories { applyHistories(of: pick.change) }
-    }
-
-    /// After a moving pick's entries: undoes ``followHistories(of:)``.
-    @inline(__always)
-    private func forgetHistories(of pick: Pick) {
-        if pick.history >= 0 { clearRestoreTargets(of: Int(pick.history)) }
-        if topology.hasHistories { clearHistories(of: pick.change) }
     }
 
     /// The first outgoing path of `junction` whose guard passes.

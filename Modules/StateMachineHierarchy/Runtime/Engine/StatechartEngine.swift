@@ -58,6 +58,10 @@ package final class StatechartEngine: @unchecked Sendable {
     let resolvesConflicts: Bool
     let raisesInternally: Bool
     let joinsSimultaneously: Bool
+    /// `TopLevelFinal.runsExitBlocks`, and every SCXML session (W3C's `exitInterpreter`):
+    /// a final state of the root region ends the macrostep and runs the final
+    /// configuration's exit blocks.
+    let exitsFinalConfiguration: Bool
     let maxMicrosteps: Int
     let maxSelfFedSteps: Int
     /// The hooks want every processed event's name and every step's end (the SCXML
@@ -98,6 +102,9 @@ package final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) var started = false
     /// A final state of the root region is active.
     @exclusivity(unchecked) var finished = false
+    /// A final state of the root region was entered in the running microstep, whose
+    /// configuration's exit blocks are still to run (with `exitsFinalConfiguration`).
+    @exclusivity(unchecked) var finishing = false
     /// The running step's payload and event (-1 for synthetic steps: start, stop).
     @usableFromInline @exclusivity(unchecked) var stepPayload: (any Sendable)?
     /// False only while `stepPayload` is known to be nil (set by the fast path, which knows).
@@ -173,9 +180,13 @@ package final class StatechartEngine: @unchecked Sendable {
         resolvesConflicts = options.conflictResolution == .documentOrder
         raisesInternally = options.raisedEventOrder == .internalQueue
         joinsSimultaneously = options.joinSemantics == .simultaneous
+        exitsFinalConfiguration = options.topLevelFinal == .runsExitBlocks || sendsEvents
         maxMicrosteps = options.maxMicrosteps
         maxSelfFedSteps = max(1, options.maxSelfFedSteps)
-        settles = topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
+        // A chart that runs its final configuration's exit blocks settles, which runs them.
+        settles =
+            topology.eventlessEvent >= 0 || topology.doneEvents.contains { $0 >= 0 } || raisesInternally
+            || (exitsFinalConfiguration && topology.regions[0].states.contains { topology.states[Int($0)].isFinal })
         hasSnapshotExtras = topology.hasSnapshotExtras || sendsEvents
         runsPlainly = !settles && !raisesInternally && !tracesSteps && !topology.hasDeferrals
         pendingTimers = [ArmedTimer?](repeating: nil, count: topology.timers.count)

@@ -12,13 +12,18 @@ import StateMachineSCXML
 ///   active state's parent is active, no pseudo state is active;
 /// - (b) the two forms step identically: the same active states, and the same trace of
 ///   exits, entries and `<log>`s (SCXML's `trace` without its `event:` lines; the typed
-///   twin's enter and exit blocks record the same entries; when a top-level final finishes
-///   the chart, the session's end, which only SCXML has, is added to the twin's trace from
-///   the chart: see `SemanticsChart.sessionEndTrace(active:)`);
+///   twin's enter and exit blocks record the same entries, including the exit blocks of
+///   the final configuration that both run when a top-level final finishes the chart:
+///   W3C's `exitInterpreter`);
 /// - (c) a snapshot taken after ``SemanticsChart/snapshotAfter`` steps, sent through JSON and
 ///   restored into a fresh machine on a fresh clock, gives the same future: the same
 ///   configurations and traces for the rest of the script (for both forms);
-/// - (d) determinism: the same input run again gives the same configurations and traces.
+/// - (d) determinism: the same input run again gives the same configurations and traces;
+/// - (e) behaviour does not depend on being watched: the SCXML session run unobserved
+///   (no trace, no `onMacrostep`, its `<log>`s through a log sink) and with a debug sink
+///   has the same steps, logs and variables as the observed one, and the typed chart run
+///   with observers subscribed and with a debug sink has the same steps and trace as the
+///   unobserved one.
 ///
 /// A macrostep that fails (an eventless or raise loop past `maxMicrosteps`) ends the
 /// comparison at that step; both forms must fail at the same event. A failure prints the
@@ -45,9 +50,43 @@ enum ChartSemanticsHarness {
         var trace: [String]
         /// The error of a failed macrostep, which ends the run.
         var failure: String?
+        /// The session's variables after the step (`name=value`, sorted); empty for the
+        /// typed twin, which has none.
+        var variables: [String] = []
 
         /// The trace without `event:` lines: what both forms record.
         var comparableTrace: [String] { trace.filter { !$0.hasPrefix("event:") } }
+        /// The `<log>` lines of the trace: what an unobserved session reports too.
+        var logs: [String] { trace.filter { $0.hasPrefix("log:") } }
+    }
+
+    /// How a run is watched (check (e)).
+    enum Watching: CustomStringConvertible {
+        /// SCXML: `recordsTrace` and an `onMacrostep` observer. Typed: observers of the
+        /// root's states subscribed.
+        case observed
+        /// SCXML: no trace, no `onMacrostep`; the `<log>`s reach a log sink. Typed: nothing.
+        case unobserved
+        /// As `unobserved`, with a debug sink attached.
+        case debugSink
+
+        var description: String {
+            switch self {
+            case .observed: "observed"
+            case .unobserved: "unobserved"
+            case .debugSink: "with a debug sink"
+            }
+        }
+    }
+
+    /// Which part of the traces two runs must share.
+    enum TraceComparison {
+        /// Without `event:` lines.
+        case comparable
+        /// Every line.
+        case full
+        /// The `<log>` lines, and the variables.
+        case logs
     }
 
     /// A run of one form over the script (or the part after a snapshot).
@@ -141,7 +180,7 @@ extension ChartSemanticsHarness {
                     restored,
                     from: chart.snapshotAfter + 1,
                     check: "(c) the restored SCXML machine's future differs",
-                    fullTrace: true,
+                    traces: .full,
                     labels: ("SCXML", "SCXML restored")
                 )
             }
@@ -153,7 +192,7 @@ extension ChartSemanticsHarness {
                     restored,
                     from: chart.snapshotAfter + 1,
                     check: "(c) the restored typed chart's future differs",
-                    fullTrace: true,
+                    traces: .full,
                     labels: ("typed", "typed restored")
                 )
             }
@@ -163,16 +202,36 @@ extension ChartSemanticsHarness {
                 scxml,
                 runSCXML(document),
                 check: "(d) the SCXML document runs differently the second time",
-                fullTrace: true,
+                traces: .full,
                 labels: ("SCXML", "SCXML again")
             )
             try compare(
                 typed,
                 runTyped(),
                 check: "(d) the typed chart runs differently the second time",
-                fullTrace: true,
+                traces: .full,
                 labels: ("typed", "typed again")
             )
+
+            // (e) being watched changes nothing.
+            for watching in [Watching.unobserved, .debugSink] {
+                try compare(
+                    scxml,
+                    runSCXML(document, watching: watching),
+                    check: "(e) the SCXML session runs differently \(watching) than observed",
+                    traces: .logs,
+                    labels: ("SCXML observed", "SCXML \(watching)")
+                )
+            }
+            for watching in [Watching.observed, .debugSink] {
+                try compare(
+                    typed,
+                    runTyped(watching: watching),
+                    check: "(e) the typed chart runs differently \(watching) than unobserved",
+                    traces: .full,
+                    labels: ("typed unobserved", "typed \(watching)")
+                )
+            }
         }
 
         // MARK: Running
@@ -184,12 +243,21 @@ extension ChartSemanticsHarness {
         }
 
         /// Runs the document through the script on a fresh manual clock (from `snapshot`'s
-        /// step on, when given), recording every macrostep's trace.
-        func runSCXML(_ document: SCXMLDocument, restoring snapshot: StatechartSnapshot? = nil) throws(Finding) -> Run {
+        /// step on, when given), recording every macrostep's trace, or, unobserved, only
+        /// its `<log>`s (through a log sink).
+        func runSCXML(
+            _ document: SCXMLDocument,
+            restoring snapshot: StatechartSnapshot? = nil,
+            watching: Watching = .observed
+        ) throws(Finding) -> Run {
             let clock = ManualStatechartClock()
             let macrosteps = SemanticsProbe()
             let options = ChartSemanticsHarness.options
-            let onMacrostep: SCXMLInterpreter.MacrostepObserver = { trace in macrosteps.record(contentsOf: trace) }
+            let observed = watching == .observed
+            let record: SCXMLInterpreter.MacrostepObserver = { trace in macrosteps.record(contentsOf: trace) }
+            let log: SCXMLInterpreter.LogSink = { text in macrosteps.record("log:\(text)") }
+            let onMacrostep = observed ? record : nil
+            let onLog = observed ? nil : log
             var run = Run()
             let machine: SCXMLInterpreter
             if let snapshot {
@@ -199,7 +267,9 @@ extension ChartSemanticsHarness {
                         restoring: snapshot,
                         options: options,
                         clock: clock,
-                        onMacrostep: onMacrostep
+                        recordsTrace: observed,
+                        onMacrostep: onMacrostep,
+                        onLog: onLog
                     )
                 } catch {
                     throw fail(
@@ -208,12 +278,21 @@ extension ChartSemanticsHarness {
                     )
                 }
             } else {
-                machine = SCXMLInterpreter(document: document, options: options, clock: clock, onMacrostep: onMacrostep)
+                machine = SCXMLInterpreter(
+                    document: document,
+                    options: options,
+                    clock: clock,
+                    recordsTrace: observed,
+                    onMacrostep: onMacrostep,
+                    onLog: onLog
+                )
+                if watching == .debugSink { machine.attachDebugger(DebugLines.sink) }
                 let failure = capture { try machine.start() } ?? machine.failure.map { "\($0)" }
                 run.records[0] = StepRecord(
                     configuration: machine.activeStates,
                     trace: macrosteps.takeTrace(),
-                    failure: failure
+                    failure: failure,
+                    variables: Self.variables(of: machine)
                 )
                 if failure != nil {
                     run.failedAt = 0
@@ -227,7 +306,7 @@ extension ChartSemanticsHarness {
                 clock: clock,
                 send: { name in capture { try machine.send(name) } },
                 failure: { machine.failure.map { "\($0)" } },
-                record: { (machine.activeStates, macrosteps.takeTrace()) },
+                record: { (machine.activeStates, macrosteps.takeTrace(), Self.variables(of: machine)) },
                 snapshot: {
                     // The null data model's snapshots cannot fail; one that did shows as a
                     // snapshot of another chart, which the comparison reports.
@@ -238,9 +317,22 @@ extension ChartSemanticsHarness {
             return run
         }
 
+        /// `machine`'s variables as `name=value` lines, sorted (or the error reading them).
+        private static func variables(of machine: SCXMLInterpreter) -> [String] {
+            do {
+                return try machine.variables().map { "\($0.key)=\($0.value)" }.sorted()
+            } catch {
+                return ["(\(error))"]
+            }
+        }
+
         /// Runs the typed twin through the script on a fresh manual clock (from `snapshot`'s
-        /// step on, when given), its blocks recording into a fresh probe.
-        func runTyped(restoring snapshot: StatechartSnapshot? = nil) throws(Finding) -> Run {
+        /// step on, when given), its blocks recording into a fresh probe; observed, every
+        /// state of the root has observers of its entries and exits.
+        func runTyped(
+            restoring snapshot: StatechartSnapshot? = nil,
+            watching: Watching = .unobserved
+        ) throws(Finding) -> Run {
             let clock = ManualStatechartClock()
             let probe = SemanticsProbe()
             let definition = chart.typedDefinition(probe: probe)
@@ -256,17 +348,19 @@ extension ChartSemanticsHarness {
             } catch {
                 throw fail("(c) the typed chart does not compile or refuses its own snapshot", detail: "\(error)")
             }
-            // The SCXML session's end (see `sessionEndTrace`) joins the trace of the step that
-            // finished the chart, once; a chart restored finished has ended already.
-            var ended = machine.isFinished
-            let trace = { () -> [String] in
-                var trace = probe.takeTrace()
-                if !ended, machine.isFinished {
-                    ended = true
-                    trace += chart.sessionEndTrace(active: machine.activeStates)
+            var subscriptions: [StatechartSubscription] = []
+            if watching == .observed {
+                for child in chart.rootChildren {
+                    for kind in [SemanticsTypedChart.Notification.Kind.entered, .exited] {
+                        if let subscription = try? machine.observe(kind, at: chart.states[child].id, { _ in }) {
+                            subscriptions.append(subscription)
+                        }
+                    }
                 }
-                return trace
             }
+            defer { for subscription in subscriptions { subscription.cancel() } }
+            if watching == .debugSink { machine.attachDebugger(DebugLines.sink) }
+            let trace = { probe.takeTrace() }
             if snapshot == nil {
                 machine.start()
                 run.records[0] = StepRecord(configuration: machine.activeStates, trace: trace())
@@ -278,7 +372,7 @@ extension ChartSemanticsHarness {
                 clock: clock,
                 send: { name in capture { _ = try machine.handle(name) } },
                 failure: { nil },
-                record: { (machine.activeStates, trace()) },
+                record: { (machine.activeStates, trace(), []) },
                 snapshot: { machine.snapshot() }
             )
             return run
@@ -295,7 +389,7 @@ extension ChartSemanticsHarness {
             clock: ManualStatechartClock,
             send: (String) -> String?,
             failure failed: () -> String?,
-            record: () -> (configuration: [String], trace: [String]),
+            record: () -> (configuration: [String], trace: [String], variables: [String]),
             snapshot: () -> StatechartSnapshot
         ) {
             for (number, step) in steps(restoring: restoring) {
@@ -305,8 +399,13 @@ extension ChartSemanticsHarness {
                 case .advance(let seconds): clock.advance(by: .seconds(seconds))
                 }
                 failure = failure ?? failed()
-                let (configuration, trace) = record()
-                run.records[number] = StepRecord(configuration: configuration, trace: trace, failure: failure)
+                let (configuration, trace, variables) = record()
+                run.records[number] = StepRecord(
+                    configuration: configuration,
+                    trace: trace,
+                    failure: failure,
+                    variables: variables
+                )
                 if failure != nil {
                     run.failedAt = number
                     return
@@ -368,15 +467,15 @@ extension ChartSemanticsHarness {
         }
 
         /// The two runs agree on every step from `first` on, up to the first failure:
-        /// the same active states, the same trace (comparable part, unless `fullTrace`),
-        /// and a failure at the same event (a failure in `start` or on a clock advance,
+        /// the same active states, the same trace (the part `traces` says; with `.logs`,
+        /// the same variables too), and a failure at the same event (a failure in `start` or on a clock advance,
         /// which only the SCXML interpreter reports, ends the comparison).
         private func compare(
             _ left: Run,
             _ right: Run,
             from first: Int = 0,
             check: String,
-            fullTrace: Bool = false,
+            traces: TraceComparison = .comparable,
             labels: (String, String) = ("SCXML", "typed")
         ) throws(Finding) {
             let last = chart.script.count
@@ -407,7 +506,12 @@ extension ChartSemanticsHarness {
                     return
                 }
                 let sameConfiguration = Set(one.configuration) == Set(other.configuration)
-                let sameTrace = fullTrace ? one.trace == other.trace : one.comparableTrace == other.comparableTrace
+                let sameTrace =
+                    switch traces {
+                    case .comparable: one.comparableTrace == other.comparableTrace
+                    case .full: one.trace == other.trace
+                    case .logs: one.logs == other.logs && one.variables == other.variables
+                    }
                 if !sameConfiguration || !sameTrace {
                     throw fail(
                         "\(check): " + (sameConfiguration ? "the traces differ" : "the configurations differ"),
@@ -458,6 +562,7 @@ extension ChartSemanticsHarness {
                     report.append(
                         "  \(number): [\(record.configuration.joined(separator: " "))]  \(record.trace.joined(separator: " "))"
                     )
+                    if !record.variables.isEmpty { report.append("     variables: \(record.variables)") }
                     if let failure = record.failure { report.append("     failed: \(failure)") }
                 }
             }
@@ -497,4 +602,11 @@ extension SemanticsChart {
         }
         return nil
     }
+}
+
+/// The debug sink of check (e)'s watched runs: the check compares what the machine does,
+/// not its log, so the lines are dropped once written.
+enum DebugLines {
+    /// The sink the watched runs attach.
+    static let sink = StatechartDebugSink { _ in }
 }

@@ -153,31 +153,6 @@ extension SemanticsChart {
         }
     }
 
-    /// What an SCXML session adds when it reaches a top-level final state (SCXML's
-    /// `exitInterpreter`, which the interpreter runs and a typed chart has no counterpart
-    /// for): the `<onexit>` content of the configuration `active`, deepest state first, with
-    /// the configuration unchanged. Its logs join the trace; its raises go nowhere, since the
-    /// session is over.
-    func sessionEndTrace(active: [String]) -> [String] {
-        let ids = states.map(\.id)
-        let configuration = Set(active)
-        var trace: [String] = []
-        func run(_ content: [Content]) {
-            for element in content {
-                switch element {
-                case .log(let label): trace.append("log:\(label)")
-                case .raise: break
-                case .branch(let condition, let then, let otherwise):
-                    run(condition.holds { configuration.contains(ids[$0]) } ? then : otherwise)
-                }
-            }
-        }
-        for index in documentOrder.reversed() where configuration.contains(states[index].id) {
-            run(states[index].onExit)
-        }
-        return trace
-    }
-
     /// Runs executable content as the SCXML reader does: logs into the trace, raises on
     /// the chart's (internal) queue, `<if>` through the probe's configuration.
     private static func run(
