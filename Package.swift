@@ -178,7 +178,8 @@ let package = Package(
             "StatechartToolKit",
             path: "Apps/StatechartTool/Kit",
             dependencies: [
-                "Terminal", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "StateMachineSupport",
+                "Terminal", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript",
+                "StateMachineSupport",
             ]
         ),
         .executable(
@@ -193,7 +194,8 @@ let package = Package(
             path: "Apps/Benchmarks",
             dependencies: [
                 "CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
-                "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump", "StateMachineSupport",
+                "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump",
+                "StateMachineSupport",
             ]
         ),
 
@@ -219,7 +221,8 @@ let package = Package(
             "StateMachineHierarchyTests",
             // CaseStudiesFeatures: the README's player is the CaseStudies chart, not a copy.
             dependencies: [
-                "StateMachineHierarchy", "StateMachineSCXML", "StateMachineSupport", "TestSupport", "CaseStudiesFeatures",
+                "StateMachineHierarchy", "StateMachineSCXML", "StateMachineSupport", "TestSupport",
+                "CaseStudiesFeatures",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -283,7 +286,8 @@ let package = Package(
         .tests(
             "FuzzRegressionTests",
             dependencies: [
-                "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "NavigationFeatures", "Terminal",
+                "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "NavigationFeatures",
+                "Terminal",
             ]
         ),
     ],

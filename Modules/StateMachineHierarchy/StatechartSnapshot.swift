@@ -21,8 +21,10 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
 
         /// A pending timer of the state at path `state`.
         @available(
-            *, deprecated,
-            message: "pending timers come from Statechart.snapshot(); the transition's number is the snapshot's bookkeeping"
+            *,
+            deprecated,
+            message:
+                "pending timers come from Statechart.snapshot(); the transition's number is the snapshot's bookkeeping"
         )
         public init(state: String, transition: Int, remaining: Duration) {
             self.init(state: state, delayedTransition: transition, remaining: remaining)
@@ -123,8 +125,10 @@ public struct StatechartSnapshot: Codable, Sendable, Hashable {
 
         /// A session's sends, slots and variables.
         @available(
-            *, deprecated,
-            message: "use init(sends:data:); send id slots and counts are the interpreter's bookkeeping, which its snapshots fill in"
+            *,
+            deprecated,
+            message:
+                "use init(sends:data:); send id slots and counts are the interpreter's bookkeeping, which its snapshots fill in"
         )
         public init(
             sends: [PendingSend] = [],

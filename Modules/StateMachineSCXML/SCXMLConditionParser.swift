@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+
 /// Reads a `cond` of the null data model into an ``SCXMLDocument/Condition``:
 ///
 ///     condition := term ('||' term)*

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+
 // An SCXML document compiles to the same `Definition` (and so the same model and engine)
 // as typed and JSON charts: states, regions, histories, initial transitions and handlers,
 // with the document's executable content as the definition's blocks. Each child of a

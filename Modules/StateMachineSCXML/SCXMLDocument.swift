@@ -1,6 +1,6 @@
 import Foundation
-import StateMachineSupport
 import StateMachineHierarchy
+import StateMachineSupport
 
 /// A statechart loaded from an SCXML document: states, compound and parallel states,
 /// finals, initial states, shallow and deep history, transitions with event descriptors,

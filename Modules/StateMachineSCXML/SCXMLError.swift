@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+
 /// Why an SCXML document could not be loaded. (A running document fails with
 /// `StatechartError`, like every chart.)
 ///

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+
 extension SCXMLDocument {
     /// Every event descriptor of the document's transitions, without duplicates, in
     /// document order; the wildcard `*` is left out (it names no event).

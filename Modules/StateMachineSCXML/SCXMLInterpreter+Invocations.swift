@@ -54,7 +54,9 @@ extension SCXMLInterpreter {
         // Outside a step: errors go to the queue as events of their own.
         let fail = { (message: String) in
             self.note("error:error.execution: \(message)")
-            guard let request = try? chart.hooks.sessionRequest(for: SCXMLChart.Event("error.execution")) else { return }
+            guard let request = try? chart.hooks.sessionRequest(for: SCXMLChart.Event("error.execution")) else {
+                return
+            }
             _ = chart.engine.submit { _ in
                 QueueItem(
                     request: request,

@@ -1,6 +1,6 @@
+import StateMachineHierarchy
 import StateMachineSupport
 import Synchronization
-import StateMachineHierarchy
 
 /// Runs an ``SCXMLDocument`` on `Statechart`'s engine with SCXML semantics
 /// (`StatechartOptions/scxml`, the algorithm of the W3C specification's Appendix D, with

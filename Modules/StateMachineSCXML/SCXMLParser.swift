@@ -1,10 +1,10 @@
 import Foundation
+import StateMachineHierarchy
 import StateMachineSupport
 
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import StateMachineHierarchy
 
 /// An XML element as read by ``SCXMLParser``: name, attributes, line, element children
 /// and whether it held non-whitespace text.

@@ -1,10 +1,11 @@
-@testable import CaseStudiesScreens
 import Foundation
 import StateMachineCore
 import StateMachineDump
 import Terminal
 import TestSupport
 import Testing
+
+@testable import CaseStudiesScreens
 
 /// Drives the CaseStudies app in-process through a scripted console: piped behaviour by
 /// default (each command settles before its frame), or a terminal's with `interactive`

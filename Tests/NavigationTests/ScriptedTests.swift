@@ -123,7 +123,11 @@ struct ScriptedTests {
         // the refresh's load until it has seen the list refreshing, so that the frame cannot
         // be folded away by a load that ends first.
         let valve = Valve()
-        let app = AppDriver(link: "poc://music", backend: FakeBackend(seed: 7) { await valve.pass() }, interactive: true)
+        let app = AppDriver(
+            link: "poc://music",
+            backend: FakeBackend(seed: 7) { await valve.pass() },
+            interactive: true
+        )
         await app.waitForFrame(containing: ["Path: Albums", "1.  Scenes from a memory"])
         await valve.close()
         let start = app.console.output.count

@@ -1,9 +1,10 @@
 import Foundation
 import NavigationFeatures
-@testable import NavigationScreens
 import Terminal
 import TestSupport
 import Testing
+
+@testable import NavigationScreens
 
 /// Drives the Navigation app in-process through a scripted console: piped behaviour by
 /// default (every command returns once the screens it leads to have loaded, then its frame

@@ -220,7 +220,3 @@ func statechartName(_ value: some Any) -> String {
     if let string = value as? String { return string }
     return String(describing: value)
 }
-
-
-
-

@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+
 /// A data model that SCXML documents can declare (`<scxml datamodel="...">`): what
 /// evaluates their expressions, conditions, locations and scripts.
 ///

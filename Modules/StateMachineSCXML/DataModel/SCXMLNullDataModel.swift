@@ -1,4 +1,5 @@
 import StateMachineHierarchy
+
 /// The null data model (SCXML 1.0, section B.1), built in: a condition is `In('id')`,
 /// `true` or `false` joined by `!`, `&&`, `||` and parentheses; a value is a quoted
 /// literal (`'text'`); a location is a slot name that holds a generated id (`idlocation`),

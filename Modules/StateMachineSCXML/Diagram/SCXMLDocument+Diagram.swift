@@ -1,5 +1,5 @@
-import StateMachineSupport
 import StateMachineHierarchy
+import StateMachineSupport
 
 extension SCXMLDocument {
     /// The document as a Mermaid state diagram (`stateDiagram-v2`), drawn as

@@ -241,4 +241,3 @@ struct EventQueue: ~Copyable, Sendable {
         pump.withLock { $0.pendingEventNames(topology) }
     }
 }
-

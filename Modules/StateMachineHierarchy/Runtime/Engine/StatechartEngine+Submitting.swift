@@ -29,7 +29,9 @@ extension StatechartEngine {
     /// Queues the item built by `makeItem` and, when no step is running, runs the queue on
     /// the caller's thread until it is empty, returning the outcome of that item.
     /// `makeItem` learns whether the caller will drain, so it can choose the completion.
-    package func submit(_ makeItem: (_ drainsHere: Bool) -> QueueItem) -> Result<StatechartStepOutcome, StatechartError>? {
+    package func submit(
+        _ makeItem: (_ drainsHere: Bool) -> QueueItem
+    ) -> Result<StatechartStepOutcome, StatechartError>? {
         // An idle, empty queue lets the caller run its item directly, without queueing it.
         if queue.claimIfIdle() { return drain(first: makeItem(true)) }
         return queue.append(making: makeItem) ? drain(first: nil) : nil
