@@ -228,7 +228,7 @@ let package = Package(
         ),
         .tests(
             "StateMachineECMAScriptTests",
-            dependencies: ["StateMachineECMAScript", "StateMachineSCXML", "StateMachineHierarchy"]
+            dependencies: ["StateMachineECMAScript", "StateMachineSCXML", "StateMachineHierarchy", "StateMachineSupport"]
         ),
         .tests(
             "StateMachineBroadcastTests",

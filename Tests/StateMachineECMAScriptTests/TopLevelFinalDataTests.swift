@@ -2,6 +2,7 @@ import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
 import StateMachineSCXML
+import StateMachineSupport
 import Testing
 
 /// W3C's `exitInterpreter` with data: the <onexit> of the final configuration assigns
@@ -31,12 +32,10 @@ struct TopLevelFinalDataTests {
 }
 
 /// The lines a log sink received.
-private final class Lines: @unchecked Sendable {
-    // Invariant: `storage` is read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var storage: [String] = []
+private final class Lines: Sendable {
+    private let storage = Lock<[String]>([])
 
-    func append(_ line: String) { lock.withLock { storage.append(line) } }
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
 
-    var lines: [String] { lock.withLock { storage } }
+    var lines: [String] { storage.withLock { $0 } }
 }
