@@ -228,7 +228,9 @@ let package = Package(
         ),
         .tests(
             "StateMachineECMAScriptTests",
-            dependencies: ["StateMachineECMAScript", "StateMachineSCXML", "StateMachineHierarchy", "StateMachineSupport"]
+            dependencies: [
+                "StateMachineECMAScript", "StateMachineSCXML", "StateMachineHierarchy", "StateMachineSupport",
+            ]
         ),
         .tests(
             "StateMachineBroadcastTests",

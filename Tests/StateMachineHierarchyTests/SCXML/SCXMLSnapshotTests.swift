@@ -136,20 +136,21 @@ struct SCXMLSnapshotTests {
         #expect(done.activeAtomicStates == ["f"])
     }
 
+    /// A delayed send whose generated id goes into the `timer` slot, and a cancel through it.
+    static let slotXML = """
+        <scxml initial="a">
+          <state id="a">
+            <onentry><send event="t" delay="1s" idlocation="timer"/></onentry>
+            <transition event="cancel"><cancel sendidexpr="timer"/></transition>
+            <transition event="t" target="b"/>
+          </state>
+          <state id="b"/>
+        </scxml>
+        """
+
     @Test("idlocation slots survive a restore")
     func slots() throws {
-        let document = try SCXMLDocument(
-            xml: """
-                <scxml initial="a">
-                  <state id="a">
-                    <onentry><send event="t" delay="1s" idlocation="timer"/></onentry>
-                    <transition event="cancel"><cancel sendidexpr="timer"/></transition>
-                    <transition event="t" target="b"/>
-                  </state>
-                  <state id="b"/>
-                </scxml>
-                """
-        )
+        let document = try SCXMLDocument(xml: Self.slotXML)
         let original = SCXMLInterpreter(document: document, clock: ManualStatechartClock())
         try original.start()
         let snapshot = try original.snapshot()
@@ -165,18 +166,7 @@ struct SCXMLSnapshotTests {
 
     @Test("a snapshot written before the bookkeeping became package API still loads, and keeps its JSON keys")
     func bookkeepingKeysStay() throws {
-        let document = try SCXMLDocument(
-            xml: """
-                <scxml initial="a">
-                  <state id="a">
-                    <onentry><send event="t" delay="1s" idlocation="timer"/></onentry>
-                    <transition event="cancel"><cancel sendidexpr="timer"/></transition>
-                    <transition event="t" target="b"/>
-                  </state>
-                  <state id="b"/>
-                </scxml>
-                """
-        )
+        let document = try SCXMLDocument(xml: Self.slotXML)
         // What SCXMLInterpreter.snapshot() wrote at 04c26dc, when `sendIDSlots` and
         // `generatedSendIDCount` were public: the same document, started, one send pending.
         let written = #"""
