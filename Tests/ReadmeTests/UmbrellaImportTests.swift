@@ -18,4 +18,16 @@ struct UmbrellaImportTests {
         #expect(broadcast.stateMachineId == dumped.stateMachineId)
         #expect(broadcast.event == nil)
     }
+
+    @Test("an SCXML document loads and runs with the umbrella alone, as before SCXML had a product of its own")
+    func scxmlThroughTheUmbrella() throws {
+        let document = try SCXMLDocument(
+            xml:
+                #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><state id="a"><transition event="go" target="b"/></state><state id="b"/></scxml>"#
+        )
+        let machine = SCXMLInterpreter(document: document, options: .scxml, clock: ManualStatechartClock())
+        try machine.start()
+        try machine.send("go")
+        #expect(machine.activeAtomicStates == ["b"])
+    }
 }
