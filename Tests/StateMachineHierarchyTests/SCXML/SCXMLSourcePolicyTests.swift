@@ -241,6 +241,28 @@ struct SCXMLSourcePolicyTests {
         #expect(other?.hasPrefix("the program's resolver refused it") == true)
     }
 
+    @Test("A document reaches no network and no session the program does not run: such sends raise errors")
+    func noNetworkNoStrangers() throws {
+        let machine = SCXMLInterpreter(
+            document: try scxmlDocument(
+                """
+                <state id="s">
+                  <onentry><send event="x" target="http://127.0.0.1:9/"/></onentry>
+                  <transition event="error.execution" target="t"/>
+                </state>
+                <state id="t">
+                  <onentry><send event="y" target="#_scxml_not-a-session"/></onentry>
+                  <transition event="error.communication" target="u"/>
+                </state>
+                <state id="u"/>
+                """
+            ),
+            clock: ManualStatechartClock()
+        )
+        try machine.start()
+        #expect(machine.activeAtomicStates == ["u"], "\(machine.trace)")
+    }
+
     @Test("The policy's read can be called by the program, with the same rules")
     func readDirectly() throws {
         let tree = try HostileTree()
