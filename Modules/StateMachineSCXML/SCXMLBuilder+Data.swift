@@ -112,7 +112,13 @@ extension SCXMLBuilder {
         do {
             data = try sources.read(src, relativeTo: baseURL)
         } catch {
-            throw .sourceRefused(element: element.name, attribute: "src", value: src, line: element.line, rule: error.rule)
+            throw .sourceRefused(
+                element: element.name,
+                attribute: "src",
+                value: src,
+                line: element.line,
+                rule: error.rule
+            )
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .invalidStructure(reason: "<\(element.name) src=\"\(src)\">: not UTF-8 text", line: element.line)

@@ -373,7 +373,8 @@ public struct SCXMLDocument: Sendable {
         } catch {
             throw .sourceRefused(element: "invoke", attribute: attribute, value: src, line: line, rule: error.rule)
         }
-        let folder = (try? SCXMLSourcePolicy.localPath(of: src, relativeTo: base))
+        let folder =
+            (try? SCXMLSourcePolicy.localPath(of: src, relativeTo: base))
             .map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? base
         do {
             return try SCXMLDocument(data: data, baseURL: folder, depth: depth, dataModel: dataModel, sources: sources)
@@ -400,7 +401,13 @@ public struct SCXMLDocument: Sendable {
     ///     no folder (``SCXMLSourcePolicy/documentFolder`` allows nothing here either).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
     public init(xml: String, dataModel: SCXMLDataModel? = nil, sources: SCXMLSourcePolicy = .none) throws(SCXMLError) {
-        try self.init(data: Data(xml.utf8), baseURL: nil, depth: 0, dataModel: dataModel, sources: sources.rooted(at: nil))
+        try self.init(
+            data: Data(xml.utf8),
+            baseURL: nil,
+            depth: 0,
+            dataModel: dataModel,
+            sources: sources.rooted(at: nil)
+        )
     }
 
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.

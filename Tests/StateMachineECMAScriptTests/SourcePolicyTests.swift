@@ -51,10 +51,15 @@ struct SourcePolicyTests {
         let machine = SCXMLInterpreter(document: allowed)
         try machine.start()
         let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
-        #expect(try machine.variables()["p"] == .string(passwd.split(whereSeparator: \.isWhitespace).joined(separator: " ")))
+        #expect(
+            try machine.variables()["p"] == .string(passwd.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        )
     }
 
-    @Test("<data src> and <script src> inside the document's folder are read", arguments: ["value.json", "file:value.json"])
+    @Test(
+        "<data src> and <script src> inside the document's folder are read",
+        arguments: ["value.json", "file:value.json"]
+    )
     func siblingsAreRead(_ src: String) throws {
         let folder = try Folder(
             """
@@ -66,7 +71,9 @@ struct SourcePolicyTests {
             """
         )
         defer { folder.remove() }
-        let machine = SCXMLInterpreter(document: try SCXMLDocument.load(contentsOf: folder.document, dataModel: .ecmascript))
+        let machine = SCXMLInterpreter(
+            document: try SCXMLDocument.load(contentsOf: folder.document, dataModel: .ecmascript)
+        )
         try machine.start()
         #expect(try machine.variables()["v"] == .object(["n": .number(42)]))
         #expect(try machine.variables()["fromScript"] == .number(7))

@@ -82,7 +82,10 @@ struct ArgumentTests {
                 ["check", "dir", "--allow-sources", "d"],
                 "--allow-sources applies only to 'statechart run' and 'statechart diagram' and 'statechart view'"
             ),
-            (["run", "a.scxml", "--allow-sources"], "--allow-sources needs a value: a folder whose files the chart's src attributes may read"),
+            (
+                ["run", "a.scxml", "--allow-sources"],
+                "--allow-sources needs a value: a folder whose files the chart's src attributes may read"
+            ),
             (
                 ["diagram", "a.scxml", "--delay-scale", "2"],
                 "--delay-scale applies only to 'statechart run'"

@@ -26,7 +26,9 @@ enum SCXMLHarness {
         let folder = sandbox
         return SCXMLSourcePolicy.resolver { uri, base in
             let bytes = try confined.read(uri, relativeTo: base ?? folder)
-            preconditionFailure("a source was read from outside the empty folder \(folder.path): '\(uri)' (\(bytes.count) bytes)")
+            preconditionFailure(
+                "a source was read from outside the empty folder \(folder.path): '\(uri)' (\(bytes.count) bytes)"
+            )
         }
     }()
 

@@ -361,7 +361,9 @@ struct SCXMLInvokeTests {
         ]
         for (src, rule) in cases {
             let main = directory.appendingPathComponent("main.scxml")
-            try Data("<scxml \(namespace)><state id=\"a\">\n<invoke src=\"\(src)\"/></state></scxml>".utf8).write(to: main)
+            try Data("<scxml \(namespace)><state id=\"a\">\n<invoke src=\"\(src)\"/></state></scxml>".utf8).write(
+                to: main
+            )
             do {
                 _ = try SCXMLDocument.load(contentsOf: main)
                 Issue.record("\(src) loaded")

@@ -4,7 +4,7 @@ import StateMachineSCXML
 import Testing
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 // Hostile documents: every `src` is read through the document's SCXMLSourcePolicy, and
@@ -192,7 +192,10 @@ struct SCXMLSourcePolicyTests {
         defer { tree.remove() }
         let policy = SCXMLSourcePolicy.folders([tree.charts, tree.root.appendingPathComponent("docs/charts2")])
         _ = try tree.loadInvoking("../charts2/sibling.scxml", sources: policy)
-        let rule = refusal({ try tree.loadInvoking("../../outside.scxml", sources: policy) }, src: "../../outside.scxml")
+        let rule = refusal(
+            { try tree.loadInvoking("../../outside.scxml", sources: policy) },
+            src: "../../outside.scxml"
+        )
         #expect(rule?.contains("is outside the allowed folders") == true)
         // The document's own folder is allowed only when listed.
         let elsewhere = SCXMLSourcePolicy.folders([tree.root.appendingPathComponent("docs/charts2")])
