@@ -16,6 +16,8 @@ enum SCXMLHarness {
     static let sandbox: URL = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-scxml-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Removed when the process exits (libFuzzer ends with exit, as do the tests).
+        atexit { try? FileManager.default.removeItem(at: SCXMLHarness.sandbox) }
         return folder
     }()
 
