@@ -154,7 +154,13 @@ extension SCXMLBuilder {
                     )
                 }
                 source = .document(
-                    try SCXMLDocument(tree: part.children[0], baseURL: baseURL, depth: depth + 1, dataModel: available)
+                    try SCXMLDocument(
+                        tree: part.children[0],
+                        baseURL: baseURL,
+                        depth: depth + 1,
+                        dataModel: available,
+                        sources: sources
+                    )
                 )
             case "finalize":
                 try Self.checkAttributes(part, allowed: [])
@@ -166,12 +172,17 @@ extension SCXMLBuilder {
             }
         }
         if let src = element.attributes["src"] {
-            let url = SCXMLDocument.fileURL(ofSource: src, relativeTo: baseURL)
-            do {
-                source = .document(try SCXMLDocument.load(contentsOf: url, depth: depth + 1, dataModel: available))
-            } catch {
-                throw .invalidStructure(reason: "<invoke src=\"\(src)\">: \(error)", line: element.line)
-            }
+            source = .document(
+                try SCXMLDocument.invoked(
+                    src,
+                    attribute: "src",
+                    line: element.line,
+                    base: baseURL,
+                    depth: depth + 1,
+                    dataModel: available,
+                    sources: sources
+                )
+            )
         }
         if let expression = script(.value, attribute: "srcexpr", of: element) {
             source = .sourceExpression(expression)

@@ -105,18 +105,25 @@ extension SCXMLBuilder {
         return .string(text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
     }
 
-    /// The text of the file a `src` names (a `file:` URI or a path), relative to the
-    /// document's folder.
+    /// The text of the source a `src` names (a `file:` URI or a path, relative to the
+    /// document's folder), read through the document's ``SCXMLSourcePolicy``.
     func read(_ src: String, for element: SCXMLElement) throws(SCXMLError) -> String {
-        let url = SCXMLDocument.fileURL(ofSource: src, relativeTo: baseURL)
+        let data: Data
         do {
-            return try String(contentsOf: url, encoding: .utf8)
+            data = try sources.read(src, relativeTo: baseURL)
         } catch {
-            throw .invalidStructure(
-                reason: "<\(element.name) src=\"\(src)\">: cannot read \(url.path)",
-                line: element.line
+            throw .sourceRefused(
+                element: element.name,
+                attribute: "src",
+                value: src,
+                line: element.line,
+                rule: error.rule
             )
         }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .invalidStructure(reason: "<\(element.name) src=\"\(src)\">: not UTF-8 text", line: element.line)
+        }
+        return text
     }
 
     /// `<param>`s and a `namelist`: each name with the script of its value.

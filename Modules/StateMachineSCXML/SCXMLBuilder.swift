@@ -19,6 +19,8 @@ struct SCXMLBuilder {
     let root: SCXMLElement
     /// Where `<invoke src>` paths start (the current directory when nil).
     let baseURL: URL?
+    /// What the document may read by name (`src`).
+    let sources: SCXMLSourcePolicy
     /// How many invocations lead to this document.
     let depth: Int
     /// The data model the caller offers for documents that declare it.
@@ -49,9 +51,16 @@ struct SCXMLBuilder {
 
     static let stateElements: Set<String> = ["state", "parallel", "final", "history"]
 
-    init(root: SCXMLElement, baseURL: URL? = nil, depth: Int = 0, dataModel: SCXMLDataModel? = nil) {
+    init(
+        root: SCXMLElement,
+        baseURL: URL? = nil,
+        depth: Int = 0,
+        dataModel: SCXMLDataModel? = nil,
+        sources: SCXMLSourcePolicy = .none
+    ) {
         self.root = root
         self.baseURL = baseURL
+        self.sources = sources
         self.depth = depth
         available = dataModel
     }
@@ -132,7 +141,8 @@ struct SCXMLBuilder {
             compiledScripts: compiled,
             lateBinding: root.attributes["binding"] == "late",
             initialScripts: initialScripts,
-            baseURL: baseURL
+            baseURL: baseURL,
+            sources: sources
         )
         try validate(document)
         return document

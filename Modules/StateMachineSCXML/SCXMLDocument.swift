@@ -267,6 +267,8 @@ public struct SCXMLDocument: Sendable {
     let usesData: Bool
     /// The folder `srcexpr` paths start from (the current directory when nil).
     let baseURL: URL?
+    /// What the document and those it invokes may read by name (`src`, `srcexpr`).
+    let sources: SCXMLSourcePolicy
 
     init(
         name: String?,
@@ -277,9 +279,11 @@ public struct SCXMLDocument: Sendable {
         compiledScripts: any SCXMLCompiledScripts = SCXMLNullDataModel.Scripts(compiled: []),
         lateBinding: Bool = false,
         initialScripts: [Action] = [],
-        baseURL: URL? = nil
+        baseURL: URL? = nil,
+        sources: SCXMLSourcePolicy = .none
     ) {
         self.baseURL = baseURL
+        self.sources = sources
         definitions = SCXMLDefinitions()
         self.name = name
         self.dataModel = dataModel
@@ -325,24 +329,58 @@ public struct SCXMLDocument: Sendable {
     ///   - dataModel: the data model for a document that declares one
     ///     (`datamodel="ecmascript"` needs `.ecmascript`, from the `StateMachineECMAScript`
     ///     product); documents without a `datamodel` attribute use the null data model.
-    /// - Throws: ``SCXMLError`` naming the element and line at fault.
-    public static func load(contentsOf url: URL, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) -> SCXMLDocument {
-        try load(contentsOf: url, depth: 0, dataModel: dataModel)
-    }
-
-    static func load(contentsOf url: URL, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) -> SCXMLDocument {
+    ///   - sources: what the document (and every document it invokes) may read by name;
+    ///     by default regular files inside the folder of `url`, at most 1 MiB each (see
+    ///     ``SCXMLSourcePolicy``).
+    /// - Throws: ``SCXMLError`` naming the element and line at fault
+    ///   (``SCXMLError/sourceRefused(element:attribute:value:line:rule:)`` for a source the
+    ///   policy refused).
+    public static func load(
+        contentsOf url: URL,
+        dataModel: SCXMLDataModel? = nil,
+        sources: SCXMLSourcePolicy = .documentFolder
+    ) throws(SCXMLError) -> SCXMLDocument {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw .unreadable(path: url.path, reason: "\(error.localizedDescription)")
         }
+        let folder = url.standardizedFileURL.deletingLastPathComponent()
         return try SCXMLDocument(
             data: data,
-            baseURL: url.deletingLastPathComponent(),
-            depth: depth,
-            dataModel: dataModel
+            baseURL: folder,
+            depth: 0,
+            dataModel: dataModel,
+            sources: sources.rooted(at: folder)
         )
+    }
+
+    /// The document an `<invoke>` names by `attribute` (`src`, or `srcexpr` once evaluated),
+    /// read through `sources` relative to `base`; its own names start from its folder.
+    static func invoked(
+        _ src: String,
+        attribute: String,
+        line: Int,
+        base: URL?,
+        depth: Int,
+        dataModel: SCXMLDataModel?,
+        sources: SCXMLSourcePolicy
+    ) throws(SCXMLError) -> SCXMLDocument {
+        let data: Data
+        do {
+            data = try sources.read(src, relativeTo: base)
+        } catch {
+            throw .sourceRefused(element: "invoke", attribute: attribute, value: src, line: line, rule: error.rule)
+        }
+        let folder =
+            (try? SCXMLSourcePolicy.localPath(of: src, relativeTo: base))
+            .map { URL(fileURLWithPath: $0).deletingLastPathComponent() } ?? base
+        do {
+            return try SCXMLDocument(data: data, baseURL: folder, depth: depth, dataModel: dataModel, sources: sources)
+        } catch {
+            throw .invalidStructure(reason: "<invoke \(attribute)=\"\(src)\">: \(error)", line: line)
+        }
     }
 
     /// How deeply a document's elements may nest (states, executable content and all):
@@ -358,25 +396,41 @@ public struct SCXMLDocument: Sendable {
     /// - Parameters:
     ///   - xml: the document.
     ///   - dataModel: the data model for a document that declares one (see
-    ///     ``load(contentsOf:dataModel:)``).
+    ///     ``load(contentsOf:dataModel:sources:)``).
+    ///   - sources: what the document may read by name; by default nothing, since text has
+    ///     no folder (``SCXMLSourcePolicy/documentFolder`` allows nothing here either).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
-    public init(xml: String, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
-        try self.init(data: Data(xml.utf8), baseURL: nil, depth: 0, dataModel: dataModel)
+    public init(xml: String, dataModel: SCXMLDataModel? = nil, sources: SCXMLSourcePolicy = .none) throws(SCXMLError) {
+        try self.init(
+            data: Data(xml.utf8),
+            baseURL: nil,
+            depth: 0,
+            dataModel: dataModel,
+            sources: sources.rooted(at: nil)
+        )
     }
 
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
     /// - Parameters:
     ///   - data: the document's bytes.
     ///   - dataModel: the data model for a document that declares one (see
-    ///     ``load(contentsOf:dataModel:)``).
+    ///     ``load(contentsOf:dataModel:sources:)``).
+    ///   - sources: what the document may read by name; by default nothing, since bytes have
+    ///     no folder (``SCXMLSourcePolicy/documentFolder`` allows nothing here either).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
-    public init(data: Data, dataModel: SCXMLDataModel? = nil) throws(SCXMLError) {
-        try self.init(data: data, baseURL: nil, depth: 0, dataModel: dataModel)
+    public init(data: Data, dataModel: SCXMLDataModel? = nil, sources: SCXMLSourcePolicy = .none) throws(SCXMLError) {
+        try self.init(data: data, baseURL: nil, depth: 0, dataModel: dataModel, sources: sources.rooted(at: nil))
     }
 
     /// Parses a document whose `src` paths are relative to `baseURL` (the current
     /// directory when nil); `depth` counts the invocations above it.
-    init(data: consuming Data, baseURL: URL?, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) {
+    init(
+        data: consuming Data,
+        baseURL: URL?,
+        depth: Int,
+        dataModel: SCXMLDataModel?,
+        sources: SCXMLSourcePolicy
+    ) throws(SCXMLError) {
         // The bytes (taken, so that a copy made for the parser is not kept by the caller) and
         // the element tree are let go once the document is built, before the chart compiles,
         // so that a large document's text, tree and compiled chart never take memory together.
@@ -384,14 +438,21 @@ public struct SCXMLDocument: Sendable {
             from: try SCXMLParser.parse(consume data),
             baseURL: baseURL,
             depth: depth,
-            dataModel: dataModel
+            dataModel: dataModel,
+            sources: sources
         )
         try compileChart()
     }
 
     /// The document `tree` describes (an `<invoke>`'s inline `<content>`).
-    init(tree: SCXMLElement, baseURL: URL?, depth: Int, dataModel: SCXMLDataModel?) throws(SCXMLError) {
-        self = try Self.built(from: tree, baseURL: baseURL, depth: depth, dataModel: dataModel)
+    init(
+        tree: SCXMLElement,
+        baseURL: URL?,
+        depth: Int,
+        dataModel: SCXMLDataModel?,
+        sources: SCXMLSourcePolicy
+    ) throws(SCXMLError) {
+        self = try Self.built(from: tree, baseURL: baseURL, depth: depth, dataModel: dataModel, sources: sources)
         try compileChart()
     }
 
@@ -410,9 +471,16 @@ public struct SCXMLDocument: Sendable {
         from tree: SCXMLElement,
         baseURL: URL?,
         depth: Int,
-        dataModel: SCXMLDataModel?
+        dataModel: SCXMLDataModel?,
+        sources: SCXMLSourcePolicy
     ) throws(SCXMLError) -> Self {
-        var builder = SCXMLBuilder(root: tree, baseURL: baseURL, depth: depth, dataModel: dataModel)
+        var builder = SCXMLBuilder(
+            root: tree,
+            baseURL: baseURL,
+            depth: depth,
+            dataModel: dataModel,
+            sources: sources
+        )
         return try builder.build()
     }
 

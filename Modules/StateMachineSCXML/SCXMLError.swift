@@ -39,6 +39,11 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     /// (a document that needs no more runs with the null one): load it with that
     /// ``SCXMLDataModel`` (`.ecmascript` comes with the `StateMachineECMAScript` product).
     case dataModelUnavailable(name: String, line: Int)
+    /// A source (`<data src>`, `<script src>`, `<invoke src>`) the document's
+    /// ``SCXMLSourcePolicy`` refused: `rule` says which rule it broke (outside the allowed
+    /// folders, not a regular file, too large, an unknown scheme...). The message never
+    /// quotes what the source holds.
+    case sourceRefused(element: String, attribute: String, value: String, line: Int, rule: String)
     /// A `delay` that is not a CSS2 time (`2s`, `500ms`, `1.5s`, `0s`).
     case invalidDelay(element: String, value: String, line: Int)
 
@@ -71,6 +76,8 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
             "line \(line): datamodel=\"ecmascript\" needs the ECMAScript data model: depend on the StateMachineECMAScript product and load the document with `dataModel: .ecmascript`"
         case let .dataModelUnavailable(name, line):
             "line \(line): datamodel=\"\(name)\" is not a data model this program was given (null and ecmascript are)"
+        case let .sourceRefused(element, attribute, value, line, rule):
+            "line \(line): <\(element) \(attribute)=\"\(value)\"> refused by the source policy: \(rule)"
         case let .invalidDelay(element, value, line):
             "line \(line): delay=\"\(value)\" on <\(element)> is not a CSS2 time (such as 2s, 500ms, 1.5s or 0s)"
         }

@@ -1,3 +1,4 @@
+import Foundation
 import StateMachineHierarchy
 import StateMachineSupport
 
@@ -95,18 +96,28 @@ extension SCXMLInterpreter {
         case .sourceExpression(let script):
             guard let src = evaluate(script)?.description else { return }
             do {
-                childDocument = try SCXMLDocument.load(
-                    contentsOf: SCXMLDocument.fileURL(ofSource: src, relativeTo: document.baseURL),
+                childDocument = try SCXMLDocument.invoked(
+                    src,
+                    attribute: "srcexpr",
+                    line: invoke.line,
+                    base: document.baseURL,
                     depth: 1,
-                    dataModel: document.dataModel
+                    dataModel: document.dataModel,
+                    sources: document.sources
                 )
             } catch {
-                return fail("line \(invoke.line): <invoke srcexpr> '\(src)': \(error)")
+                return fail("\(error)")
             }
         case .contentExpression(let script):
             guard let text = evaluate(script)?.description else { return }
             do {
-                childDocument = try SCXMLDocument(xml: text, dataModel: document.dataModel)
+                childDocument = try SCXMLDocument(
+                    data: Data(text.utf8),
+                    baseURL: document.baseURL,
+                    depth: 1,
+                    dataModel: document.dataModel,
+                    sources: document.sources
+                )
             } catch {
                 return fail("line \(invoke.line): <invoke> <content expr>: \(error)")
             }

@@ -36,6 +36,18 @@ struct ArgumentTests {
                 ["view", "--trace", "t.json", "a.json", "--output", "r.html"],
                 .view(file: "a.json", trace: "t.json", output: "r.html")
             ),
+            (
+                ["run", "a.scxml", "--allow-sources", "/etc", "--allow-sources=/srv/data"],
+                .run(file: "a.scxml", log: false, allowSources: ["/etc", "/srv/data"])
+            ),
+            (
+                ["view", "a.scxml", "-o", "r.html", "--allow-sources", "d"],
+                .view(file: "a.scxml", trace: nil, output: "r.html", allowSources: ["d"])
+            ),
+            (
+                ["diagram", "a.scxml", "--allow-sources", "d"],
+                .diagram(file: "a.scxml", format: .mermaid, allowSources: ["d"])
+            ),
             (["--help"], .help), (["-h"], .help), (["help"], .help), (["run", "x", "--help"], .help),
         ]
     )
@@ -66,6 +78,14 @@ struct ArgumentTests {
             (["run", "a.scxml", "-o", "x"], "-o applies only to 'statechart diagram' and 'statechart view'"),
             (["run", "a.scxml", "--format", "dot"], "--format applies only to 'statechart diagram'"),
             (["check", "dir", "--log"], "--log applies only to 'statechart run'"),
+            (
+                ["check", "dir", "--allow-sources", "d"],
+                "--allow-sources applies only to 'statechart run' and 'statechart diagram' and 'statechart view'"
+            ),
+            (
+                ["run", "a.scxml", "--allow-sources"],
+                "--allow-sources needs a value: a folder whose files the chart's src attributes may read"
+            ),
             (
                 ["diagram", "a.scxml", "--delay-scale", "2"],
                 "--delay-scale applies only to 'statechart run'"

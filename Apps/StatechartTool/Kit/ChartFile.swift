@@ -16,13 +16,16 @@ public enum ChartFile: Sendable {
     case json(JSONChart)
 
     /// Reads the chart at `path`, choosing the format by its extension; a JSON chart's
-    /// delayed transitions run on `clock`.
+    /// delayed transitions run on `clock`. An SCXML document reads its `src` files from its
+    /// own folder and from the folders in `allowSources`, nothing else (see
+    /// `SCXMLSourcePolicy`).
     /// - Throws: ``StatechartToolFailure`` (exit status 2) when the file is missing, has
     ///   another extension, or is not a valid chart; the message names the file and the
     ///   line (SCXML) or JSON path of the problem.
     public static func load(
         _ path: String,
-        clock: any StatechartClock = .continuous
+        clock: any StatechartClock = .continuous,
+        allowSources: [String] = []
     ) throws(StatechartToolFailure) -> ChartFile {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -33,8 +36,23 @@ public enum ChartFile: Sendable {
         }
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "scxml":
+            let url = URL(fileURLWithPath: path)
+            let folders = [url.deletingLastPathComponent()] + allowSources.map { URL(fileURLWithPath: $0) }
             do {
-                return .scxml(try SCXMLDocument.load(contentsOf: URL(fileURLWithPath: path), dataModel: .ecmascript))
+                return .scxml(
+                    try SCXMLDocument.load(contentsOf: url, dataModel: .ecmascript, sources: .folders(folders))
+                )
+            } catch .sourceRefused(let element, let attribute, let value, let line, let rule) {
+                let error = SCXMLError.sourceRefused(
+                    element: element,
+                    attribute: attribute,
+                    value: value,
+                    line: line,
+                    rule: rule
+                )
+                throw StatechartToolFailure(
+                    "\(path): \(error) (statechart reads sources only inside the chart's folder and the folders given with --allow-sources DIR)"
+                )
             } catch {
                 throw StatechartToolFailure("\(path): \(error)")
             }

@@ -13,10 +13,10 @@ import Terminal
 public enum StatechartTool {
     /// The usage text.
     public static let usage = """
-        usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE]
+        usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE] [--allow-sources DIR]...
                statechart check PATH [--stylesheet XSL]
-               statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH]
-               statechart view FILE [--trace TRACE] -o PAGE
+               statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...
+               statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...
                statechart --help
 
           run FILE      send events to the chart in FILE (.scxml: SCXML semantics; .json: the
@@ -52,6 +52,10 @@ public enum StatechartTool {
                         multiply the delays of delayed transitions and sends (0.01: 100
                         times shorter; also STATECHART_DELAY_SCALE); the steps they
                         trigger show as 'timer' steps
+          --allow-sources DIR
+                        also let an SCXML chart's src attributes read the regular files under
+                        DIR (repeatable); by default they read only inside the chart's own
+                        folder, at most 1 MiB each, never a device, FIFO or socket
           --log         also log every step on standard error (the debugger for a .json
                         chart, the interpreter's trace for a .scxml one)
           --help        show this help
@@ -114,8 +118,8 @@ public enum StatechartTool {
             case .help:
                 output.standardOutput(usage + "\n")
                 return 0
-            case .diagram(let file, let format, let path):
-                let bytes = try ChartFile.load(file).diagram(format)
+            case .diagram(let file, let format, let path, let allowSources):
+                let bytes = try ChartFile.load(file, allowSources: allowSources).diagram(format)
                 if let path {
                     try OutputFile.write(bytes, to: path)
                 } else {
@@ -123,17 +127,17 @@ public enum StatechartTool {
                     output.standardOutput(String(decoding: bytes, as: UTF8.self))
                 }
                 return 0
-            case .view(let file, let tracePath, let path):
-                let chart = try ChartFile.load(file)
+            case .view(let file, let tracePath, let path, let allowSources):
+                let chart = try ChartFile.load(file, allowSources: allowSources)
                 var trace = RecordedTrace.start(of: chart)
                 if let tracePath { trace = try RecordedTrace.read(tracePath, for: chart) }
                 try OutputFile.write(Array(try chart.stepThroughPage(trace).utf8), to: path)
                 return 0
             case .check(let directory, let stylesheet):
                 return try check(directory, stylesheet: stylesheet, output: output)
-            case .run(let file, let log, let delayScale, let record):
+            case .run(let file, let log, let delayScale, let record, let allowSources):
                 let clock = ScaledStatechartClock(scale: delayScale)
-                let chart = try ChartFile.load(file, clock: clock)
+                let chart = try ChartFile.load(file, clock: clock, allowSources: allowSources)
                 var chartSession = session(for: chart, clock: clock, log: log, output: output)
                 var recorder: RecordingSession?
                 if let record {

@@ -352,14 +352,28 @@ struct SCXMLInvokeTests {
 
     @Test("A file: URI of another host, or naming no file, is a load error quoting src")
     func sourceFileURIErrors() throws {
-        for src in ["file://elsewhere/tmp/quick.scxml", "file:does-not-exist.scxml"] {
-            let error = scxmlLoadError("<scxml><state id=\"a\">\n<invoke src=\"\(src)\"/></state></scxml>")
-            guard case .invalidStructure(let reason, let line)? = error else {
-                Issue.record("expected invalidStructure, got \(String(describing: error))")
-                continue
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("invoke-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases = [
+            ("file://elsewhere/tmp/quick.scxml", "a file: URI naming another host ('elsewhere') is never read"),
+            ("file:does-not-exist.scxml", "cannot read '\(directory.path)/does-not-exist.scxml': No such file"),
+        ]
+        for (src, rule) in cases {
+            let main = directory.appendingPathComponent("main.scxml")
+            try Data("<scxml \(namespace)><state id=\"a\">\n<invoke src=\"\(src)\"/></state></scxml>".utf8).write(
+                to: main
+            )
+            do {
+                _ = try SCXMLDocument.load(contentsOf: main)
+                Issue.record("\(src) loaded")
+            } catch {
+                guard case .sourceRefused("invoke", "src", src, 2, let reason) = error else {
+                    Issue.record("expected sourceRefused, got \(error)")
+                    continue
+                }
+                #expect(reason.hasPrefix(rule))
             }
-            #expect(line == 2)
-            #expect(reason.hasPrefix("<invoke src=\"\(src)\">: cannot read SCXML file"))
         }
     }
 
@@ -377,13 +391,13 @@ struct SCXMLInvokeTests {
             scxmlLoadError(#"<scxml><state id="a"><invoke><param name="x" expr="1"/></invoke></state></scxml>"#)
                 == .needsDataModel(element: "param", attribute: nil, line: 1)
         )
+        // Text has no folder: it reads no source unless the program gives a policy.
         let missing = scxmlLoadError("<scxml><state id=\"a\">\n<invoke src=\"does-not-exist.scxml\"/></state></scxml>")
-        guard case .invalidStructure(let reason, let line)? = missing else {
-            Issue.record("expected invalidStructure, got \(String(describing: missing))")
+        guard case .sourceRefused("invoke", "src", "does-not-exist.scxml", 2, let rule)? = missing else {
+            Issue.record("expected sourceRefused, got \(String(describing: missing))")
             return
         }
-        #expect(line == 2)
-        #expect(reason.hasPrefix("<invoke src=\"does-not-exist.scxml\">: cannot read SCXML file"))
+        #expect(rule.hasPrefix("the source policy allows no sources"))
     }
 
     @Test("A document that invokes itself stops at the documented depth with an error")
