@@ -20,8 +20,9 @@ import Foundation
 public struct SCXMLSourcePolicy: Sendable {
     /// Where sources may come from.
     enum Origin: Sendable {
-        /// The folder of the document read from a file (none for bytes or a string).
-        case documentFolder
+        /// The folder of the document read from a file (none for bytes or a string), and
+        /// `also` these folders.
+        case documentFolder(also: [URL])
         /// Nothing.
         case none
         /// Regular files under these folders.
@@ -49,7 +50,15 @@ public struct SCXMLSourcePolicy: Sendable {
     /// ``SCXMLDocument/load(contentsOf:dataModel:sources:)``. A document given as bytes or
     /// a string has no folder, so with this policy it reads nothing.
     public static var documentFolder: SCXMLSourcePolicy {
-        SCXMLSourcePolicy(origin: .documentFolder, maxBytes: defaultMaxBytes)
+        SCXMLSourcePolicy(origin: .documentFolder(also: []), maxBytes: defaultMaxBytes)
+    }
+
+    /// ``documentFolder`` and `folders` besides (each compared by its real path), at most
+    /// `maxBytes` each: what the `statechart` tool's `--allow-sources DIR` gives, where every
+    /// document of a run (each conformance test, say) keeps its own folder. A document given
+    /// as bytes or a string reads from `folders` only.
+    public static func documentFolder(and folders: [URL], maxBytes: Int = defaultMaxBytes) -> SCXMLSourcePolicy {
+        SCXMLSourcePolicy(origin: .documentFolder(also: folders), maxBytes: maxBytes)
     }
 
     /// No source at all: every `src` and `srcexpr` is refused. The default of documents given
@@ -79,9 +88,10 @@ public struct SCXMLSourcePolicy: Sendable {
     /// The policy a document read from the file in `folder` reads with: ``documentFolder``
     /// becomes that folder (and stays so for every document it invokes).
     func rooted(at folder: URL?) -> SCXMLSourcePolicy {
-        guard case .documentFolder = origin else { return self }
-        guard let folder else { return SCXMLSourcePolicy(origin: .none, maxBytes: maxBytes) }
-        return SCXMLSourcePolicy(origin: .folders([folder]), maxBytes: maxBytes)
+        guard case .documentFolder(let also) = origin else { return self }
+        let folders = (folder.map { [$0] } ?? []) + also
+        guard !folders.isEmpty else { return SCXMLSourcePolicy(origin: .none, maxBytes: maxBytes) }
+        return SCXMLSourcePolicy(origin: .folders(folders), maxBytes: maxBytes)
     }
 
     /// Why a source was refused: the rule it broke, in words, naming paths but never what a

@@ -64,4 +64,39 @@ struct SourcePolicyToolTests {
         let other = await runTool(["run", file, "--allow-sources", directory.url.path])
         #expect(other.status == 2)
     }
+
+    @Test("check runs each test with its own folder's sources, and --allow-sources adds a folder")
+    func checkAllowsSources() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try directory.write("shared/answer.json", #"{"value": 42}"#)
+        _ = try directory.write(
+            "tests/reads.scxml",
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="a">
+              <datamodel><data id="answer" src="../shared/answer.json"/></datamodel>
+              <state id="a"><transition event="go" cond="answer.value === 42" target="b"/></state>
+              <state id="b"/>
+            </scxml>
+            """
+        )
+        _ = try directory.write(
+            "tests/reads.json",
+            #"{"initialConfiguration": ["a"], "events": [{"event": {"name": "go"}, "nextConfiguration": ["b"]}]}"#
+        )
+        let tests = directory.url.appendingPathComponent("tests").path
+        let refused = await runTool(["check", tests])
+        #expect(refused.status == 1)
+        #expect(
+            refused.standardOutput.contains(
+                "FAIL reads: error: line 2: <data src=\"../shared/answer.json\"> refused by the source policy"
+            ),
+            "\(refused.standardOutput)"
+        )
+        #expect(refused.standardOutput.hasSuffix("0 passed, 1 failed\n"))
+        let shared = directory.url.appendingPathComponent("shared").path
+        let allowed = await runTool(["check", tests, "--allow-sources", shared])
+        #expect(allowed.status == 0, "\(allowed.standardOutput)")
+        #expect(allowed.standardOutput == "1 passed, 0 failed\n")
+    }
 }

@@ -135,7 +135,8 @@ public enum SCIONConformance {
     /// difference, such as `after event #2 't': expected ["a"], got ["b"]` (configurations
     /// sorted), `initial configuration: expected ..., got ...`, or why the files could not
     /// be used (`error: line 3: <script> is not supported ...`).
-    public static func run(_ name: String, in directory: URL) -> String? {
+    /// `sources` is how its document reads `src` files (its own folder unless told).
+    public static func run(_ name: String, in directory: URL, sources: SCXMLSourcePolicy = .documentFolder) -> String? {
         let expectation: Expectation
         do {
             let data = try Data(contentsOf: directory.appendingPathComponent(name + ".json"))
@@ -146,7 +147,8 @@ public enum SCIONConformance {
         do {
             let document = try SCXMLDocument.load(
                 contentsOf: directory.appendingPathComponent(name + ".scxml"),
-                dataModel: .ecmascript
+                dataModel: .ecmascript,
+                sources: sources
             )
             let clock = ManualStatechartClock()
             let machine = SCXMLInterpreter(document: document, clock: clock)
@@ -173,12 +175,12 @@ public enum SCIONConformance {
     }
 
     /// Runs every test of `directory` (see ``testNames(in:)``), in name order.
-    public static func runAll(in directory: URL) -> Report {
+    public static func runAll(in directory: URL, sources: SCXMLSourcePolicy = .documentFolder) -> Report {
         var report = Report(passed: [], failures: [])
         for name in testNames(in: directory) {
             if let reason = skipReason(name, in: directory) {
                 report.skipped.append((name, reason))
-            } else if let reason = run(name, in: directory) {
+            } else if let reason = run(name, in: directory, sources: sources) {
                 report.failures.append((name, reason))
             } else {
                 report.passed.append(name)

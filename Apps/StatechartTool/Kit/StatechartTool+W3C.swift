@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 
 // `statechart check` on the W3C SCXML tests: a directory with the W3C's manifest.xml, one
 // `.txml` test (converted with xsltproc), or one converted `.scxml` (no `.json` beside it).
@@ -24,10 +25,19 @@ extension StatechartTool {
     /// - Returns: 0 when every test that ran passed, 1 otherwise.
     /// - Throws: ``StatechartToolFailure``: status 2 when the manifest or the stylesheet is
     ///   missing, 1 when xsltproc is.
-    static func checkW3C(_ url: URL, stylesheet: URL?, output: Output) throws(StatechartToolFailure) -> Int32 {
+    static func checkW3C(
+        _ url: URL,
+        stylesheet: URL?,
+        sources: SCXMLSourcePolicy,
+        output: Output
+    ) throws(StatechartToolFailure) -> Int32 {
         let path = url.path
         if url.pathExtension.lowercased() == "scxml" {
-            return report(single: url, W3CConformance.run(url, dataModel: .ecmascript), output: output)
+            return report(
+                single: url,
+                W3CConformance.run(url, dataModel: .ecmascript, sources: sources),
+                output: output
+            )
         }
         do {
             try W3CConverter.checkProgram()
@@ -38,7 +48,7 @@ extension StatechartTool {
             do {
                 return report(
                     single: url,
-                    try W3CSuite.run(file: url, stylesheet: stylesheet, dataModel: .ecmascript),
+                    try W3CSuite.run(file: url, stylesheet: stylesheet, dataModel: .ecmascript, sources: sources),
                     output: output
                 )
             } catch {
@@ -52,7 +62,7 @@ extension StatechartTool {
             throw StatechartToolFailure(error.description)
         }
         guard !suite.tests.isEmpty else { throw StatechartToolFailure("\(path): the manifest lists no test") }
-        let report = suite.runAll(dataModel: .ecmascript)
+        let report = suite.runAll(dataModel: .ecmascript, sources: sources)
         var text = ""
         for skipped in report.skipped { text += "SKIP \(skipped.name): \(skipped.reason)\n" }
         for failure in report.failures { text += "FAIL \(failure.name): \(failure.outcome)\n" }

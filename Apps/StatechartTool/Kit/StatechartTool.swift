@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSCXML
 import Terminal
 
 /// The `statechart` command-line tool: `run`, `check` and `diagram` on SCXML and JSON
@@ -14,7 +15,7 @@ public enum StatechartTool {
     /// The usage text.
     public static let usage = """
         usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE] [--allow-sources DIR]...
-               statechart check PATH [--stylesheet XSL]
+               statechart check PATH [--stylesheet XSL] [--allow-sources DIR]...
                statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...
                statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...
                statechart --help
@@ -53,9 +54,10 @@ public enum StatechartTool {
                         times shorter; also STATECHART_DELAY_SCALE); the steps they
                         trigger show as 'timer' steps
           --allow-sources DIR
-                        also let an SCXML chart's src attributes read the regular files under
-                        DIR (repeatable); by default they read only inside the chart's own
-                        folder, at most 1 MiB each, never a device, FIFO or socket
+                        also let an SCXML chart's src attributes (each test's, for check)
+                        read the regular files under DIR (repeatable); by default they read
+                        only inside the chart's own folder, at most 1 MiB each, never a
+                        device, FIFO or socket
           --log         also log every step on standard error (the debugger for a .json
                         chart, the interpreter's trace for a .scxml one)
           --help        show this help
@@ -133,8 +135,8 @@ public enum StatechartTool {
                 if let tracePath { trace = try RecordedTrace.read(tracePath, for: chart) }
                 try OutputFile.write(Array(try chart.stepThroughPage(trace).utf8), to: path)
                 return 0
-            case .check(let directory, let stylesheet):
-                return try check(directory, stylesheet: stylesheet, output: output)
+            case .check(let directory, let stylesheet, let allowSources):
+                return try check(directory, stylesheet: stylesheet, allowSources: allowSources, output: output)
             case .run(let file, let log, let delayScale, let record, let allowSources):
                 let clock = ScaledStatechartClock(scale: delayScale)
                 let chart = try ChartFile.load(file, clock: clock, allowSources: allowSources)
@@ -175,28 +177,36 @@ public enum StatechartTool {
     static func check(
         _ directory: String,
         stylesheet: String? = nil,
+        allowSources: [String] = [],
         output: Output
     ) throws(StatechartToolFailure) -> Int32 {
+        // Each test's document reads from its own folder, and from the folders given.
+        let sources = SCXMLSourcePolicy.documentFolder(and: allowSources.map { URL(fileURLWithPath: $0) })
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw StatechartToolFailure("\(directory): no such file or directory")
         }
         let url = URL(fileURLWithPath: directory)
         if isW3C(url, isDirectory: isDirectory.boolValue) {
-            return try checkW3C(url, stylesheet: stylesheet.map { URL(fileURLWithPath: $0) }, output: output)
+            return try checkW3C(
+                url,
+                stylesheet: stylesheet.map { URL(fileURLWithPath: $0) },
+                sources: sources,
+                output: output
+            )
         }
         if stylesheet != nil {
             throw StatechartToolFailure("--stylesheet applies only to W3C tests (.txml files, a manifest.xml)")
         }
         if !isDirectory.boolValue {
-            return try checkOne(directory, output: output)
+            return try checkOne(directory, sources: sources, output: output)
         }
         guard !SCIONConformance.testNames(in: url).isEmpty else {
             throw StatechartToolFailure(
                 "\(directory): no SCION tests (a .scxml with a .json beside it) nor W3C tests (a manifest.xml)"
             )
         }
-        let report = SCIONConformance.runAll(in: url)
+        let report = SCIONConformance.runAll(in: url, sources: sources)
         var text = ""
         for skipped in report.skipped {
             text += "SKIP \(skipped.name): \(skipped.reason)\n"
@@ -216,7 +226,11 @@ public enum StatechartTool {
     }
 
     /// Runs the one SCION test whose `.scxml` or `.json` file is `file`.
-    private static func checkOne(_ file: String, output: Output) throws(StatechartToolFailure) -> Int32 {
+    private static func checkOne(
+        _ file: String,
+        sources: SCXMLSourcePolicy,
+        output: Output
+    ) throws(StatechartToolFailure) -> Int32 {
         let url = URL(fileURLWithPath: file)
         let base = url.deletingPathExtension()
         let fileManager = FileManager.default
@@ -231,7 +245,7 @@ public enum StatechartTool {
         if let reason = SCIONConformance.skipReason(name, in: base.deletingLastPathComponent()) {
             throw StatechartToolFailure("\(file): not a SCION test: \(reason)")
         }
-        let failure = SCIONConformance.run(name, in: base.deletingLastPathComponent())
+        let failure = SCIONConformance.run(name, in: base.deletingLastPathComponent(), sources: sources)
         output.standardOutput(
             (failure.map { "FAIL \(name): \($0)\n" } ?? "")
                 + (failure == nil ? "1 passed, 0 failed\n" : "0 passed, 1 failed\n")

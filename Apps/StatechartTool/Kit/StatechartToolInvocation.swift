@@ -14,7 +14,7 @@ public enum StatechartToolInvocation: Equatable, Sendable {
     /// directory (SCION-format pairs, or the W3C tests of a `manifest.xml`) or the one test
     /// file (a SCION `.scxml`/`.json`, a W3C `.txml`, or a converted W3C `.scxml`); `.txml`
     /// files are converted with `stylesheet` (by default `confEcma.xsl` beside the manifest).
-    case check(directory: String, stylesheet: String? = nil)
+    case check(directory: String, stylesheet: String? = nil, allowSources: [String] = [])
     /// `statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...`:
     /// the chart's diagram, printed or (with `output`) written to a file; a PNG needs `output`.
     case diagram(file: String, format: DiagramFormat, output: String? = nil, allowSources: [String] = [])
@@ -111,7 +111,7 @@ public enum StatechartToolInvocation: Equatable, Sendable {
         }
         let allowed: [String: [String]] = [
             "--format": ["diagram"], "-o": ["diagram", "view"], "--record": ["run"], "--trace": ["view"],
-            "--stylesheet": ["check"], "--allow-sources": ["run", "diagram", "view"],
+            "--stylesheet": ["check"], "--allow-sources": ["run", "check", "diagram", "view"],
         ]
         if !allowSources.isEmpty { values["--allow-sources"] = allowSources[0] }
         for (option, subcommands) in allowed.sorted(by: { $0.key < $1.key })
@@ -137,7 +137,9 @@ public enum StatechartToolInvocation: Equatable, Sendable {
                 )
             )
         case "check":
-            return .success(.check(directory: operand, stylesheet: values["--stylesheet"]))
+            return .success(
+                .check(directory: operand, stylesheet: values["--stylesheet"], allowSources: allowSources)
+            )
         case "view":
             guard let output = values["-o"] else {
                 return .failure(UsageError("'view' needs -o PAGE, the HTML file to write (for example -o run.html)"))

@@ -57,11 +57,16 @@ public enum W3CConformance {
     }
 
     /// Loads the SCXML document at `url` offering `dataModel` (nil: the null data model only)
-    /// and runs it (see ``run(_:limits:)``).
-    public static func run(_ url: URL, dataModel: SCXMLDataModel? = nil, limits: Limits = Limits()) -> Outcome {
+    /// and reading its sources by `sources`, and runs it (see ``run(_:limits:)``).
+    public static func run(
+        _ url: URL,
+        dataModel: SCXMLDataModel? = nil,
+        sources: SCXMLSourcePolicy = .documentFolder,
+        limits: Limits = Limits()
+    ) -> Outcome {
         let document: SCXMLDocument
         do {
-            document = try SCXMLDocument.load(contentsOf: url, dataModel: dataModel)
+            document = try SCXMLDocument.load(contentsOf: url, dataModel: dataModel, sources: sources)
         } catch {
             return .loadError("\(error)")
         }
@@ -111,6 +116,7 @@ public enum W3CConformance {
         from source: URL,
         converter: W3CConverter,
         dataModel: SCXMLDataModel? = nil,
+        sources: SCXMLSourcePolicy = .documentFolder,
         limits: Limits = Limits()
     ) -> Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -134,6 +140,7 @@ public enum W3CConformance {
             let outcome = run(
                 folder.appendingPathComponent(W3CConverter.convertedName(file)),
                 dataModel: dataModel,
+                sources: sources,
                 limits: limits
             )
             guard outcome != .pass else { continue }

@@ -69,6 +69,7 @@ public struct W3CSuite: Sendable {
     /// in the manifest's order; manual tests are skipped.
     public func runAll(
         dataModel: SCXMLDataModel? = nil,
+        sources: SCXMLSourcePolicy = .documentFolder,
         limits: W3CConformance.Limits = W3CConformance.Limits()
     ) -> Report {
         var report = Report()
@@ -82,6 +83,7 @@ public struct W3CSuite: Sendable {
                 from: source,
                 converter: converter,
                 dataModel: dataModel,
+                sources: sources,
                 limits: limits
             )
             if outcome == .pass {
@@ -101,6 +103,7 @@ public struct W3CSuite: Sendable {
         file: URL,
         stylesheet: URL? = nil,
         dataModel: SCXMLDataModel? = nil,
+        sources: SCXMLSourcePolicy = .documentFolder,
         limits: W3CConformance.Limits = W3CConformance.Limits()
     ) throws(W3CConformanceError) -> W3CConformance.Outcome {
         let folder = file.deletingLastPathComponent()
@@ -117,7 +120,14 @@ public struct W3CSuite: Sendable {
             documents: [name],
             dependencies: listed?.dependencies ?? namedFiles(in: file)
         )
-        return W3CConformance.run(test, from: folder, converter: converter, dataModel: dataModel, limits: limits)
+        return W3CConformance.run(
+            test,
+            from: folder,
+            converter: converter,
+            dataModel: dataModel,
+            sources: sources,
+            limits: limits
+        )
     }
 
     /// The files beside `file` that it names: `NAME.scxml` stands for `NAME.txml`.
