@@ -63,6 +63,9 @@ struct ScriptedTests {
     func clics(screen: String, expected: Int) async {
         // The loads wait at a gate the test opens once all three have started (as a user
         // clicking three times within the original's 5 s), so no timing decides the count.
+        // Each Load is typed once the one before it waits at the gate: a cancelling Load that
+        // reached the machine before the previous load's task had begun would cancel that
+        // task before its side effect ran, and only two loads would ever arrive.
         let gate = Gate()
         let app = AppDriver(interactive: true) { _ in
             await gate.wait()
@@ -75,7 +78,9 @@ struct ScriptedTests {
                 "'reset' is not available in state ClicsIsIdle: it is available in ClicsIsLoaded, once a load ended."
         )
         await app.type("load", expecting: "loading...")
+        await within("the first load at the gate") { await gate.waitForWaiters(1) }
         app.console.type("load")
+        await within("the second load at the gate") { await gate.waitForWaiters(2) }
         app.console.type("load")
         await within("three loads at the gate") { await gate.waitForWaiters(3) }
         await gate.open()
