@@ -6,6 +6,16 @@ import StateMachineSupport
 
 extension Statechart {
     package struct RegionSpec: Sendable {
+        var states: [NodeSpec]
+        package var initial: StateID?
+        /// SCXML's initial transition: targets anywhere below the region (several, for
+        /// parallel descendants, or history pseudo states), overriding `initial`.
+        package var initialTargets: [Target] = []
+        /// The initial transition's executable content, run after the owner's enter block.
+        package var initialAction: Action? = nil
+        /// The states' positions by name, made on the first lookup and shared by copies.
+        private let names = StateNameIndex()
+
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(
             states: [NodeSpec],
@@ -18,16 +28,6 @@ extension Statechart {
             self.initialTargets = initialTargets
             self.initialAction = initialAction
         }
-
-        var states: [NodeSpec]
-        package var initial: StateID?
-        /// SCXML's initial transition: targets anywhere below the region (several, for
-        /// parallel descendants, or history pseudo states), overriding `initial`.
-        package var initialTargets: [Target] = []
-        /// The initial transition's executable content, run after the owner's enter block.
-        package var initialAction: Action? = nil
-        /// The states' positions by name, made on the first lookup and shared by copies.
-        private let names = StateNameIndex()
 
         /// The position of the state named `name`, as `states.firstIndex` finds it, in
         /// constant time once the region has been searched by name (paths are resolved one
@@ -63,6 +63,20 @@ extension Statechart {
     }
 
     package struct NodeSpec: Sendable {
+        var id: StateID
+        var content: ContentSpec
+        package var enter: Action?
+        package var exit: Action?
+        var handlers: [HandlerSpec]
+        /// A final state: entering it completes its region (`done.state.<parent>`).
+        package var isFinal = false
+        /// History pseudo states of this (composite or parallel) state.
+        package var histories: [HistorySpec] = []
+        /// Events this state defers while it is active.
+        var deferred: [EventID] = []
+        /// Work started on entry and cancelled on exit; its result is sent as an event.
+        var task: StateTask?
+
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(
             id: StateID,
@@ -85,20 +99,6 @@ extension Statechart {
             self.deferred = deferred
             self.task = task
         }
-
-        var id: StateID
-        var content: ContentSpec
-        package var enter: Action?
-        package var exit: Action?
-        var handlers: [HandlerSpec]
-        /// A final state: entering it completes its region (`done.state.<parent>`).
-        package var isFinal = false
-        /// History pseudo states of this (composite or parallel) state.
-        package var histories: [HistorySpec] = []
-        /// Events this state defers while it is active.
-        var deferred: [EventID] = []
-        /// Work started on entry and cancelled on exit; its result is sent as an event.
-        var task: StateTask?
     }
 
     /// What makes a handler fire.
@@ -114,6 +114,14 @@ extension Statechart {
     }
 
     package struct HandlerSpec: Sendable {
+        var trigger: Trigger
+        var target: Target
+        var kind: StatechartTransitionKind
+        var guardBlock: Guard?
+        var action: Action?
+        /// The guard's name, shown by diagrams; nil when the guard has none.
+        var guardName: String? = nil
+
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(
             trigger: Trigger,
@@ -134,14 +142,6 @@ extension Statechart {
             self.extraEvents = extraEvents
             self.extraTargets = extraTargets
         }
-
-        var trigger: Trigger
-        var target: Target
-        var kind: StatechartTransitionKind
-        var guardBlock: Guard?
-        var action: Action?
-        /// The guard's name, shown by diagrams; nil when the guard has none.
-        var guardName: String? = nil
         /// More events that fire the handler (SCXML's `event="a b"`).
         package var extraEvents: [EventID] = []
         /// More targets, entered together with `target` (SCXML's `target="a b"`): states
@@ -155,6 +155,15 @@ extension Statechart {
     }
 
     package struct HistorySpec: Sendable {
+        var name: String
+        var kind: StatechartHistoryKind
+        var defaultTarget: StateID?
+        /// More default targets (SCXML's `<history><transition target="a b">`).
+        var extraDefaultTargets: [StateID] = []
+        /// The default transition's executable content, run after the owner's enter block
+        /// when the default is taken.
+        var defaultAction: Action? = nil
+
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(
             name: String,
@@ -169,15 +178,6 @@ extension Statechart {
             self.extraDefaultTargets = extraDefaultTargets
             self.defaultAction = defaultAction
         }
-
-        var name: String
-        var kind: StatechartHistoryKind
-        var defaultTarget: StateID?
-        /// More default targets (SCXML's `<history><transition target="a b">`).
-        var extraDefaultTargets: [StateID] = []
-        /// The default transition's executable content, run after the owner's enter block
-        /// when the default is taken.
-        var defaultAction: Action? = nil
     }
 
     /// A state-scoped task: the work of ``State/task(_:)``.

@@ -41,6 +41,18 @@ package enum StepRequest: Sendable {
 /// One entry of the chart's event queue. Not generic: the payload travels type-erased and
 /// is cast back only when a user block runs.
 package struct QueueItem: Sendable {
+    var request: StepRequest
+    var payload: (any Sendable)?
+    var completion: StepCompletion?
+    /// For a state-scoped task's result: the state whose task sent it, or -1. The event is
+    /// dropped unless that state is still in the `generation` it was entered in. For a
+    /// timeout, `generation` is the one of the timer's state.
+    var sourceState: Int32 = -1
+    var generation: UInt64 = 0
+    /// The chart queued it itself without waiting: a raised event, a zero-delay send or
+    /// timer, a task's result. Such steps in a row are bounded (`maxSelfFedSteps`).
+    var selfFed = false
+
     /// Memberwise, for the whole package: the SCXML layer queues sends and invocations.
     package init(
         request: StepRequest,
@@ -57,18 +69,6 @@ package struct QueueItem: Sendable {
         self.generation = generation
         self.selfFed = selfFed
     }
-
-    var request: StepRequest
-    var payload: (any Sendable)?
-    var completion: StepCompletion?
-    /// For a state-scoped task's result: the state whose task sent it, or -1. The event is
-    /// dropped unless that state is still in the `generation` it was entered in. For a
-    /// timeout, `generation` is the one of the timer's state.
-    var sourceState: Int32 = -1
-    var generation: UInt64 = 0
-    /// The chart queued it itself without waiting: a raised event, a zero-delay send or
-    /// timer, a task's result. Such steps in a row are bounded (`maxSelfFedSteps`).
-    var selfFed = false
 
     /// Whether this is an event (or timeout) rather than a start or stop request.
     var isEvent: Bool {
