@@ -37,24 +37,14 @@ public enum ChartFile: Sendable {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "scxml":
             let url = URL(fileURLWithPath: path)
-            let folders = [url.deletingLastPathComponent()] + allowSources.map { URL(fileURLWithPath: $0) }
+            let sources = SCXMLSourcePolicy.documentFolder(and: allowSources.map { URL(fileURLWithPath: $0) })
             do {
-                return .scxml(
-                    try SCXMLDocument.load(contentsOf: url, dataModel: .ecmascript, sources: .folders(folders))
-                )
-            } catch .sourceRefused(let element, let attribute, let value, let line, let rule) {
-                let error = SCXMLError.sourceRefused(
-                    element: element,
-                    attribute: attribute,
-                    value: value,
-                    line: line,
-                    rule: rule
-                )
+                return .scxml(try SCXMLDocument.load(contentsOf: url, dataModel: .ecmascript, sources: sources))
+            } catch {
+                guard case .sourceRefused = error else { throw StatechartToolFailure("\(path): \(error)") }
                 throw StatechartToolFailure(
                     "\(path): \(error) (statechart reads sources only inside the chart's folder and the folders given with --allow-sources DIR)"
                 )
-            } catch {
-                throw StatechartToolFailure("\(path): \(error)")
             }
         case "json":
             do {

@@ -20,7 +20,7 @@ extension Statechart {
         let eventIndex: [EventID: Int32]
         /// Event identifiers by index.
         let eventIDs: [EventID]
-        package let stateIndex: [StateID: Int32]
+        let stateIndex: [StateID: Int32]
         /// Prefix matching's lookup of names that are not events of the chart.
         let matching: EventClasses
         /// Per region, its initial transition's executable content (SCXML).

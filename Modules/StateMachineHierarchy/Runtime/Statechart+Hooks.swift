@@ -6,7 +6,7 @@ extension Statechart {
     /// before the chart (and so this object) can be shared; afterwards it is only read.
     @usableFromInline
     package final class Hooks: EngineHooks, @unchecked Sendable {
-        package let model: Model
+        let model: Model
         // The model's tables that steps read, here so that a step reads them from this
         // object's own storage: read through the shared model, a dictionary lookup retained
         // and released the table on every event.
@@ -55,7 +55,7 @@ extension Statechart {
 
         /// The event table's index for `name` (-1 when no handler uses it), and the name
         /// traces give it when the table does not hold it as is (an empty name is an error).
-        package func lookUp(_ name: EventID) throws(StatechartError) -> (index: Int32, unlisted: String?) {
+        func lookUp(_ name: EventID) throws(StatechartError) -> (index: Int32, unlisted: String?) {
             if let index = eventIndex[name] {
                 return (index, nil)
             }
