@@ -45,6 +45,8 @@ let package = Package(
         .library(name: "StateMachineUI", targets: ["StateMachineUI"]),
         .library(name: "StateMachineSCXML", targets: ["StateMachineSCXML"]),
         .library(name: "StateMachineECMAScript", targets: ["StateMachineECMAScript"]),
+        .library(name: "StateMachineDurable", targets: ["StateMachineDurable"]),
+        .library(name: "StateMachineDurableSCXML", targets: ["StateMachineDurableSCXML"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
@@ -107,6 +109,25 @@ let package = Package(
             "StateMachineECMAScript",
             path: "Modules/StateMachineECMAScript",
             dependencies: ["StateMachineSCXML", "StateMachineHierarchy", "CDuktape"]
+        ),
+        // Durable machines: the store interface, the runtime, the forms of Core, table and
+        // statechart machines, and the SQLite store. CSQLite links Debian's libsqlite3
+        // (libsqlite3-dev; scripts/setup installs it) through a module map, without
+        // pkg-config; named so that it cannot clash with Apple's SQLite3 module.
+        .systemLibrary(name: "CSQLite", path: "Modules/CSQLite"),
+        .library(
+            "StateMachineDurable",
+            path: "Modules/StateMachineDurable",
+            dependencies: [
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "CSQLite",
+            ]
+        ),
+        // Durable SCXML sessions, apart so that a Core or table user of durable machines
+        // links neither FoundationXML nor duktape.
+        .library(
+            "StateMachineDurableSCXML",
+            path: "Modules/StateMachineDurableSCXML",
+            dependencies: ["StateMachineDurable", "StateMachineSCXML", "StateMachineHierarchy", "StateMachineSupport"]
         ),
         // The runtime products; not StateMachineTest, which links XCTest and Testing.
         .library(
@@ -276,6 +297,13 @@ let package = Package(
             dependencies: ["StatechartToolKit", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript"]
         ),
         .tests("TerminalTests", dependencies: ["Terminal"]),
+        .tests(
+            "StateMachineDurableTests",
+            dependencies: [
+                "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineECMAScript", "StateMachineSCXML",
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "TestSupport",
+            ]
+        ),
         .tests(
             "ReadmeTests",
             dependencies: [

@@ -37,14 +37,18 @@ public struct Output<SuperState, SuperEvent>: Sendable {
         /// Runs the side effect once, handing each produced event to `emit`. `emit` returns
         /// false once the output may no longer feed the machine (cancelled, machine finished).
         @usableFromInline let run: @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
+        /// The value the output was made from by ``Output/init(effect:priority:cancellationPolicy:lifecyclePolicy:onFailure:)``, if any.
+        @usableFromInline let effect: (any OutputEffect<SuperEvent>)?
 
         init(
             priority: TaskPriority?,
             cancellationPolicy: Cancel<SuperState, SuperEvent>?,
             lifecyclePolicy: LifecyclePolicy,
             onFailure: (@Sendable (any Error) async -> AnyEvent?)?,
+            effect: (any OutputEffect<SuperEvent>)? = nil,
             run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
         ) {
+            self.effect = effect
             self.priority = priority
             self.cancellationPolicy = cancellationPolicy
             self.lifecyclePolicy = lifecyclePolicy
@@ -58,6 +62,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
         cancellationPolicy: Cancel<SuperState, SuperEvent>?,
         lifecyclePolicy: LifecyclePolicy,
         onFailure: (@Sendable (any Error) async -> AnyEvent?)?,
+        effect: (any OutputEffect<SuperEvent>)? = nil,
         run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
     ) {
         self.body = Body(
@@ -65,6 +70,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure,
+            effect: effect,
             run: run
         )
     }
@@ -165,6 +171,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             cancellationPolicy: cancel,
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure,
+            effect: body.effect,
             run: body.run
         )
     }
@@ -176,6 +183,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: policy,
             onFailure: onFailure,
+            effect: body.effect,
             run: body.run
         )
     }
@@ -187,7 +195,54 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure,
+            effect: body.effect,
             run: body.run
         )
     }
+}
+
+extension Output {
+    /// An output whose side effect is the value `effect`: the runtime runs
+    /// ``OutputEffect/perform()`` in the output's task and feeds the event it returns back
+    /// into the machine, as it does with the event a closure's side effect returns.
+    ///
+    /// Unlike a closure, the value can be inspected (``effect``): a durable machine
+    /// (`StateMachineDurable`) records it by name in its outbox and performs it after the
+    /// step is committed.
+    public init<Effect: OutputEffect>(
+        effect: Effect,
+        priority: TaskPriority? = nil,
+        cancellationPolicy: Cancel<SuperState, SuperEvent>? = nil,
+        lifecyclePolicy: LifecyclePolicy = .none,
+        onFailure: (@Sendable (any Error) async -> AnyEvent?)? = nil
+    ) where Effect.SuperEvent == SuperEvent {
+        self.init(
+            priority: priority,
+            cancellationPolicy: cancellationPolicy,
+            lifecyclePolicy: lifecyclePolicy,
+            onFailure: onFailure,
+            effect: effect
+        ) { emit in
+            let event = try await effect.perform()
+            guard !Task.isCancelled, let event else { return }
+            _ = emit(event)
+        }
+    }
+
+    /// The value this output was made from with ``init(effect:priority:cancellationPolicy:lifecyclePolicy:onFailure:)``;
+    /// nil for an output made from a closure.
+    public var effect: (any OutputEffect<SuperEvent>)? { body.effect }
+}
+
+/// A side effect described by a value: what to do, as data, and how to do it.
+///
+/// Give one to ``Output/init(effect:priority:cancellationPolicy:lifecyclePolicy:onFailure:)``.
+/// Where a closure can only be run, a value can also be named, stored and performed later:
+/// a durable machine records its outputs' effects in an outbox, in the same transaction
+/// as the step, and performs them once the step is committed.
+public protocol OutputEffect<SuperEvent>: Sendable {
+    /// The tag type of the events the effect may feed back.
+    associatedtype SuperEvent
+    /// Performs the effect; the event it returns, if any, is fed back into the machine.
+    func perform() async throws -> (any Event<SuperEvent>)?
 }

@@ -1,0 +1,539 @@
+import FoundationEssentials
+
+/// A machine that outlives its process: every event it applies is committed to its
+/// store, with the step's new state, its effects and its timers, before `send` returns.
+///
+/// Open one with ``DurableStore/open(_:_:options:)``, send it events, close it:
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "machines.sqlite")
+/// let machine = try await store.open("order-17", DurableTable(version: "1") { effects in ... })
+/// try await machine.send(.pay, idempotencyKey: "payment-9f2")
+/// await machine.close()
+/// ```
+///
+/// Guarantees (see the "Durable machines" article):
+/// - `send` returns after one transaction that holds the event, its step and the machine's
+///   new state. Sends that arrive while a commit is under way are applied in arrival order
+///   and committed together by the next one (group commit); none returns before its commit.
+/// - An event sent with an idempotency key is applied at most once, however often it is sent.
+/// - Effects are recorded in the outbox by the step's transaction and delivered after it,
+///   at least once, in order, each with a stable key.
+/// - Timers are stored with their due time on the store's clock, and fire after a restart.
+public actor DurableMachine<Form: DurableForm>: DurableClockListener {
+    /// The machine's key in its store.
+    public nonisolated let key: String
+    private let store: any DurableStore
+    private let form: Form
+    private let effects = DurableEffects()
+    private let identity: DefinitionIdentity
+
+    private var instance: Form.Instance
+    /// The state, timers and last journal sequence as of the last commit: what a failed
+    /// commit returns the machine to.
+    private var committed: (state: Data, timers: [DurableTimer], sequence: Int64)
+    /// The events scheduled by effects, by identifier (the form's own timers are its own).
+    private var scheduled: [String: DurableTimer]
+    /// Whether the next commit must write the timers (the open changed them).
+    private var timersDirty = false
+    /// The time of a manual clock, as last told by the store.
+    private var manualTime: DurableInstant
+
+    private var pending: [Pending] = []
+    private var draining = false
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private var deliveries: [OutboxEntry] = []
+    private var delivery: Task<Void, Never>?
+    private var wake: (due: DurableInstant, task: Task<Void, Never>)?
+    private var isClosed = false
+    private var isStarted: Bool
+    /// Why the last delivery of each failed effect failed, by effect key.
+    public private(set) var deliveryFailures: [String: String] = [:]
+
+    /// An event waiting for the next commit.
+    private struct Pending {
+        enum Source {
+            case sent(Form.Event, idempotencyKey: String?)
+            case inbox(InboxEntry)
+            case timer(DurableTimer)
+            case feedback(Form.Event, effect: String)
+        }
+        let source: Source
+        let waiter: CheckedContinuation<DurableReceipt, any Error>?
+    }
+
+    init(
+        key: String,
+        store: any DurableStore,
+        form: Form,
+        stored: StoredMachine?,
+        options: DurableOptions
+    ) async throws {
+        self.key = key
+        self.store = store
+        self.form = form
+        let identity = form.identity
+        self.identity = identity
+        let now = try await store.now()
+        manualTime = now
+        var state = stored?.state
+        if let stored, stored.identity != identity {
+            guard let migration = options.migration else {
+                throw DurableError.definitionChanged(key: key, stored: stored.identity, opening: identity)
+            }
+            state = try migration.migrate(stored.identity, stored.state)
+        }
+        var timers = stored?.timers ?? []
+        var dirty = stored.map { $0.identity != identity } ?? false
+        if options.timerPolicy != .fire {
+            for index in timers.indices where timers[index].due <= now {
+                dirty = true
+                timers[index].due = options.timerPolicy == .restart ? now + timers[index].delay.nanoseconds : Int64.min
+            }
+            timers.removeAll { $0.due == Int64.min }
+        }
+        instance = try form.makeInstance(
+            restoring: state,
+            at: now,
+            timers: timers.filter { $0.event == nil },
+            effects: effects
+        )
+        scheduled = Dictionary(uniqueKeysWithValues: timers.filter { $0.event != nil }.map { ($0.id, $0) })
+        committed = (stored?.state ?? Data(), timers, stored?.lastSequence ?? 0)
+        timersDirty = dirty
+        isStarted = stored != nil
+        for entry in stored?.unapplied ?? [] { pending.append(Pending(source: .inbox(entry), waiter: nil)) }
+        deliveries = stored?.undelivered ?? []
+    }
+
+    /// Commits the start of a new machine, fires the timers that fell due while it was
+    /// closed, applies its inbox and starts its deliveries.
+    func catchUp() async throws {
+        if !isStarted || timersDirty {
+            try await commitStart()
+        }
+        let now = currentTime()
+        let overdue = allTimers.filter { $0.due <= now }.sorted(by: Self.dueOrder)
+        pending.insert(contentsOf: overdue.map { Pending(source: .timer($0), waiter: nil) }, at: 0)
+        await runPending()
+        startDeliveries()
+        armWake()
+    }
+
+    // MARK: Sending
+
+    /// Applies `event` and returns once its step is committed.
+    ///
+    /// With an `idempotencyKey`, an event whose key the machine has seen (applied, or in
+    /// its inbox) is not applied again: the receipt says it is a duplicate.
+    /// - Throws: the step's error (the event is not applied, nothing is committed), a
+    ///   storage error (the machine stays at its last committed state), or
+    ///   ``DurableError/closed(key:)``.
+    @discardableResult
+    public func send(_ event: Form.Event, idempotencyKey: String? = nil) async throws -> DurableReceipt {
+        guard !isClosed else { throw DurableError.closed(key: key) }
+        return try await withCheckedThrowingContinuation { waiter in
+            pending.append(Pending(source: .sent(event, idempotencyKey: idempotencyKey), waiter: waiter))
+            startDraining()
+        }
+    }
+
+    /// Journals `event` in the machine's inbox and returns once that is committed; the
+    /// machine applies it after the events before it, in a later commit. An event posted
+    /// before a crash is applied when the machine is next opened.
+    @discardableResult
+    public func post(_ event: Form.Event, idempotencyKey: String? = nil) async throws -> DurableReceipt {
+        guard !isClosed else { throw DurableError.closed(key: key) }
+        let entry = InboxEntry(kind: .posted, payload: try form.encode(event: event), idempotencyKey: idempotencyKey, time: currentTime())
+        guard let id = try await store.post(key, entry) else { return DurableReceipt(sequence: nil, isDuplicate: true) }
+        var accepted = entry
+        accepted.id = id
+        pending.append(Pending(source: .inbox(accepted), waiter: nil))
+        startDraining()
+        return DurableReceipt(sequence: nil, isDuplicate: false)
+    }
+
+    /// The machine's state as of its last step.
+    public var state: Form.State { form.state(of: instance) }
+
+    /// The machine's pending timers and scheduled events, by due time.
+    public var timers: [DurableTimer] { allTimers.sorted(by: Self.dueOrder) }
+
+    /// Returns once every event sent, posted or fallen due so far is committed and every
+    /// effect recorded so far has been delivered (or failed: ``deliveryFailures``).
+    public func settle() async {
+        while draining || delivery != nil || !pending.isEmpty {
+            await withCheckedContinuation { idleWaiters.append($0) }
+        }
+    }
+
+    /// Waits for the commits under way, stops delivering and firing timers, and gives up
+    /// the claim on the machine so that another process may open it. Undelivered effects
+    /// and pending timers stay in the store for the next open.
+    public func close() async {
+        guard !isClosed else { return }
+        isClosed = true
+        while draining { await withCheckedContinuation { idleWaiters.append($0) } }
+        wake?.task.cancel()
+        wake = nil
+        let delivering = delivery
+        delivering?.cancel()
+        await delivering?.value
+        store.openMachines.remove(self)
+        await store.release(key)
+        resumeIdleWaiters()
+    }
+
+    // MARK: The clock
+
+    func clockAdvanced(to time: DurableInstant) async {
+        guard !isClosed else { return }
+        manualTime = max(manualTime, time)
+        enqueueDueTimers(by: time)
+        await runPending()
+    }
+
+    private func currentTime() -> DurableInstant {
+        store.clock == .manual ? manualTime : DurableClock.wallTime()
+    }
+
+    private var allTimers: [DurableTimer] { form.timers(of: instance) + scheduled.values }
+
+    private static func dueOrder(_ a: DurableTimer, _ b: DurableTimer) -> Bool {
+        (a.due, a.id) < (b.due, b.id)
+    }
+
+    private func enqueueDueTimers(by time: DurableInstant) {
+        let queued = Set(pending.compactMap { if case .timer(let timer) = $0.source { timer.id } else { nil } })
+        for timer in allTimers.sorted(by: Self.dueOrder) where timer.due <= time && !queued.contains(timer.id) {
+            pending.append(Pending(source: .timer(timer), waiter: nil))
+        }
+    }
+
+    /// On the wall clock: a task that sleeps until the earliest timer falls due.
+    private func armWake() {
+        guard store.clock == .system, !isClosed else { return }
+        guard let next = allTimers.map(\.due).min() else {
+            wake?.task.cancel()
+            wake = nil
+            return
+        }
+        if let wake, wake.due == next { return }
+        wake?.task.cancel()
+        let delay = max(0, next - DurableClock.wallTime())
+        wake = (
+            next,
+            Task { [weak self] in
+                try? await Task.sleep(for: .nanoseconds(delay))
+                guard !Task.isCancelled, let self else { return }
+                await self.wakeUp()
+            }
+        )
+    }
+
+    private func wakeUp() async {
+        wake = nil
+        enqueueDueTimers(by: DurableClock.wallTime())
+        startDraining()
+    }
+
+    // MARK: Steps and commits
+
+    private func startDraining() {
+        guard !draining else { return }
+        draining = true
+        Task { await self.drainLoop() }
+    }
+
+    /// Runs what is pending (and what arrives meanwhile) to completion.
+    private func runPending() async {
+        if draining {
+            await settleCommits()
+        } else {
+            draining = true
+            await drainLoop()
+        }
+    }
+
+    private func settleCommits() async {
+        while draining { await withCheckedContinuation { idleWaiters.append($0) } }
+    }
+
+    private func drainLoop() async {
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            await commit(batch)
+        }
+        draining = false
+        armWake()
+        resumeIdleWaiters()
+    }
+
+    private func resumeIdleWaiters() {
+        guard !draining, delivery == nil || isClosed else { return }
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The outcome of one pending event's step.
+    private enum Outcome {
+        case applied(Int64)
+        case duplicate
+        case failed(any Error)
+    }
+
+    /// Runs the steps of `batch` in order and commits them in one transaction.
+    private func commit(_ batch: [Pending]) async {
+        var entries: [JournalEntry] = []
+        var consumed: [Int64] = []
+        var delivered: [String] = []
+        var outbox: [OutboxEntry] = []
+        var outcomes: [Outcome] = []
+        var keys: Set<String> = []
+        var replay: [Pending] = []
+        var sequence = committed.sequence
+        for item in batch {
+            do {
+                let (kind, payload, idempotencyKey, time) = try await step(item, keys: &keys, sequence: sequence + 1)
+                sequence += 1
+                let records = effects.take()
+                outbox += try record(records, sequence: sequence, time: time)
+                entries.append(JournalEntry(sequence: sequence, kind: kind, payload: payload, idempotencyKey: idempotencyKey, time: time))
+                if case .inbox(let entry) = item.source { consumed.append(entry.id) }
+                if case .feedback(_, let effect) = item.source { delivered.append(effect) }
+                outcomes.append(.applied(sequence))
+                replay.append(item)
+            } catch Skip.duplicate {
+                if case .inbox(let entry) = item.source { consumed.append(entry.id) }
+                if case .feedback(_, let effect) = item.source { delivered.append(effect) }
+                outcomes.append(.duplicate)
+            } catch Skip.timerGone {
+                outcomes.append(.duplicate)
+            } catch {
+                _ = effects.take()
+                outcomes.append(.failed(error))
+                // The failed step may have changed the instance: rebuild it from the last
+                // commit and repeat the batch's steps that succeeded.
+                do {
+                    try await rebuild(replaying: replay)
+                } catch {
+                    fail(batch, with: error)
+                    return
+                }
+            }
+        }
+        do {
+            let timers = allTimers.sorted(by: Self.dueOrder)
+            let timersChanged = timersDirty || timers != committed.timers.sorted(by: Self.dueOrder)
+            let state = try form.encodeState(of: instance)
+            if !entries.isEmpty || !consumed.isEmpty || !delivered.isEmpty || timersChanged {
+                try await store.commit(
+                    DurableCommit(
+                        key: key,
+                        identity: identity,
+                        entries: entries,
+                        consumedInbox: consumed,
+                        delivered: delivered,
+                        state: state,
+                        timers: timersChanged ? timers : nil,
+                        effects: outbox
+                    )
+                )
+            }
+            committed = (state, timers, sequence)
+            timersDirty = false
+        } catch {
+            fail(batch, with: error)
+            return
+        }
+        for (item, outcome) in zip(batch, outcomes) {
+            switch outcome {
+            case .applied(let sequence): item.waiter?.resume(returning: DurableReceipt(sequence: sequence, isDuplicate: false))
+            case .duplicate: item.waiter?.resume(returning: DurableReceipt(sequence: nil, isDuplicate: true))
+            case .failed(let error): item.waiter?.resume(throwing: error)
+            }
+        }
+        if !outbox.isEmpty {
+            deliveries += outbox
+            startDeliveries()
+        }
+    }
+
+    /// Why a pending event was not applied, though nothing failed.
+    private enum Skip: Error {
+        case duplicate
+        case timerGone
+    }
+
+    /// Runs one pending event's step; returns its journal entry's parts.
+    private func step(
+        _ item: Pending,
+        keys: inout Set<String>,
+        sequence: Int64
+    ) async throws -> (DurableEventKind, Data, String?, DurableInstant) {
+        switch item.source {
+        case .sent(let event, let idempotencyKey):
+            if let idempotencyKey {
+                guard !keys.contains(idempotencyKey) else { throw Skip.duplicate }
+                if try await store.knows(key, idempotencyKey: idempotencyKey) { throw Skip.duplicate }
+                keys.insert(idempotencyKey)
+            }
+            let payload = try form.encode(event: event)
+            let time = currentTime()
+            try await form.apply(event, to: instance, at: time)
+            return (.sent, payload, idempotencyKey, time)
+        case .inbox(let entry):
+            if let idempotencyKey = entry.idempotencyKey {
+                guard !keys.contains(idempotencyKey) else { throw Skip.duplicate }
+                keys.insert(idempotencyKey)
+            }
+            let time = currentTime()
+            try await form.apply(try form.decode(event: entry.payload), to: instance, at: time)
+            return (entry.kind, entry.payload, entry.idempotencyKey, time)
+        case .feedback(let event, let effect):
+            guard !keys.contains(effect) else { throw Skip.duplicate }
+            if try await store.knows(key, idempotencyKey: effect) { throw Skip.duplicate }
+            keys.insert(effect)
+            let payload = try form.encode(event: event)
+            let time = currentTime()
+            try await form.apply(event, to: instance, at: time)
+            return (.feedback, payload, effect, time)
+        case .timer(let timer):
+            if let event = timer.event {
+                guard scheduled[timer.id] == timer else { throw Skip.timerGone }
+                scheduled[timer.id] = nil
+                try await form.apply(try form.decode(event: event), to: instance, at: timer.due)
+                return (.timer, event, nil, timer.due)
+            }
+            guard form.timers(of: instance).contains(timer) else { throw Skip.timerGone }
+            try await form.fire(timer: timer.id, in: instance, at: timer.due)
+            return (.timer, Data(timer.id.utf8), nil, timer.due)
+        }
+    }
+
+    /// Turns what a step recorded into outbox entries and scheduled events.
+    private func record(
+        _ records: [DurableEffects.Record],
+        sequence: Int64,
+        time: DurableInstant
+    ) throws -> [OutboxEntry] {
+        var outbox: [OutboxEntry] = []
+        for (index, record) in records.enumerated() {
+            switch record {
+            case .effect(let name, let payload):
+                outbox.append(
+                    OutboxEntry(
+                        key: "\(key)/\(sequence)/\(index)",
+                        position: sequence << 16 | Int64(min(index, 0xffff)),
+                        name: name,
+                        payload: payload,
+                        delivered: false
+                    )
+                )
+            case .schedule(let id, let event, let delay):
+                let id = id ?? "\(sequence).\(index)"
+                scheduled[id] = DurableTimer(id: id, due: time + delay.nanoseconds, delay: delay, event: event)
+            case .cancel(let id):
+                scheduled[id] = nil
+            case .failure(let message):
+                throw DurableError.encoding(message)
+            }
+        }
+        return outbox
+    }
+
+    /// The first commit of a new machine (its start's effects and timers), or the commit of
+    /// the timers an open's policy changed.
+    private func commitStart() async throws {
+        let outbox = try record(effects.take(), sequence: 0, time: currentTime())
+        let timers = allTimers.sorted(by: Self.dueOrder)
+        let state = try form.encodeState(of: instance)
+        try await store.commit(
+            DurableCommit(
+                key: key,
+                identity: identity,
+                entries: [],
+                consumedInbox: [],
+                delivered: [],
+                state: state,
+                timers: timers,
+                effects: outbox
+            )
+        )
+        committed = (state, timers, committed.sequence)
+        timersDirty = false
+        isStarted = true
+        deliveries += outbox
+    }
+
+    /// Returns the instance to the last commit, then repeats `replay`'s steps.
+    private func rebuild(replaying replay: [Pending]) async throws {
+        instance = try form.makeInstance(
+            restoring: committed.state,
+            at: currentTime(),
+            timers: committed.timers.filter { $0.event == nil },
+            effects: effects
+        )
+        scheduled = Dictionary(uniqueKeysWithValues: committed.timers.filter { $0.event != nil }.map { ($0.id, $0) })
+        var keys: Set<String> = []
+        var sequence = committed.sequence
+        for item in replay {
+            sequence += 1
+            _ = try await step(item, keys: &keys, sequence: sequence)
+            _ = try record(effects.take(), sequence: sequence, time: currentTime())
+        }
+    }
+
+    /// A commit failed: every waiter gets the error, and the machine returns to its last
+    /// committed state. Inbox entries and due timers stay stored, for a later commit.
+    private func fail(_ batch: [Pending], with error: any Error) {
+        _ = effects.take()
+        for item in batch { item.waiter?.resume(throwing: error) }
+        do {
+            instance = try form.makeInstance(
+                restoring: committed.state,
+                at: currentTime(),
+                timers: committed.timers.filter { $0.event == nil },
+                effects: effects
+            )
+            scheduled = Dictionary(uniqueKeysWithValues: committed.timers.filter { $0.event != nil }.map { ($0.id, $0) })
+        } catch {
+            // The committed state no longer restores (it always did when it was committed):
+            // the machine cannot go on; it refuses every later event.
+            isClosed = true
+        }
+    }
+
+    // MARK: Delivering effects
+
+    private func startDeliveries() {
+        guard delivery == nil, !deliveries.isEmpty, !isClosed else { return }
+        delivery = Task { await self.deliverAll() }
+    }
+
+    /// Delivers the outbox in order; each effect is marked delivered after its handler
+    /// returned (with its feedback event's step, when it returned one).
+    private func deliverAll() async {
+        while !deliveries.isEmpty, !Task.isCancelled {
+            let entry = deliveries.removeFirst()
+            let effect = DeliveredEffect(machine: key, key: entry.key, name: entry.name, payload: entry.payload)
+            do {
+                if let event = try await form.perform(effect) {
+                    _ = try await withCheckedThrowingContinuation { waiter in
+                        pending.append(Pending(source: .feedback(event, effect: entry.key), waiter: waiter))
+                        startDraining()
+                    }
+                } else {
+                    try await store.markDelivered(key, effects: [entry.key])
+                }
+                deliveryFailures[entry.key] = nil
+            } catch {
+                deliveryFailures[entry.key] = "\(error)"
+            }
+        }
+        delivery = nil
+        resumeIdleWaiters()
+    }
+}
