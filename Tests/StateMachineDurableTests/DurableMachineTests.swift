@@ -1,0 +1,212 @@
+import Foundation
+import StateMachineDurable
+import StateMachineHierarchy
+import StateMachineTable
+import Testing
+
+@Suite("Durable machines on SQLite")
+struct DurableMachineTests {
+    @Test("a table's state, journal and outbox survive closing and reopening the store")
+    func reopen() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder + "/machines.sqlite"
+            let deliveries = Deliveries()
+            do {
+                let store = try SQLiteStore(path: path, clock: .manual)
+                let gate = try await store.open("gate", try turnstile(deliveries))
+                let receipt = try await gate.send(.coin)
+                #expect(receipt.sequence == 1 && !receipt.isDuplicate)
+                #expect(await gate.state == .unlocked)
+                await gate.settle()
+                await gate.close()
+            }
+            #expect(deliveries.all == ["unlock gate/1/0"])
+            let store = try SQLiteStore(path: path, clock: .manual)
+            let gate = try await store.open("gate", try turnstile(deliveries))
+            #expect(await gate.state == .unlocked)
+            try await gate.send(.push)
+            #expect(await gate.state == .locked)
+            await gate.close()
+            let journal = try await store.journal(of: "gate")
+            #expect(journal.map(\.sequence) == [1, 2])
+            #expect(journal.map { String(decoding: $0.payload, as: UTF8.self) } == ["\"coin\"", "\"push\""])
+            #expect(try await store.outbox(of: "gate").map(\.delivered) == [true])
+            #expect(deliveries.all == ["unlock gate/1/0"])
+        }
+    }
+
+    @Test("an event sent with an idempotency key is applied once however often it is sent")
+    func idempotency() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let gate = try await store.open("gate", try turnstile(Deliveries()))
+            let first = try await gate.send(.coin, idempotencyKey: "coin-1")
+            let again = try await gate.send(.coin, idempotencyKey: "coin-1")
+            #expect(first.isDuplicate == false)
+            #expect(again.sequence == nil && again.isDuplicate)
+            async let a = gate.send(.push, idempotencyKey: "push-1")
+            async let b = gate.send(.push, idempotencyKey: "push-1")
+            let receipts = try await [a, b]
+            #expect(receipts.filter(\.isDuplicate).count == 1)
+            await gate.close()
+            let reopened = try await store.open("gate", try turnstile(Deliveries()))
+            #expect(try await reopened.send(.coin, idempotencyKey: "coin-1").isDuplicate)
+            #expect(try await reopened.post(.coin, idempotencyKey: "push-1").isDuplicate)
+            await reopened.close()
+            #expect(try await store.journal(of: "gate").count == 2)
+        }
+    }
+
+    @Test("concurrent sends are applied in order, each once, and share commits")
+    func groupCommit() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let gate = try await store.open("gate", try turnstile(Deliveries()))
+            let sequences = try await withThrowingTaskGroup(of: Int64?.self) { group in
+                for index in 0..<200 {
+                    group.addTask { try await gate.send(index.isMultiple(of: 2) ? .coin : .push).sequence }
+                }
+                return try await group.reduce(into: [Int64]()) { $0.append($1!) }
+            }
+            #expect(sequences.sorted() == Array(1...200))
+            await gate.close()
+            let stored = try #require(try await store.inspect("gate"))
+            #expect(stored.lastSequence == 200)
+            #expect(try await store.journal(of: "gate").map(\.sequence) == Array(1...200))
+        }
+    }
+
+    @Test("an effect whose delivery failed is delivered after reopening, with the same key")
+    func atLeastOnce() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let deliveries = Deliveries()
+            let failing = try await store.open("gate", try turnstile(deliveries, failing: true))
+            try await failing.send(.coin)
+            await failing.settle()
+            #expect(await failing.deliveryFailures.keys.sorted() == ["gate/1/0"])
+            await failing.close()
+            #expect(try await store.outbox(of: "gate").map(\.delivered) == [false])
+            let working = try await store.open("gate", try turnstile(deliveries))
+            await working.settle()
+            #expect(deliveries.all == ["unlock gate/1/0"])
+            #expect(try await store.outbox(of: "gate").map(\.delivered) == [true])
+            await working.close()
+        }
+    }
+
+    @Test("a scheduled event fires at its due time on the store's clock, and a cancelled one does not")
+    func scheduledEvents() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let gate = try await store.open("gate", try turnstile(Deliveries()))
+            try await gate.send(.coin)
+            #expect(await gate.timers.map(\.id) == ["relock"])
+            #expect(await gate.timers.map(\.due) == [30_000_000_000])
+            try await store.advanceClock(by: .seconds(29))
+            #expect(await gate.state == .unlocked)
+            try await store.advanceClock(by: .seconds(1))
+            #expect(await gate.state == .locked)
+            try await gate.send(.coin)
+            try await gate.send(.push)
+            #expect(await gate.timers.isEmpty)
+            try await store.advanceClock(by: .seconds(60))
+            await gate.close()
+            let kinds = try await store.journal(of: "gate").map(\.kind)
+            #expect(kinds == [.sent, .timer, .sent, .sent])
+        }
+    }
+
+    @Test("a timer that fell due while the machine was closed fires, is dropped or restarts, as chosen")
+    func timerPolicies() async throws {
+        for policy in [DurableTimerPolicy.fire, .drop, .restart] {
+            try await withTemporaryFolder { folder in
+                let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+                let deliveries = Deliveries()
+                let door = try await store.open("door", try doorChart(deliveries))
+                try await door.send(.init("open"))
+                #expect(await door.state == ["opened"])
+                await door.close()
+                try await store.advanceClock(by: .seconds(60))
+                let reopened = try await store.open("door", try doorChart(deliveries), options: .init(timerPolicy: policy))
+                switch policy {
+                case .fire:
+                    #expect(await reopened.state == ["closed"])
+                    #expect(await reopened.timers.isEmpty)
+                case .drop:
+                    #expect(await reopened.state == ["opened"])
+                    #expect(await reopened.timers.isEmpty)
+                case .restart:
+                    #expect(await reopened.state == ["opened"])
+                    #expect(await reopened.timers.map(\.due) == [70_000_000_000])
+                    try await store.advanceClock(by: .seconds(10))
+                    #expect(await reopened.state == ["closed"])
+                }
+                await reopened.close()
+            }
+        }
+    }
+
+    @Test("a machine stored by another definition is refused, naming both, unless migrated")
+    func definitionChange() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let gate = try await store.open("gate", try turnstile(Deliveries(), version: "1"))
+            try await gate.send(.coin)
+            await gate.close()
+            let next = try turnstile(Deliveries(), version: "2")
+            await #expect {
+                _ = try await store.open("gate", next)
+            } throws: { error in
+                guard case DurableError.definitionChanged(let key, let stored, let opening) = error else { return false }
+                return key == "gate" && stored.version == "1" && opening.version == "2"
+                    && "\(error)".contains("version 1") && "\(error)".contains("version 2")
+            }
+            let migrated = try await store.open("gate", next, options: .init(migration: .keepState))
+            #expect(await migrated.state == .unlocked)
+            await migrated.close()
+            #expect(try await store.inspect("gate")?.identity.version == "2")
+        }
+    }
+
+    @Test("a machine open in this process cannot be opened again until it is closed")
+    func claim() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let gate = try await store.open("gate", try turnstile(Deliveries()))
+            let other = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            await #expect(throws: DurableError.self) { _ = try await other.open("gate", try turnstile(Deliveries())) }
+            await gate.close()
+            let again = try await other.open("gate", try turnstile(Deliveries()))
+            await again.close()
+        }
+    }
+
+    @Test("a statechart's delayed transition is stored by due time and fires after a restart")
+    func chartTimer() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder + "/m.sqlite"
+            let deliveries = Deliveries()
+            do {
+                let store = try SQLiteStore(path: path, clock: .manual)
+                try await store.advanceClock(by: .seconds(5))
+                let door = try await store.open("door", try doorChart(deliveries))
+                try await door.send(.init("open"))
+                #expect(await door.timers.map(\.due) == [15_000_000_000])
+                try await store.advanceClock(by: .seconds(4))
+                await door.settle()
+                await door.close()
+            }
+            let store = try SQLiteStore(path: path, clock: .manual)
+            let door = try await store.open("door", try doorChart(deliveries))
+            #expect(await door.timers.map(\.due) == [15_000_000_000])
+            try await store.advanceClock(by: .seconds(5))
+            #expect(await door.state == ["opened"])
+            try await store.advanceClock(by: .seconds(1))
+            #expect(await door.state == ["closed"])
+            await door.close()
+            #expect(deliveries.all == ["opened door/1/0"])
+            #expect(try await store.journal(of: "door").map(\.kind) == [.sent, .timer])
+        }
+    }
+}
