@@ -297,11 +297,18 @@ let package = Package(
             dependencies: ["StatechartToolKit", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript"]
         ),
         .tests("TerminalTests", dependencies: ["Terminal"]),
+        // The process the durable machines' kill -9 tests kill.
+        .executable(
+            "DurableWorker",
+            path: "Tests/DurableWorker",
+            dependencies: ["StateMachineDurable", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
+        ),
         .tests(
             "StateMachineDurableTests",
             dependencies: [
                 "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineECMAScript", "StateMachineSCXML",
-                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "TestSupport",
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "TestSupport",
+                "DurableWorker",
             ]
         ),
         .tests(

@@ -133,6 +133,8 @@ struct DurableMachineTests {
                 case .fire:
                     #expect(await reopened.state == ["closed"])
                     #expect(await reopened.timers.isEmpty)
+                    // At its due time, not at the time the machine was reopened.
+                    #expect(try await store.journal(of: "door").last?.time == 10_000_000_000)
                 case .drop:
                     #expect(await reopened.state == ["opened"])
                     #expect(await reopened.timers.isEmpty)

@@ -90,7 +90,7 @@ public struct DurableCore<SuperState, SuperEvent>: DurableForm {
 
     public func perform(_ effect: DeliveredEffect) async throws -> Event? {
         let value = try types.effects.decode(name: effect.name, payload: effect.payload)
-        return try await value.perform()
+        return try await DeliveredEffect.$current.withValue(effect) { try await value.perform() }
     }
 }
 

@@ -117,6 +117,10 @@ public struct DurableStatechart<
         } catch {
             throw DurableError.encoding("the stored state is not a statechart snapshot: \(error)")
         }
+        // The chart's clock starts at the earliest of now and the timers' due times, so that
+        // a timer that fell due while the machine was closed keeps its due time (the
+        // runtime fires it at that time, before anything else).
+        let base = timers.map(\.due).min().map { min($0, now) } ?? now
         var delays: [String: Duration] = [:]
         snapshot.timers = try timers.map { timer in
             guard let hash = timer.id.lastIndex(of: "#"), let index = Int(timer.id[timer.id.index(after: hash)...]) else {
@@ -126,11 +130,11 @@ public struct DurableStatechart<
             return StatechartSnapshot.PendingTimer(
                 state: String(timer.id[..<hash]),
                 delayedTransition: index,
-                remaining: .nanoseconds(max(0, timer.due - now))
+                remaining: .nanoseconds(timer.due - base)
             )
         }
         let chart = try Statechart<StateID, EventID, Payload>(definition, options: options, clock: clock, restoring: snapshot)
-        return Instance(chart: chart, clock: clock, base: now, delays: delays)
+        return Instance(chart: chart, clock: clock, base: base, delays: delays)
     }
 
     public nonisolated(nonsending) func apply(_ event: Event, to instance: Instance, at now: DurableInstant) async throws {

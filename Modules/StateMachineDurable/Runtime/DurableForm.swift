@@ -80,6 +80,10 @@ public struct DeliveredEffect: Sendable {
     /// Its payload, in JSON.
     public let payload: Data
 
+    /// The effect being performed, in the task of a ``DurableCore`` effect's
+    /// `perform()`: its ``key`` is what the receiver deduplicates on. Nil elsewhere.
+    @TaskLocal public static var current: DeliveredEffect?
+
     /// Decodes the payload as a `T`.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         do {
