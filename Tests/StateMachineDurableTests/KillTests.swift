@@ -164,8 +164,11 @@ final class WorkerProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// Writes `text` to the worker's input from another thread, closing it after.
-    func write(_ text: String) {
+    /// The worker's process ID.
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Writes `text` to the worker's input from another thread, closing it after when `closing`.
+    func write(_ text: String, closing: Bool = true) {
         let handle = input.fileHandleForWriting
         Thread.detachNewThread {
             let bytes = Array(text.utf8)
@@ -175,7 +178,7 @@ final class WorkerProcess: @unchecked Sendable {
                 guard count > 0 else { break }
                 offset += count
             }
-            try? handle.close()
+            if closing { try? handle.close() }
         }
     }
 
