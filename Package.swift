@@ -216,7 +216,7 @@ let package = Package(
             dependencies: [
                 "CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
                 "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump",
-                "StateMachineSupport",
+                "StateMachineSupport", "StateMachineDurable", "CSQLite",
             ]
         ),
 

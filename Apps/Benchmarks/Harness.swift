@@ -1,7 +1,7 @@
 import CAllocationCounter
 import Foundation
 
-/// What the command line asked for: `Benchmarks [core|table|hierarchy|soak|all]
+/// What the command line asked for: `Benchmarks [core|table|hierarchy|durable|soak|all]
 /// [--repetitions N] [--filter TEXT] [--json PATH] [--soak-transitions N]`.
 struct BenchmarkOptions: Sendable {
     /// Timed repetitions per scenario, after one warm-up run; figures are their median.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `swift run -c release Benchmarks [core|table|hierarchy|soak|all] [--repetitions N]
+/// `swift run -c release Benchmarks [core|table|hierarchy|durable|soak|all] [--repetitions N]
 /// [--filter TEXT] [--json PATH] [--soak-transitions N]`
 ///
 /// Each figure is the median of N timed repetitions (default 9) with its spread, measured
@@ -19,7 +19,7 @@ import Foundation
 /// Memory figures are measured in fresh processes of this executable, which it starts as
 /// `Benchmarks memory-probe NAME` (see `MemoryProbe`).
 let usage = """
-    usage: Benchmarks [core|table|hierarchy|soak|all] [--repetitions N] [--filter TEXT] [--json PATH]
+    usage: Benchmarks [core|table|hierarchy|durable|soak|all] [--repetitions N] [--filter TEXT] [--json PATH]
                       [--soak-transitions N]
            Benchmarks profile \(HierarchyBenchmarks.profiles.map(\.name).joined(separator: "|")) EVENTS
            Benchmarks memory-probe \(MemoryProbe.all.map(\.name).joined(separator: "|"))
@@ -29,6 +29,7 @@ let suites: [(name: String, run: (SuiteReport) async throws -> Void)] = [
     ("core", CoreBenchmarks.run),
     ("table", TableBenchmarks.run),
     ("hierarchy", HierarchyBenchmarks.run),
+    ("durable", DurableBenchmarks.run),
     // Last: its logger scenarios replace the process's logger for good.
     ("soak", SoakBenchmarks.run),
 ]

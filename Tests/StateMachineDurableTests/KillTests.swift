@@ -133,52 +133,83 @@ enum KillScript {
     }
 }
 
-/// A worker process on pipes: its input written from a thread of its own (a killed
-/// worker's pipe fails the writes, which are dropped), its output read line by line.
-final class WorkerProcess: @unchecked Sendable {
-    // @unchecked Sendable: `process` and the pipes are set in init and only read after;
-    // what the output says is in `shared`, a lock.
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+/// A worker process on pipes, spawned with `posix_spawn` (not Foundation's `Process`,
+/// whose dispatch sources race with a child killed while its pipes are in use): its input
+/// written from a thread of its own (a killed worker's pipe fails the writes, which are
+/// dropped), its output read line by line by another.
+final class WorkerProcess: Sendable {
+    /// The worker's process ID.
+    let processIdentifier: pid_t
+    private let input: Int32
     private let shared = Lock(Seen())
 
-    private struct Seen {
+    fileprivate struct Seen {
         var partial = ""
         var lastAcknowledged = 0
         var state: String?
         var ended = false
+        var exited = false
         var waiters: [(condition: @Sendable (Seen) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     init(arguments: [String]) throws {
-        process.executableURL = executable("DurableWorker")
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.received(String(decoding: data, as: UTF8.self), ended: data.isEmpty)
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw POSIXError(.EMFILE) }
+        // Not inherited by other children this process spawns meanwhile.
+        for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        let path = executable("DurableWorker").path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(toChild[0])
+        close(fromChild[1])
+        guard status == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            throw POSIXError(POSIXErrorCode(rawValue: status) ?? .ENOEXEC)
         }
-        try process.run()
+        processIdentifier = pid
+        input = toChild[1]
+        let output = fromChild[0]
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                update { $0.receive(String(decoding: buffer[..<count], as: UTF8.self)) }
+            }
+            close(output)
+            update { $0.ended = true }
+        }
+        let spawned = pid
+        Thread.detachNewThread { [self] in
+            var status: Int32 = 0
+            while waitpid(spawned, &status, 0) < 0, errno == EINTR {}
+            update { $0.exited = true }
+        }
     }
-
-    /// The worker's process ID.
-    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Writes `text` to the worker's input from another thread, closing it after when `closing`.
     func write(_ text: String, closing: Bool = true) {
-        let handle = input.fileHandleForWriting
+        let input = input
         Thread.detachNewThread {
             let bytes = Array(text.utf8)
             var offset = 0
             while offset < bytes.count {
-                let count = bytes[offset...].withUnsafeBytes { Glibc.write(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                let count = bytes[offset...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
                 offset += count
             }
-            if closing { try? handle.close() }
+            if closing { close(input) }
         }
     }
 
@@ -193,16 +224,11 @@ final class WorkerProcess: @unchecked Sendable {
         return shared.withLock { $0.state }
     }
 
-    func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
+    func kill() { Glibc.kill(processIdentifier, SIGKILL) }
 
+    /// Waits until the worker has exited and its output has ended.
     func waitForExit() async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                self.process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        output.fileHandleForReading.readabilityHandler = nil
+        await wait { $0.exited && $0.ended }
     }
 
     private func wait(until condition: @escaping @Sendable (Seen) -> Bool) async {
@@ -216,19 +242,9 @@ final class WorkerProcess: @unchecked Sendable {
         }
     }
 
-    private func received(_ text: String, ended: Bool) {
+    private func update(_ change: (inout Seen) -> Void) {
         let ready = shared.withLock { seen -> [CheckedContinuation<Void, Never>] in
-            seen.partial += text
-            seen.ended = seen.ended || ended
-            while let newline = seen.partial.firstIndex(of: "\n") {
-                let line = seen.partial[..<newline]
-                if line.hasPrefix("ok "), let number = Int(line.dropFirst(3)) {
-                    seen.lastAcknowledged = max(seen.lastAcknowledged, number)
-                } else if line.hasPrefix("state ") {
-                    seen.state = String(line.dropFirst(6))
-                }
-                seen.partial.removeSubrange(...newline)
-            }
+            change(&seen)
             var ready: [CheckedContinuation<Void, Never>] = []
             let snapshot = seen
             seen.waiters.removeAll { waiter in
@@ -239,5 +255,21 @@ final class WorkerProcess: @unchecked Sendable {
             return ready
         }
         for continuation in ready { continuation.resume() }
+    }
+}
+
+extension WorkerProcess.Seen {
+    /// Takes in output: each complete line is an acknowledgement or the final state.
+    mutating func receive(_ text: String) {
+        partial += text
+        while let newline = partial.firstIndex(of: "\n") {
+            let line = partial[..<newline]
+            if line.hasPrefix("ok "), let number = Int(line.dropFirst(3)) {
+                lastAcknowledged = max(lastAcknowledged, number)
+            } else if line.hasPrefix("state ") {
+                state = String(line.dropFirst(6))
+            }
+            partial.removeSubrange(...newline)
+        }
     }
 }

@@ -178,21 +178,23 @@ struct TypeRegistry<Value>: Sendable {
     init(kind: String) { self.kind = kind }
 
     mutating func register<T: Codable & SendableMetatype>(_ type: T.Type, named name: String) {
+        let encoder = JSONEncoder()
+        let decoder = JSONDecoder()
         let entry = Entry(
             name: name,
             typeName: String(reflecting: type),
             encode: { value in
                 guard let value = value as? T else { return nil }
-                return try JSONEncoder().encode(value)
+                return try encoder.encode(value)
             },
             decode: { data in
                 // `as!` cannot fail: `register` is only called with types that are `Value`s
                 // (its callers' constraints), so a decoded `T` is one.
-                try JSONDecoder().decode(T.self, from: data) as! Value
+                try decoder.decode(T.self, from: data) as! Value
             },
             decodeEnvelope: { data in
                 // As above.
-                try JSONDecoder().decode(Wrapped<T>.self, from: data).value as! Value
+                try decoder.decode(Wrapped<T>.self, from: data).value as! Value
             }
         )
         if let index = order.firstIndex(where: { $0.name == name }) { order.remove(at: index) }

@@ -64,6 +64,8 @@ public struct DurableStatechart<
     let options: StatechartOptions
     let handlers: [String: DurableEffectHandler<Event>]
     public let identity: DefinitionIdentity
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
 
     /// The durable form of the chart `definition` makes.
     /// - Parameters:
@@ -88,11 +90,11 @@ public struct DurableStatechart<
         identity = DefinitionIdentity(version: version, fingerprint: fingerprint.hex)
     }
 
-    public func encode(event: Event) throws -> Data { try JSONEncoder().encode(event) }
+    public func encode(event: Event) throws -> Data { try encoder.encode(event) }
 
     public func decode(event: Data) throws -> Event {
         do {
-            return try JSONDecoder().decode(Event.self, from: event)
+            return try decoder.decode(Event.self, from: event)
         } catch {
             throw DurableError.encoding("a stored event does not decode as \(Event.self): \(error)")
         }
@@ -113,7 +115,7 @@ public struct DurableStatechart<
         }
         var snapshot: StatechartSnapshot
         do {
-            snapshot = try JSONDecoder().decode(StatechartSnapshot.self, from: state)
+            snapshot = try decoder.decode(StatechartSnapshot.self, from: state)
         } catch {
             throw DurableError.encoding("the stored state is not a statechart snapshot: \(error)")
         }
@@ -168,7 +170,7 @@ public struct DurableStatechart<
     public func encodeState(of instance: Instance) throws -> Data {
         var snapshot = instance.chart.snapshot()
         snapshot.timers = []
-        return try JSONEncoder().encode(snapshot)
+        return try encoder.encode(snapshot)
     }
 
     /// The active states, outermost first.

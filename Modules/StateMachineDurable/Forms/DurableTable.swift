@@ -37,6 +37,8 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
     let build: Build
     let handlers: [String: DurableEffectHandler<Event>]
     public let identity: DefinitionIdentity
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
 
     /// The durable form of the table `build` makes.
     /// - Parameters:
@@ -64,11 +66,11 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
         identity = DefinitionIdentity(version: version, fingerprint: fingerprint.hex)
     }
 
-    public func encode(event: Event) throws -> Data { try JSONEncoder().encode(event) }
+    public func encode(event: Event) throws -> Data { try encoder.encode(event) }
 
     public func decode(event: Data) throws -> Event {
         do {
-            return try JSONDecoder().decode(Event.self, from: event)
+            return try decoder.decode(Event.self, from: event)
         } catch {
             throw DurableError.encoding("a stored event does not decode as \(Event.self): \(error)")
         }
@@ -83,7 +85,7 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
         var start = initialState
         if let state {
             do {
-                start = try JSONDecoder().decode(State.self, from: state)
+                start = try decoder.decode(State.self, from: state)
             } catch {
                 throw DurableError.encoding("the stored state does not decode as \(State.self): \(error)")
             }
@@ -95,7 +97,7 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
         await instance.fsm.handleEvent(event)
     }
 
-    public func encodeState(of instance: Instance) throws -> Data { try JSONEncoder().encode(instance.fsm.state) }
+    public func encodeState(of instance: Instance) throws -> Data { try encoder.encode(instance.fsm.state) }
 
     public func state(of instance: Instance) -> State { instance.fsm.state }
 

@@ -59,7 +59,27 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             case feedback(Form.Event, effect: String)
         }
         let source: Source
-        let waiter: CheckedContinuation<DurableReceipt, any Error>?
+        let waiter: Waiter?
+    }
+
+    /// Who waits for a pending event's outcome.
+    private enum Waiter {
+        /// A send that suspended until the commit.
+        case suspended(CheckedContinuation<DurableReceipt, any Error>)
+        /// The send that drives the commit, which reads the outcome afterwards.
+        case driving(Outcome)
+
+        func resume(with result: Result<DurableReceipt, any Error>) {
+            switch self {
+            case .suspended(let continuation): continuation.resume(with: result)
+            case .driving(let outcome): outcome.value = result
+            }
+        }
+    }
+
+    /// The outcome of the send that drives a commit.
+    private final class Outcome {
+        var value: Result<DurableReceipt, any Error>?
     }
 
     init(
@@ -132,10 +152,37 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     @discardableResult
     public func send(_ event: Form.Event, idempotencyKey: String? = nil) async throws -> DurableReceipt {
         guard !isClosed else { throw DurableError.closed(key: key) }
-        return try await withCheckedThrowingContinuation { waiter in
-            pending.append(Pending(source: .sent(event, idempotencyKey: idempotencyKey), waiter: waiter))
-            startDraining()
+        guard draining else {
+            // The machine is idle: this send drives the commit itself, and the sends that
+            // arrive meanwhile join the next one.
+            draining = true
+            let outcome = await commitFirst(.sent(event, idempotencyKey: idempotencyKey))
+            // What arrived meanwhile is committed by a task of its own, so that this send
+            // returns now however busy the machine stays.
+            if pending.isEmpty {
+                finishDraining()
+            } else {
+                Task { await self.drainLoop() }
+            }
+            return try outcome.get()
         }
+        return try await withCheckedThrowingContinuation { waiter in
+            pending.append(Pending(source: .sent(event, idempotencyKey: idempotencyKey), waiter: .suspended(waiter)))
+        }
+    }
+
+    /// Commits `source`, with the sends already waiting to run on the machine, as the first
+    /// batch of a drain; returns its receipt or error.
+    private func commitFirst(_ source: Pending.Source) async -> Result<DurableReceipt, any Error> {
+        let outcome = Outcome()
+        pending.insert(Pending(source: source, waiter: .driving(outcome)), at: 0)
+        // A store commits on the calling thread: the sends queued behind this one on the
+        // machine run now (and wait in `pending`), so that one commit holds them all.
+        await Task.yield()
+        let batch = pending
+        pending = []
+        await commit(batch)
+        return outcome.value ?? .failure(DurableError.closed(key: key))
     }
 
     /// Journals `event` in the machine's inbox and returns once that is committed; the
@@ -265,6 +312,10 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             pending = []
             await commit(batch)
         }
+        finishDraining()
+    }
+
+    private func finishDraining() {
         draining = false
         armWake()
         resumeIdleWaiters()
@@ -278,7 +329,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     }
 
     /// The outcome of one pending event's step.
-    private enum Outcome {
+    private enum StepOutcome {
         case applied(Int64)
         case duplicate
         case failed(any Error)
@@ -290,7 +341,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         var consumed: [Int64] = []
         var delivered: [String] = []
         var outbox: [OutboxEntry] = []
-        var outcomes: [Outcome] = []
+        var outcomes: [StepOutcome] = []
         var keys: Set<String> = []
         var replay: [Pending] = []
         var sequence = committed.sequence
@@ -350,9 +401,9 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         }
         for (item, outcome) in zip(batch, outcomes) {
             switch outcome {
-            case .applied(let sequence): item.waiter?.resume(returning: DurableReceipt(sequence: sequence, isDuplicate: false))
-            case .duplicate: item.waiter?.resume(returning: DurableReceipt(sequence: nil, isDuplicate: true))
-            case .failed(let error): item.waiter?.resume(throwing: error)
+            case .applied(let sequence): item.waiter?.resume(with: .success(DurableReceipt(sequence: sequence, isDuplicate: false)))
+            case .duplicate: item.waiter?.resume(with: .success(DurableReceipt(sequence: nil, isDuplicate: true)))
+            case .failed(let error): item.waiter?.resume(with: .failure(error))
             }
         }
         if !outbox.isEmpty {
@@ -490,7 +541,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     /// committed state. Inbox entries and due timers stay stored, for a later commit.
     private func fail(_ batch: [Pending], with error: any Error) {
         _ = effects.take()
-        for item in batch { item.waiter?.resume(throwing: error) }
+        for item in batch { item.waiter?.resume(with: .failure(error)) }
         do {
             instance = try form.makeInstance(
                 restoring: committed.state,
@@ -522,7 +573,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             do {
                 if let event = try await form.perform(effect) {
                     _ = try await withCheckedThrowingContinuation { waiter in
-                        pending.append(Pending(source: .feedback(event, effect: entry.key), waiter: waiter))
+                        pending.append(Pending(source: .feedback(event, effect: entry.key), waiter: .suspended(waiter)))
                         startDraining()
                     }
                 } else {

@@ -4,9 +4,9 @@ import FoundationEssentials
 /// One SQLite connection and its prepared statements, used by one thread at a time (the
 /// store's queue): SQLite is built thread-safe, but a connection's statements are not.
 final class SQLiteConnection: @unchecked Sendable {
-    // @unchecked Sendable: a store hands its connection only to blocks it runs on its own
-    // serial queue (SQLiteStore.withConnection), so its mutable statement cache and the
-    // handle are never used by two threads at once.
+    // @unchecked Sendable: a store uses its connection only while it holds its lock
+    // (SQLiteStore.withConnection), so its mutable statement cache and the handle are never
+    // used by two threads at once.
     private let handle: OpaquePointer
     /// The file, for error messages.
     let path: String
@@ -47,15 +47,15 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`: the write lock is taken first, so
     /// that two processes never both read and then fail to write); rolls back when it throws.
     func transaction<T>(_ body: () throws(DurableError) -> T) throws(DurableError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
             // A failed COMMIT (disk full) leaves the transaction open; a failed statement may
             // have ended it already (SQLite rolls back on some errors): roll back if open.
-            if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
+            if sqlite3_get_autocommit(handle) == 0 { try? run("ROLLBACK") }
             throw error
         }
     }
