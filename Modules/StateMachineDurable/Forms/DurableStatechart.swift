@@ -12,10 +12,14 @@ import StateMachineHierarchy
 /// task's work cannot be stored).
 ///
 /// ```swift
-/// let form = try DurableStatechart<String, String, Int>(version: "1") { effects in
-///     Statechart<String, String, Int>.Definition(name: "door") {
-///         State("closed") { Transition(on: "open", to: "opened") { _ in effects.emit("opened") } }
-///         State("opened") { Transition(on: "close", to: "closed") }
+/// typealias Door = Statechart<String, String, Int>
+/// let form = try DurableStatechart<String, String, Int>(
+///     version: "1",
+///     effects: ["opened": { effect in print(effect.key); return nil }]
+/// ) { effects in
+///     Door.Definition(name: "door") {
+///         Door.State("closed").on("open", to: "opened", action: { _ in effects.emit("opened") })
+///         Door.State("opened").on("close", to: "closed").after(.seconds(30), to: "closed")
 ///     }
 /// }
 /// ```

@@ -7,7 +7,7 @@ import FoundationEssentials
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: "machines.sqlite")
-/// let machine = try await store.open("order-17", DurableTable(version: "1") { effects in ... })
+/// let machine = try await store.open("order-17", orderForm)  // a DurableTable, say
 /// try await machine.send(.pay, idempotencyKey: "payment-9f2")
 /// await machine.close()
 /// ```
