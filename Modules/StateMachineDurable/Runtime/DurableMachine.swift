@@ -23,35 +23,35 @@ import FoundationEssentials
 public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     /// The machine's key in its store.
     public nonisolated let key: String
-    private let store: any DurableStore
-    private let form: Form
-    private let effects = DurableEffects()
-    private let identity: DefinitionIdentity
+    let store: any DurableStore
+    let form: Form
+    let effects = DurableEffects()
+    let identity: DefinitionIdentity
 
-    private var instance: Form.Instance
+    var instance: Form.Instance
     /// The state, timers and last journal sequence as of the last commit: what a failed
     /// commit returns the machine to.
-    private var committed: (state: Data, timers: [DurableTimer], sequence: Int64)
+    var committed: (state: Data, timers: [DurableTimer], sequence: Int64)
     /// The events scheduled by effects, by identifier (the form's own timers are its own).
-    private var scheduled: [String: DurableTimer]
+    var scheduled: [String: DurableTimer]
     /// Whether the next commit must write the timers (the open changed them).
-    private var timersDirty = false
+    var timersDirty = false
     /// The time of a manual clock, as last told by the store.
-    private var manualTime: DurableInstant
+    var manualTime: DurableInstant
 
-    private var pending: [Pending] = []
-    private var draining = false
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var deliveries: [OutboxEntry] = []
-    private var delivery: Task<Void, Never>?
-    private var wake: (due: DurableInstant, task: Task<Void, Never>)?
-    private var isClosed = false
-    private var isStarted: Bool
+    var pending: [Pending] = []
+    var draining = false
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var deliveries: [OutboxEntry] = []
+    var delivery: Task<Void, Never>?
+    var wake: (due: DurableInstant, task: Task<Void, Never>)?
+    var isClosed = false
+    var isStarted: Bool
     /// Why the last delivery of each failed effect failed, by effect key.
-    public private(set) var deliveryFailures: [String: String] = [:]
+    public internal(set) var deliveryFailures: [String: String] = [:]
 
     /// An event waiting for the next commit.
-    private struct Pending {
+    struct Pending {
         enum Source {
             case sent(Form.Event, idempotencyKey: String?)
             case inbox(InboxEntry)
@@ -63,7 +63,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     }
 
     /// Who waits for a pending event's outcome.
-    private enum Waiter {
+    enum Waiter {
         /// A send that suspended until the commit.
         case suspended(CheckedContinuation<DurableReceipt, any Error>)
         /// The send that drives the commit, which reads the outcome afterwards.
@@ -78,7 +78,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     }
 
     /// The outcome of the send that drives a commit.
-    private final class Outcome {
+    final class Outcome {
         var value: Result<DurableReceipt, any Error>?
     }
 
@@ -173,7 +173,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
 
     /// Commits `source`, with the sends already waiting to run on the machine, as the first
     /// batch of a drain; returns its receipt or error.
-    private func commitFirst(_ source: Pending.Source) async -> Result<DurableReceipt, any Error> {
+    func commitFirst(_ source: Pending.Source) async -> Result<DurableReceipt, any Error> {
         let outcome = Outcome()
         pending.insert(Pending(source: source, waiter: .driving(outcome)), at: 0)
         // A store commits on the calling thread: the sends queued behind this one on the
@@ -231,69 +231,16 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         resumeIdleWaiters()
     }
 
-    // MARK: The clock
-
-    func clockAdvanced(to time: DurableInstant) async {
-        guard !isClosed else { return }
-        manualTime = max(manualTime, time)
-        enqueueDueTimers(by: time)
-        await runPending()
-    }
-
-    private func currentTime() -> DurableInstant {
-        store.clock == .manual ? manualTime : DurableClock.wallTime()
-    }
-
-    private var allTimers: [DurableTimer] { form.timers(of: instance) + scheduled.values }
-
-    private static func dueOrder(_ a: DurableTimer, _ b: DurableTimer) -> Bool {
-        (a.due, a.id) < (b.due, b.id)
-    }
-
-    private func enqueueDueTimers(by time: DurableInstant) {
-        let queued = Set(pending.compactMap { if case .timer(let timer) = $0.source { timer.id } else { nil } })
-        for timer in allTimers.sorted(by: Self.dueOrder) where timer.due <= time && !queued.contains(timer.id) {
-            pending.append(Pending(source: .timer(timer), waiter: nil))
-        }
-    }
-
-    /// On the wall clock: a task that sleeps until the earliest timer falls due.
-    private func armWake() {
-        guard store.clock == .system, !isClosed else { return }
-        guard let next = allTimers.map(\.due).min() else {
-            wake?.task.cancel()
-            wake = nil
-            return
-        }
-        if let wake, wake.due == next { return }
-        wake?.task.cancel()
-        let delay = max(0, next - DurableClock.wallTime())
-        wake = (
-            next,
-            Task { [weak self] in
-                try? await Task.sleep(for: .nanoseconds(delay))
-                guard !Task.isCancelled, let self else { return }
-                await self.wakeUp()
-            }
-        )
-    }
-
-    private func wakeUp() async {
-        wake = nil
-        enqueueDueTimers(by: DurableClock.wallTime())
-        startDraining()
-    }
-
     // MARK: Steps and commits
 
-    private func startDraining() {
+    func startDraining() {
         guard !draining else { return }
         draining = true
         Task { await self.drainLoop() }
     }
 
     /// Runs what is pending (and what arrives meanwhile) to completion.
-    private func runPending() async {
+    func runPending() async {
         if draining {
             await settleCommits()
         } else {
@@ -302,11 +249,11 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         }
     }
 
-    private func settleCommits() async {
+    func settleCommits() async {
         while draining { await withCheckedContinuation { idleWaiters.append($0) } }
     }
 
-    private func drainLoop() async {
+    func drainLoop() async {
         while !pending.isEmpty {
             let batch = pending
             pending = []
@@ -315,13 +262,13 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         finishDraining()
     }
 
-    private func finishDraining() {
+    func finishDraining() {
         draining = false
         armWake()
         resumeIdleWaiters()
     }
 
-    private func resumeIdleWaiters() {
+    func resumeIdleWaiters() {
         guard !draining, delivery == nil || isClosed else { return }
         let waiters = idleWaiters
         idleWaiters = []
@@ -329,14 +276,14 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     }
 
     /// The outcome of one pending event's step.
-    private enum StepOutcome {
+    enum StepOutcome {
         case applied(Int64)
         case duplicate
         case failed(any Error)
     }
 
     /// Runs the steps of `batch` in order and commits them in one transaction.
-    private func commit(_ batch: [Pending]) async {
+    func commit(_ batch: [Pending]) async {
         var entries: [JournalEntry] = []
         var consumed: [Int64] = []
         var delivered: [String] = []
@@ -413,13 +360,13 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     }
 
     /// Why a pending event was not applied, though nothing failed.
-    private enum Skip: Error {
+    enum Skip: Error {
         case duplicate
         case timerGone
     }
 
     /// Runs one pending event's step; returns its journal entry's parts.
-    private func step(
+    func step(
         _ item: Pending,
         keys: inout Set<String>,
         sequence: Int64
@@ -465,7 +412,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     }
 
     /// Turns what a step recorded into outbox entries and scheduled events.
-    private func record(
+    func record(
         _ records: [DurableEffects.Record],
         sequence: Int64,
         time: DurableInstant
@@ -497,7 +444,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
 
     /// The first commit of a new machine (its start's effects and timers), or the commit of
     /// the timers an open's policy changed.
-    private func commitStart() async throws {
+    func commitStart() async throws {
         let outbox = try record(effects.take(), sequence: 0, time: currentTime())
         let timers = allTimers.sorted(by: Self.dueOrder)
         let state = try form.encodeState(of: instance)
@@ -520,7 +467,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     }
 
     /// Returns the instance to the last commit, then repeats `replay`'s steps.
-    private func rebuild(replaying replay: [Pending]) async throws {
+    func rebuild(replaying replay: [Pending]) async throws {
         instance = try form.makeInstance(
             restoring: committed.state,
             at: currentTime(),
@@ -539,7 +486,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
 
     /// A commit failed: every waiter gets the error, and the machine returns to its last
     /// committed state. Inbox entries and due timers stay stored, for a later commit.
-    private func fail(_ batch: [Pending], with error: any Error) {
+    func fail(_ batch: [Pending], with error: any Error) {
         _ = effects.take()
         for item in batch { item.waiter?.resume(with: .failure(error)) }
         do {
@@ -557,34 +504,4 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         }
     }
 
-    // MARK: Delivering effects
-
-    private func startDeliveries() {
-        guard delivery == nil, !deliveries.isEmpty, !isClosed else { return }
-        delivery = Task { await self.deliverAll() }
-    }
-
-    /// Delivers the outbox in order; each effect is marked delivered after its handler
-    /// returned (with its feedback event's step, when it returned one).
-    private func deliverAll() async {
-        while !deliveries.isEmpty, !Task.isCancelled {
-            let entry = deliveries.removeFirst()
-            let effect = DeliveredEffect(machine: key, key: entry.key, name: entry.name, payload: entry.payload)
-            do {
-                if let event = try await form.perform(effect) {
-                    _ = try await withCheckedThrowingContinuation { waiter in
-                        pending.append(Pending(source: .feedback(event, effect: entry.key), waiter: .suspended(waiter)))
-                        startDraining()
-                    }
-                } else {
-                    try await store.markDelivered(key, effects: [entry.key])
-                }
-                deliveryFailures[entry.key] = nil
-            } catch {
-                deliveryFailures[entry.key] = "\(error)"
-            }
-        }
-        delivery = nil
-        resumeIdleWaiters()
-    }
 }
