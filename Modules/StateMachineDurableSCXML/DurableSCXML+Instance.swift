@@ -72,7 +72,13 @@ extension DurableSCXML {
             var taken = Set(outgoing.map(\.id))
             let found = Self.pendingSends(of: tree)
             let pending = found.map { scope, send in
-                SendKey(scope: scope, event: send.event, sendID: send.sendID, data: send.data, due: now + nanoseconds(send.remaining))
+                SendKey(
+                    scope: scope,
+                    event: send.event,
+                    sendID: send.sendID,
+                    data: send.data,
+                    due: now + nanoseconds(send.remaining)
+                )
             }
             var matched: [TimedSend?] = pending.map { key in
                 guard var matches = previous[key], !matches.isEmpty else { return nil }
@@ -99,7 +105,13 @@ extension DurableSCXML {
             for record in recorder.take() {
                 switch record {
                 case .send(let outgoing):
-                    let send = Send(target: outgoing.target, type: outgoing.type, event: outgoing.event, sendID: outgoing.sendID, data: outgoing.data)
+                    let send = Send(
+                        target: outgoing.target,
+                        type: outgoing.type,
+                        event: outgoing.event,
+                        sendID: outgoing.sendID,
+                        data: outgoing.data
+                    )
                     if outgoing.delay <= .zero {
                         effects.emit(DurableSCXML.sendEffect, send)
                     } else {

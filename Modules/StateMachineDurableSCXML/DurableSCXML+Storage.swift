@@ -38,7 +38,13 @@ extension DurableSCXML.Instance {
         StoredSession(
             session: Self.withoutSends(tree),
             sends: sends.map { send in
-                StoredSession.StoredSend(id: send.id, scope: send.key.scope, event: send.key.event, sendID: send.key.sendID, data: send.key.data)
+                StoredSession.StoredSend(
+                    id: send.id,
+                    scope: send.key.scope,
+                    event: send.key.event,
+                    sendID: send.key.sendID,
+                    data: send.key.data
+                )
             },
             outgoing: outgoing.map { StoredSession.StoredOutgoing(id: $0.id, send: $0.send) },
             nextNumber: nextNumber
@@ -64,11 +70,19 @@ extension DurableSCXML.Instance {
             guard Self.append(pending, to: &tree, at: send.scope[...]) else {
                 throw DurableError.encoding("the stored delayed send '\(send.id)' names no running invocation")
             }
-            let key = DurableSCXML.SendKey(scope: send.scope, event: send.event, sendID: send.sendID, data: send.data, due: now + remaining)
+            let key = DurableSCXML.SendKey(
+                scope: send.scope,
+                event: send.event,
+                sendID: send.sendID,
+                data: send.data,
+                due: now + remaining
+            )
             restored.append(DurableSCXML.TimedSend(id: send.id, key: key, delay: timer.delay))
         }
         outgoing = stored.outgoing.compactMap { send in
-            timers[send.id].map { DurableSCXML.TimedOutgoing(id: send.id, send: send.send, due: $0.due, delay: $0.delay) }
+            timers[send.id].map {
+                DurableSCXML.TimedOutgoing(id: send.id, send: send.send, due: $0.due, delay: $0.delay)
+            }
         }
         nextNumber = stored.nextNumber
         do {

@@ -36,7 +36,7 @@ import StateMachineSCXML
 ///     return nil
 /// }
 /// let session = try await store.open("order-17", form)
-/// try await session.send(.init("pay", data: ["amount": 3]))
+/// try await session.send(.init("pay", data: .object(["amount": .number(3)])))
 /// print(await session.state.variables["total"])
 /// ```
 public struct DurableSCXML: DurableForm {
@@ -85,7 +85,8 @@ public struct DurableSCXML: DurableForm {
         public var data: SCXMLValue?
 
         /// A send.
-        public init(target: String?, type: String? = nil, event: String, sendID: String? = nil, data: SCXMLValue? = nil) {
+        public init(target: String?, type: String? = nil, event: String, sendID: String? = nil, data: SCXMLValue? = nil)
+        {
             self.target = target
             self.type = type
             self.event = event
@@ -163,7 +164,13 @@ public struct DurableSCXML: DurableForm {
             outside: handler == nil ? nil : recorder.outside
         )
         guard let state else {
-            let instance = Instance(interpreter: interpreter, clock: clock, base: now, recorder: recorder, effects: effects)
+            let instance = Instance(
+                interpreter: interpreter,
+                clock: clock,
+                base: now,
+                recorder: recorder,
+                effects: effects
+            )
             try interpreter.start()
             try instance.settle()
             return instance
@@ -180,7 +187,11 @@ public struct DurableSCXML: DurableForm {
     }
 
     /// Sends `event` to the session at store time `now` (delayed sends due by then first).
-    public nonisolated(nonsending) func apply(_ event: Event, to instance: Instance, at now: DurableInstant) async throws {
+    public nonisolated(nonsending) func apply(
+        _ event: Event,
+        to instance: Instance,
+        at now: DurableInstant
+    ) async throws {
         instance.advance(to: now)
         if let data = event.data {
             try instance.interpreter.send(event.name, data: data)
@@ -191,7 +202,11 @@ public struct DurableSCXML: DurableForm {
     }
 
     /// Fires the delayed send `id` at its due time.
-    public nonisolated(nonsending) func fire(timer id: String, in instance: Instance, at due: DurableInstant) async throws {
+    public nonisolated(nonsending) func fire(
+        timer id: String,
+        in instance: Instance,
+        at due: DurableInstant
+    ) async throws {
         instance.advance(to: due)
         try instance.fireOutgoing(id)
         try instance.settle()

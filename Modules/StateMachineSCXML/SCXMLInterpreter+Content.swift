@@ -307,7 +307,16 @@ extension SCXMLInterpreter {
         case .session(let sessionID):
             guard let other = Self.session(withID: sessionID) else {
                 if let outside {
-                    outside.send(SCXMLOutgoingSend(target: targetText, type: typeText, event: event, sendID: id, data: data, delay: delay))
+                    outside.send(
+                        SCXMLOutgoingSend(
+                            target: targetText,
+                            type: typeText,
+                            event: event,
+                            sendID: id,
+                            data: data,
+                            delay: delay
+                        )
+                    )
                     return true
                 }
                 raiseError(
@@ -322,7 +331,16 @@ extension SCXMLInterpreter {
             return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
         case .undeliverable(let error):
             if let outside, targetText != nil {
-                outside.send(SCXMLOutgoingSend(target: targetText, type: typeText, event: event, sendID: id, data: data, delay: delay))
+                outside.send(
+                    SCXMLOutgoingSend(
+                        target: targetText,
+                        type: typeText,
+                        event: event,
+                        sendID: id,
+                        data: data,
+                        delay: delay
+                    )
+                )
                 return true
             }
             raiseError(

@@ -108,7 +108,8 @@ extension SCXMLInterpreter {
                     document.nodes[index].invokes.indices.contains(stored.invoke)
                 else {
                     throw StatechartError.invalidSnapshot(
-                        reason: "state '\(stored.state)' has no <invoke> number \(stored.invoke) (invocation '\(stored.id)')"
+                        reason:
+                            "state '\(stored.state)' has no <invoke> number \(stored.invoke) (invocation '\(stored.id)')"
                     )
                 }
                 let invoke = document.nodes[index].invokes[stored.invoke]

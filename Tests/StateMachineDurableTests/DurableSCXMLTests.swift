@@ -53,6 +53,21 @@ func shopDocument() throws -> SCXMLDocument {
     )
 }
 
+/// A reminder: "order" sends "remind" to a URI outside the process 5 s later; "paid"
+/// cancels it.
+func reminderDocument() throws -> SCXMLDocument {
+    try SCXMLDocument(
+        xml: """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="idle" name="reminder">
+              <state id="idle">
+                <transition event="order" target="ordered"><send id="remind" target="mailto:clerk@shop.example" event="remind" delay="5s"/></transition>
+              </state>
+              <state id="ordered"><transition event="paid" target="idle"><cancel sendid="remind"/></transition></state>
+            </scxml>
+            """
+    )
+}
+
 /// A parent that invokes a worker: "tick" is passed on to the worker, which counts ticks in
 /// a variable and reports `worker.done` at the third; a worker left alone for 30 s reports
 /// `worker.late` (a delayed send of the child's own).
@@ -208,7 +223,9 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a send to a target outside the process goes through the outbox, with a key that stays the same until it is delivered")
+    @Test(
+        "a send to a target outside the process goes through the outbox, with a key that stays the same until it is delivered"
+    )
     func outboxSend() async throws {
         try await withTemporaryFolder { folder in
             let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
@@ -236,12 +253,57 @@ struct DurableSCXMLTests {
             #expect(log.keys == ["shop/1/0", "shop/1/0"])
             #expect(
                 log.sends.last
-                    == DurableSCXML.Send(target: "https://shop.example/orders", event: "placed", data: .object(["n": .number(7)]))
+                    == DurableSCXML.Send(
+                        target: "https://shop.example/orders",
+                        event: "placed",
+                        data: .object(["n": .number(7)])
+                    )
             )
             #expect(await reopened.state.isDone)
             #expect(try await store.outbox(of: "shop").map(\.delivered) == [true])
             await reopened.close()
             #expect(try await store.journal(of: "shop").map(\.kind) == [.sent, .feedback])
+        }
+    }
+
+    @Test(
+        "a delayed send outside the process waits as a timer, across a restart, then goes through the outbox; a cancelled one never does"
+    )
+    func delayedOutboxSend() async throws {
+        try await withTemporaryFolder { folder in
+            let path = folder + "/m.sqlite"
+            let log = SentLog()
+            let form = DurableSCXML(version: "1", document: try reminderDocument()) { send, effect in
+                log.record(send, effect)
+                return nil
+            }
+            do {
+                let store = try SQLiteStore(path: path, clock: .manual)
+                let reminder = try await store.open("reminder", form)
+                try await reminder.send(.init("order"))
+                #expect(await reminder.timers.map(\.id) == ["send:remind"])
+                #expect(await reminder.timers.map(\.due) == [5_000_000_000])
+                await reminder.close()
+                #expect(try await store.outbox(of: "reminder").isEmpty)
+            }
+            let store = try SQLiteStore(path: path, clock: .manual)
+            let reminder = try await store.open("reminder", form)
+            #expect(await reminder.timers.map(\.id) == ["send:remind"])
+            try await store.advanceClock(by: .seconds(5))
+            await reminder.settle()
+            #expect(log.keys == ["reminder/2/0"])
+            #expect(
+                log.sends == [DurableSCXML.Send(target: "mailto:clerk@shop.example", event: "remind", sendID: "remind")]
+            )
+            #expect(await reminder.timers.isEmpty)
+            try await reminder.send(.init("paid"))
+            try await reminder.send(.init("order"))
+            try await reminder.send(.init("paid"))
+            #expect(await reminder.timers.isEmpty)
+            try await store.advanceClock(by: .seconds(10))
+            await reminder.settle()
+            #expect(log.keys == ["reminder/2/0"])
+            await reminder.close()
         }
     }
 
@@ -304,7 +366,10 @@ struct DurableSCXMLTests {
         try await withTemporaryFolder { folder in
             let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
             let original = DurableSCXML(version: "1", document: try basketDocument())
-            #expect(DurableSCXML(version: "1", document: try basketDocument(layout: "\n\n   ")).identity == original.identity)
+            #expect(
+                DurableSCXML(version: "1", document: try basketDocument(layout: "\n\n   ")).identity
+                    == original.identity
+            )
             let basket = try await store.open("basket", original)
             try await basket.send(.init("add"))
             await basket.close()
@@ -313,7 +378,9 @@ struct DurableSCXMLTests {
             await #expect {
                 _ = try await store.open("basket", changed)
             } throws: { error in
-                guard case DurableError.definitionChanged(let key, let stored, let opening) = error else { return false }
+                guard case DurableError.definitionChanged(let key, let stored, let opening) = error else {
+                    return false
+                }
                 return key == "basket" && stored == original.identity && opening == changed.identity
             }
             let again = try await store.open("basket", original)
