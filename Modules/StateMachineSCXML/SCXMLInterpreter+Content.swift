@@ -118,6 +118,7 @@ extension SCXMLInterpreter {
             case .cancel(let cancel):
                 guard let id = text(cancel.sendID, context) else { return false }
                 engine.sends?.cancel { $0 == id }
+                outside?.cancel(id)
             case .assign(let location, let value):
                 do {
                     try withData { data throws(SCXMLScriptFailure) in
@@ -305,6 +306,19 @@ extension SCXMLInterpreter {
             return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
         case .session(let sessionID):
             guard let other = Self.session(withID: sessionID) else {
+                if let outside {
+                    outside.send(
+                        SCXMLOutgoingSend(
+                            target: targetText,
+                            type: typeText,
+                            event: event,
+                            sendID: id,
+                            data: data,
+                            delay: delay
+                        )
+                    )
+                    return true
+                }
                 raiseError(
                     "error.communication",
                     "<send target=\"#_scxml_\(sessionID)\">: no such session",
@@ -316,6 +330,19 @@ extension SCXMLInterpreter {
             let deliver: @Sendable () -> Void = { [weak other] in other?.deliver(event, payload) }
             return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
         case .undeliverable(let error):
+            if let outside, targetText != nil {
+                outside.send(
+                    SCXMLOutgoingSend(
+                        target: targetText,
+                        type: typeText,
+                        event: event,
+                        sendID: id,
+                        data: data,
+                        delay: delay
+                    )
+                )
+                return true
+            }
             raiseError(
                 error,
                 "<send> to target \(targetText.map { "'\($0)'" } ?? "(none)") of type \(typeText.map { "'\($0)'" } ?? "(none)") cannot be delivered",

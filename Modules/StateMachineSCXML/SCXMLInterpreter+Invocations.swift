@@ -38,15 +38,16 @@ extension SCXMLInterpreter {
         guard !states.isEmpty else { return }
         let ordered = states.compactMap { id in document.index(of: id).map { (id, $0) } }.sorted { $0.1 < $1.1 }
         for (stateID, index) in ordered where chart.isActive(stateID) {
-            for invoke in document.nodes[index].invokes {
-                start(invoke, in: stateID, chart)
+            for (position, invoke) in document.nodes[index].invokes.enumerated() {
+                start(invoke, number: position, in: stateID, chart)
             }
         }
     }
 
-    /// Starts one `<invoke>` of the state `stateID`. What cannot be evaluated (its type,
-    /// document, params or idlocation) raises `error.execution` and starts nothing.
-    func start(_ invoke: SCXMLDocument.Invoke, in stateID: String, _ chart: SCXMLChart) {
+    /// Starts one `<invoke>` (the state's `number`th) of the state `stateID`. What cannot be
+    /// evaluated (its type, document, params or idlocation) raises `error.execution` and
+    /// starts nothing.
+    func start(_ invoke: SCXMLDocument.Invoke, number: Int, in stateID: String, _ chart: SCXMLChart) {
         let id = state.withLock { session -> String in
             if let id = invoke.id { return id }
             session.generatedInvokeIDs += 1
@@ -89,38 +90,18 @@ extension SCXMLInterpreter {
                 )
             }
         }
-        let childDocument: SCXMLDocument
+        var source: String?
         switch invoke.source {
-        case .document(let given):
-            childDocument = given
-        case .sourceExpression(let script):
-            guard let src = evaluate(script)?.description else { return }
-            do {
-                childDocument = try SCXMLDocument.invoked(
-                    src,
-                    attribute: "srcexpr",
-                    line: invoke.line,
-                    base: document.baseURL,
-                    depth: 1,
-                    dataModel: document.dataModel,
-                    sources: document.sources
-                )
-            } catch {
-                return fail("\(error)")
-            }
-        case .contentExpression(let script):
+        case .document: break
+        case .sourceExpression(let script), .contentExpression(let script):
             guard let text = evaluate(script)?.description else { return }
-            do {
-                childDocument = try SCXMLDocument(
-                    data: Data(text.utf8),
-                    baseURL: document.baseURL,
-                    depth: 1,
-                    dataModel: document.dataModel,
-                    sources: document.sources
-                )
-            } catch {
-                return fail("line \(invoke.line): <invoke> <content expr>: \(error)")
-            }
+            source = text
+        }
+        let childDocument: SCXMLDocument
+        do {
+            childDocument = try document(of: invoke, source: source)
+        } catch {
+            return fail("\(error)")
         }
         var values: [String: SCXMLValue] = [:]
         for param in invoke.params {
@@ -134,7 +115,8 @@ extension SCXMLInterpreter {
             recordsTrace: false,
             onMacrostep: nil,
             parent: (self, id),
-            initialValues: values
+            initialValues: values,
+            outside: outside
         )
         state.withLock {
             $0.invocations.append(
@@ -143,11 +125,44 @@ extension SCXMLInterpreter {
                     state: stateID,
                     autoforward: invoke.autoforward,
                     finalize: invoke.finalize,
+                    invoke: number,
+                    source: source,
                     child: child
                 )
             )
         }
         try? child.start()  // a child's failure is the child's (see its `failure`)
+    }
+
+    /// The document `invoke` runs: its own, or the one its evaluated `srcexpr` (`source`)
+    /// names, or the one its evaluated `<content expr>` (`source`) holds.
+    func document(of invoke: SCXMLDocument.Invoke, source: String?) throws(SCXMLError) -> SCXMLDocument {
+        switch invoke.source {
+        case .document(let given):
+            return given
+        case .sourceExpression:
+            return try SCXMLDocument.invoked(
+                source ?? "",
+                attribute: "srcexpr",
+                line: invoke.line,
+                base: document.baseURL,
+                depth: 1,
+                dataModel: document.dataModel,
+                sources: document.sources
+            )
+        case .contentExpression:
+            do {
+                return try SCXMLDocument(
+                    data: Data((source ?? "").utf8),
+                    baseURL: document.baseURL,
+                    depth: 1,
+                    dataModel: document.dataModel,
+                    sources: document.sources
+                )
+            } catch {
+                throw .invalidStructure(reason: "<invoke> <content expr>: \(error)", line: invoke.line)
+            }
+        }
     }
 
     /// The running child session invoked as `id`, if any.

@@ -84,6 +84,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// Bumped on every failure (with the session's `failure` set first, under its lock), so
     /// that a call can tell without the lock whether a step it ran failed.
     let failures = Atomic<Int>(0)
+    /// Where `<send>`s to targets outside the process go (and `<cancel>`s of them); nil
+    /// raises `error.execution` / `error.communication` for them, as SCXML says. Invoked
+    /// sessions share their parent's.
+    let outside: SCXMLOutside?
     /// The session that invoked this one, and the id it knows this one by.
     weak let parent: SCXMLInterpreter?
     let invokeID: String?
@@ -132,6 +136,11 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         let state: String
         let autoforward: Bool
         let finalize: [SCXMLDocument.Action]
+        /// Which of the state's `<invoke>`s it is (from 0), and the `srcexpr` or
+        /// `<content expr>` text its document was made from: what reopens it from a
+        /// ``SCXMLSessionTree``.
+        let invoke: Int
+        let source: String?
         let child: SCXMLInterpreter
     }
 
@@ -178,6 +187,26 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         )
     }
 
+    /// A top-level machine for `document`, not started, whose `<send>`s to targets outside
+    /// the process go to `outside` (see ``SCXMLOutside``), and without a trace.
+    package convenience init(
+        document: SCXMLDocument,
+        options: StatechartOptions,
+        clock: some StatechartClock,
+        outside: SCXMLOutside?
+    ) {
+        self.init(
+            document: document,
+            options: options,
+            clock: clock,
+            recordsTrace: false,
+            onMacrostep: nil,
+            onLog: nil,
+            parent: nil,
+            outside: outside
+        )
+    }
+
     /// A session invoked by `parent` as `invokeID` (or a top-level one when nil), whose
     /// `<data>` start with `initialValues` where the names match.
     init(
@@ -188,8 +217,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         onMacrostep: MacrostepObserver?,
         onLog: LogSink? = nil,
         parent: (session: SCXMLInterpreter, invokeID: String)?,
-        initialValues: [String: SCXMLValue] = [:]
+        initialValues: [String: SCXMLValue] = [:],
+        outside: SCXMLOutside? = nil
     ) {
+        self.outside = outside
         self.document = document
         self.recordsTrace = recordsTrace
         invokes = document.nodes.contains { !$0.invokes.isEmpty }

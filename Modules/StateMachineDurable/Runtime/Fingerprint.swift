@@ -1,11 +1,14 @@
 /// A definition's fingerprint: 64-bit FNV-1a over the lines that describe its structure,
 /// each followed by a newline. Not a cryptographic hash: it tells definitions apart, it
 /// does not authenticate them.
-struct Fingerprint {
+package struct Fingerprint {
     private var hash: UInt64 = 0xcbf2_9ce4_8422_2325
 
+    /// The hash of no lines.
+    package init() {}
+
     /// Adds one line.
-    mutating func add(_ line: String) {
+    package mutating func add(_ line: String) {
         for byte in line.utf8 { mix(byte) }
         mix(0x0A)
     }
@@ -16,7 +19,7 @@ struct Fingerprint {
     }
 
     /// The hash in 16 hexadecimal digits.
-    var hex: String {
+    package var hex: String {
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
