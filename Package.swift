@@ -301,7 +301,10 @@ let package = Package(
         .executable(
             "DurableWorker",
             path: "Tests/DurableWorker",
-            dependencies: ["StateMachineDurable", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy"]
+            dependencies: [
+                "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineSCXML", "StateMachineECMAScript",
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
+            ]
         ),
         .tests(
             "StateMachineDurableTests",

@@ -136,7 +136,7 @@ public struct DurableSCXML: DurableForm {
     }
 
     /// Encodes `event` as JSON.
-    public func encode(event: Event) throws -> Data { try JSONEncoder().encode(event) }
+    public func encode(event: Event) throws -> Data { try JSONEncoder.sortingKeys().encode(event) }
 
     /// Decodes an ``Event`` from JSON.
     public func decode(event: Data) throws -> Event {
@@ -181,7 +181,11 @@ public struct DurableSCXML: DurableForm {
         } catch {
             throw DurableError.encoding("the stored state is not a durable SCXML session: \(error)")
         }
-        let instance = Instance(interpreter: interpreter, clock: clock, base: now, recorder: recorder, effects: effects)
+        // The session's clock starts at the earliest of now and the timers' due times, so
+        // that a delayed send that fell due while the machine was closed keeps its due time
+        // (the runtime fires it at that time, before anything else).
+        let base = timers.map(\.due).min().map { min($0, now) } ?? now
+        let instance = Instance(interpreter: interpreter, clock: clock, base: base, recorder: recorder, effects: effects)
         try instance.restore(stored, timers: timers)
         return instance
     }
@@ -215,9 +219,7 @@ public struct DurableSCXML: DurableForm {
     /// The session's stored form: its tree of sessions as JSON, delayed sends left out
     /// (they are the machine's timers).
     public func encodeState(of instance: Instance) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return try encoder.encode(instance.stored())
+        try JSONEncoder.sortingKeys().encode(instance.stored())
     }
 
     /// The active configuration, variables and whether the session is done.

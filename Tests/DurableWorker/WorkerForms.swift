@@ -1,7 +1,10 @@
 import Foundation
 import StateMachineCore
 import StateMachineDurable
+import StateMachineDurableSCXML
+import StateMachineECMAScript
 import StateMachineHierarchy
+import StateMachineSCXML
 import StateMachineTable
 
 /// The machines the worker runs: one of each form, each with timers and effects.
@@ -147,4 +150,37 @@ enum WorkerForms {
             return definition
         }
     }
+
+    // MARK: SCXML: a till with ECMAScript variables, a 5 s delayed send and a send to a
+    // receipt printer outside the process.
+
+    static let tillSCXML = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="open" name="till">
+          <datamodel><data id="total" expr="0"/><data id="sales" expr="0"/></datamodel>
+          <state id="open">
+            <transition event="sell"><assign location="total" expr="total + 3"/><assign location="sales" expr="sales + 1"/></transition>
+            <transition event="close" target="closing"/>
+          </state>
+          <state id="closing">
+            <onentry><send id="audit" event="audited" delay="5s"/></onentry>
+            <transition event="audited" target="open">
+              <send target="printer:receipts" event="receipt"><param name="total" expr="total"/></send>
+              <assign location="total" expr="0"/>
+            </transition>
+            <transition event="sell" target="open"><cancel sendid="audit"/></transition>
+          </state>
+        </scxml>
+        """
+
+    static func scxml() throws -> DurableSCXML {
+        DurableSCXML(
+            version: "1",
+            document: try SCXMLDocument(xml: tillSCXML, dataModel: .ecmascript),
+            sends: { _, effect in
+                deliver(effect)
+                return nil
+            }
+        )
+    }
 }
+

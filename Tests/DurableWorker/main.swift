@@ -11,6 +11,7 @@
 import Foundation
 import StateMachineCore
 import StateMachineDurable
+import StateMachineDurableSCXML
 import StateMachineHierarchy
 import StateMachineTable
 
@@ -46,8 +47,8 @@ protocol Driver {
 
 struct MachineDriver<Form: DurableForm>: Driver {
     let machine: DurableMachine<Form>
-    let parse: (String) -> Form.Event
-    let describe: (Form.State) -> String
+    let parse: @Sendable (String) -> Form.Event
+    let describe: @Sendable (Form.State) -> String
 
     func send(_ event: String, key: String) async throws { try await machine.send(parse(event), idempotencyKey: key) }
     func state() async -> String { describe(await machine.state) }
@@ -76,6 +77,14 @@ let driver: any Driver = try await {
         machine: try await store.open("machine", try WorkerForms.json()),
         parse: { .init($0) },
         describe: { $0.joined(separator: ",") }
+    )
+    case "scxml": return MachineDriver(
+        machine: try await store.open("machine", try WorkerForms.scxml()),
+        parse: { .init($0) },
+        describe: { state in
+            let variables = state.variables.keys.sorted().map { "\($0)=\(state.variables[$0].map { "\($0)" } ?? "")" }
+            return (state.configuration + variables).joined(separator: ",")
+        }
     )
     default:
         FileHandle.standardError.write(Data("DurableWorker: unknown form '\(formName)'\n".utf8))

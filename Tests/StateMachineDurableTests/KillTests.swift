@@ -58,7 +58,7 @@ struct KillTests {
 
 /// The scripts the kill tests run, and a runner that kills and restarts the worker.
 enum KillScript {
-    static let forms = ["core", "table", "chart", "json"]
+    static let forms = ["core", "table", "chart", "json", "scxml"]
 
     /// `count` lines: events of `form`, and every few events a move of the clock by 1–15 s
     /// (absolute times, so that a repeated move is harmless).
@@ -68,6 +68,7 @@ enum KillScript {
             case "core": ["add:1", "add:2", "add:5", "arm", "clear"]
             case "table": ["coin", "coin", "push"]
             case "chart": ["open", "push", "close"]
+            case "scxml": ["sell", "sell", "close"]
             default: ["open", "close", "open"]
             }
         var time: Int64 = 0

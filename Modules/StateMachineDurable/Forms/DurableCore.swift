@@ -178,7 +178,7 @@ struct TypeRegistry<Value>: Sendable {
     init(kind: String) { self.kind = kind }
 
     mutating func register<T: Codable & SendableMetatype>(_ type: T.Type, named name: String) {
-        let encoder = JSONEncoder()
+        let encoder = JSONEncoder.sortingKeys()
         let decoder = JSONDecoder()
         let entry = Entry(
             name: name,

@@ -68,7 +68,7 @@ public struct DurableStatechart<
     let options: StatechartOptions
     let handlers: [String: DurableEffectHandler<Event>]
     public let identity: DefinitionIdentity
-    private let encoder = JSONEncoder()
+    private let encoder = JSONEncoder.sortingKeys()
     private let decoder = JSONDecoder()
 
     /// The durable form of the chart `definition` makes.

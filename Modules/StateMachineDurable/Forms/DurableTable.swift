@@ -37,7 +37,7 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
     let build: Build
     let handlers: [String: DurableEffectHandler<Event>]
     public let identity: DefinitionIdentity
-    private let encoder = JSONEncoder()
+    private let encoder = JSONEncoder.sortingKeys()
     private let decoder = JSONDecoder()
 
     /// The durable form of the table `build` makes.

@@ -39,7 +39,7 @@ public final class DurableEffects: Sendable {
     /// that cannot be encoded fails the step (its `send` throws, nothing is committed).
     public func emit(_ name: String, _ payload: some Encodable) {
         do {
-            let data = try JSONEncoder().encode(payload)
+            let data = try JSONEncoder.sortingKeys().encode(payload)
             records.withLock { $0.append(.effect(name: name, payload: data)) }
         } catch {
             records.withLock { $0.append(.failure("the payload of effect '\(name)' cannot be encoded: \(error)")) }
@@ -57,7 +57,7 @@ public final class DurableEffects: Sendable {
     /// be encoded fails the step.
     public func schedule(_ event: some Encodable, after delay: Duration, id: String? = nil) {
         do {
-            let data = try JSONEncoder().encode(event)
+            let data = try JSONEncoder.sortingKeys().encode(event)
             records.withLock { $0.append(.schedule(id: id, event: data, delay: delay)) }
         } catch {
             records.withLock { $0.append(.failure("a scheduled event cannot be encoded: \(error)")) }
@@ -85,5 +85,16 @@ public final class DurableEffects: Sendable {
             defer { records.removeAll(keepingCapacity: true) }
             return records
         }
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder that writes object keys in sorted order: the same value always gives the
+    /// same bytes, in every process (a dictionary's order differs from process to process),
+    /// so that an effect delivered again repeats its payload exactly.
+    package static func sortingKeys() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
     }
 }
