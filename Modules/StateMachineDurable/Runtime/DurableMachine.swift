@@ -119,7 +119,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             effects: effects
         )
         scheduled = Dictionary(uniqueKeysWithValues: timers.filter { $0.event != nil }.map { ($0.id, $0) })
-        committed = (stored?.state ?? Data(), timers, stored?.lastSequence ?? 0)
+        committed = (state ?? Data(), timers, stored?.lastSequence ?? 0)
         timersDirty = dirty
         isStarted = stored != nil
         for entry in stored?.unapplied ?? [] { pending.append(Pending(source: .inbox(entry), waiter: nil)) }
