@@ -171,17 +171,12 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         }
     }
 
-    /// Commits `source`, with the sends already waiting to run on the machine, as the first
-    /// batch of a drain; returns its receipt or error.
+    /// Commits `source` as the first batch of a drain; returns its receipt or error.
     func commitFirst(_ source: Pending.Source) async -> Result<DurableReceipt, any Error> {
         let outcome = Outcome()
-        pending.insert(Pending(source: source, waiter: .driving(outcome)), at: 0)
-        // A store commits on the calling thread: the sends queued behind this one on the
-        // machine run now (and wait in `pending`), so that one commit holds them all.
-        await Task.yield()
-        let batch = pending
-        pending = []
-        await commit(batch)
+        // The store's methods are not isolated to the machine: while it commits, the machine
+        // takes the sends that arrive (they wait in `pending` for the next commit).
+        await commit([Pending(source: source, waiter: .driving(outcome))])
         return outcome.value ?? .failure(DurableError.closed(key: key))
     }
 
@@ -323,8 +318,10 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             }
         }
         do {
-            let timers = allTimers.sorted(by: Self.dueOrder)
-            let timersChanged = timersDirty || timers != committed.timers.sorted(by: Self.dueOrder)
+            let current = allTimers
+            let timers = current.isEmpty ? current : current.sorted(by: Self.dueOrder)
+            let timersChanged =
+                timersDirty || (timers.isEmpty ? !committed.timers.isEmpty : timers != committed.timers.sorted(by: Self.dueOrder))
             let state = try form.encodeState(of: instance)
             if !entries.isEmpty || !consumed.isEmpty || !delivered.isEmpty || timersChanged {
                 try await store.commit(

@@ -10,7 +10,8 @@ final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// The file, for error messages.
     let path: String
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements, by the address of their SQL text (a static string's never moves).
+    private var statements: [UnsafeRawPointer: OpaquePointer] = [:]
 
     /// Opens (or creates, unless `readOnly`) the database at `path`.
     init(path: String, readOnly: Bool) throws(DurableError) {
@@ -63,7 +64,7 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The statement for `sql`, prepared once and reset for each use; `bind` binds its
     /// parameters, and `row` reads each result row.
     func run(
-        _ sql: String,
+        _ sql: StaticString,
         _ bindings: [SQLiteValue] = [],
         row: (SQLiteRow) throws(DurableError) -> Void = { _ throws(DurableError) in }
     ) throws(DurableError) {
@@ -99,12 +100,20 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The number of rows the last statement changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    private func prepared(_ sql: String) throws(DurableError) -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+    private func prepared(_ sql: StaticString) throws(DurableError) -> OpaquePointer {
+        let address = UnsafeRawPointer(sql.utf8Start)
+        if let statement = statements[address] { return statement }
         var statement: OpaquePointer?
-        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let status = sqlite3_prepare_v3(
+            handle,
+            address.assumingMemoryBound(to: CChar.self),
+            Int32(sql.utf8CodeUnitCount),
+            UInt32(SQLITE_PREPARE_PERSISTENT),
+            &statement,
+            nil
+        )
         guard status == SQLITE_OK, let statement else { throw error(status) }
-        statements[sql] = statement
+        statements[address] = statement
         return statement
     }
 

@@ -371,11 +371,12 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         _ connection: SQLiteConnection
     ) throws(DurableError) -> [OutboxEntry] {
         var entries: [OutboxEntry] = []
+        let sql: StaticString =
+            onlyUndelivered
+            ? "SELECT key, position, name, payload, delivered FROM outbox WHERE machine = ? AND delivered = 0 ORDER BY position"
+            : "SELECT key, position, name, payload, delivered FROM outbox WHERE machine = ? ORDER BY position"
         try connection.run(
-            """
-            SELECT key, position, name, payload, delivered FROM outbox
-            WHERE machine = ? \(onlyUndelivered ? "AND delivered = 0" : "") ORDER BY position
-            """,
+            sql,
             [.text(key)]
         ) { row in
             entries.append(
