@@ -6,10 +6,10 @@ import StateMachineSupport
 
 extension DurableSCXML {
     /// A running session, on a manual clock whose zero is the store time `base`, owned by
-    /// its ``DurableMachine``.
+    /// its `DurableMachine`.
     ///
     /// What it reports (``DurableSCXML/state(of:)``, ``DurableSCXML/timers(of:)``, the
-    /// stored state) is taken once per step, by ``settle()``: the session changes only in
+    /// stored state) is taken once per step, by `settle()`: the session changes only in
     /// the form's steps (its clock is moved only by them, and its children and outside
     /// sends run inside them, on the step's thread).
     public final class Instance {

@@ -6,7 +6,7 @@ import StateMachineSCXML
 /// An SCXML session made durable: its configuration, history, data model variables, pending
 /// delayed `<send>`s and invoked child sessions are stored after every step.
 ///
-/// The document is loaded as for ``SCXMLInterpreter``, with its data model: pass a document
+/// The document is loaded as for `SCXMLInterpreter`, with its data model: pass a document
 /// loaded with `dataModel: .ecmascript` (from `StateMachineECMAScript`) to run ECMAScript, whose
 /// variables are part of the stored state (they must be JSON values: a function or a cycle
 /// fails the step that made it). This product links neither the JavaScript engine nor
@@ -14,14 +14,14 @@ import StateMachineSCXML
 ///
 /// The session runs on a clock the machine drives from the store's clock:
 /// - A delayed `<send>` to the session itself is a timer of the machine, stored with its
-///   absolute due time (``DurableTimer`` `send:<sendid>`, or `send:#<n>` for a send without
+///   absolute due time (`DurableTimer` `send:<sendid>`, or `send:#<n>` for a send without
 ///   an id; `invoke:<invokeid>/send:...` for a child's), which fires at that time, after a
-///   restart too; ``DurableTimerPolicy`` says what happens to one that fell due while the
+///   restart too; `DurableTimerPolicy` says what happens to one that fell due while the
 ///   machine was closed. `<cancel>` removes it.
 /// - A `<send>` to a target outside the process (a URI, or a `#_scxml_<id>` session that
 ///   does not run here) goes to the outbox as the effect ``sendEffect`` with a ``Send``
 ///   payload, recorded in the step's transaction and delivered after its commit, at least
-///   once, with a stable key (``DeliveredEffect/key``) the receiver deduplicates on. The
+///   once, with a stable key (`DeliveredEffect/key`) the receiver deduplicates on. The
 ///   `sends` handler delivers it and may return an event for this session. A delayed one
 ///   is a timer of the machine until it falls due (`<cancel>` removes it, and so does the
 ///   session ending). Without a `sends` handler such sends raise `error.execution`, as
@@ -31,7 +31,7 @@ import StateMachineSCXML
 ///
 /// ```swift
 /// let document = try SCXMLDocument(xml: text, dataModel: .ecmascript)
-/// let form = try DurableSCXML(version: "1", document: document) { send, effect in
+/// let form = DurableSCXML(version: "1", document: document) { send, effect in
 ///     try await orders.deliver(send.event, data: send.data, deduplicatingOn: effect.key)
 ///     return nil
 /// }
@@ -54,7 +54,7 @@ public struct DurableSCXML: DurableForm {
         }
     }
 
-    /// The session as ``DurableMachine/state`` gives it, as of its last step.
+    /// The session as `DurableMachine/state` gives it, as of its last step.
     public struct State: Sendable, Hashable {
         /// The ids of the active states (atomic and compound), in document order.
         public var configuration: [String]

@@ -57,7 +57,7 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("concurrent sends are applied in order, each once, and share commits")
+    @Test("concurrent sends are each applied once, numbered in the order they were applied")
     func groupCommit() async throws {
         try await withTemporaryFolder { folder in
             let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)

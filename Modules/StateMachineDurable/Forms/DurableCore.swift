@@ -7,7 +7,7 @@ import StateMachineSupport
 ///
 /// A Core machine's states and events are many concrete types; the ones it stores are
 /// registered, `Codable`, with a name (``DurableTypes``). Its outputs become effects: an
-/// output made with `Output(effect:)` from a registered ``OutputEffect`` type is recorded
+/// output made with `Output(effect:)` from a registered `OutputEffect` type is recorded
 /// by name in the outbox and performed after the commit (the event it returns is fed back);
 /// a ``Delayed`` output schedules its event on the store's clock. An output made from a
 /// closure cannot be stored, and fails its step.

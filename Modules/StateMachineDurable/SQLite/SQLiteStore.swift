@@ -62,6 +62,7 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
 
     /// Opens the store in `path`, creating it (and its tables) when missing.
     /// - Parameters:
+    ///   - path: the SQLite file (with its `-wal` and `-shm` files beside it).
     ///   - mode: read-write (the default) or SQLite's read-only mode.
     ///   - synchronous: how durable each commit is; ``Synchronous/full`` by default.
     ///   - clock: the clock timers run on: the wall clock, or one kept in the file.
