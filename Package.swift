@@ -320,7 +320,8 @@ let package = Package(
                 "TestSupport", "CaseStudiesFeatures", "StateMachineCore", "StateMachineTest", "StateMachineTable",
                 "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast",
                 "StateMachineDump",
-                "StateMachineUI", "StateMachineGraph", "SwiftStateMachine",
+                "StateMachineUI", "StateMachineGraph", "SwiftStateMachine", "StateMachineDurable",
+                "StateMachineDurableSCXML",
             ]
         ),
         .tests(
