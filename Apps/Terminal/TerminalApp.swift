@@ -162,6 +162,13 @@ public final class TerminalApp {
         // Commands match without regard to case, an enabled one first; the screen gets the
         // name as it declared it (a statechart's events keep their case).
         let matching = screen.commands.filter { $0.name.lowercased() == command.name }
+        if matching.isEmpty, let unlisted = screen.command(forUnlisted: command.typedName) {
+            guard unlisted.isEnabled else {
+                show(Self.refusal(of: unlisted, state: screen.stateName))
+                return .proceed
+            }
+            return apply(await screen.perform(ParsedCommand(name: unlisted.name, arguments: command.arguments)))
+        }
         guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
             let available =
                 (screen.commands + globals(for: screen) + builtIns(for: screen)).filter(\.isEnabled).map(\.name)

@@ -128,12 +128,19 @@ extension SCXMLInterpreter {
         }
     }
 
+    /// Records an entry of executable content in the trace, when the session records it.
+    private func noteContent(_ entry: @autoclosure () -> String) {
+        guard recordsContent else { return }
+        note(entry())
+    }
+
     /// False when an element failed, which ends the enclosing blocks too.
     private func execute(_ actions: [SCXMLDocument.Action], _ context: SCXMLChart.Context) -> Bool {
         guard !actions.isEmpty, let engine = context.hooks.engine else { return true }
         for action in actions {
             switch action {
             case .raise(let event):
+                noteContent("raise:\(event)")
                 context.raise(SCXMLChart.Event(event, payload: SCXMLEventFields(name: event, type: "internal")))
             case .log(let label, let expression):
                 var value: String?
@@ -166,6 +173,7 @@ extension SCXMLInterpreter {
                 guard self.send(send, engine, context) else { return false }
             case .cancel(let cancel):
                 guard let id = text(cancel.sendID, context) else { return false }
+                noteContent("cancel:\(id)")
                 engine.sends?.cancel { $0 == id }
             case .assign(let location, let value):
                 do {
@@ -192,6 +200,7 @@ extension SCXMLInterpreter {
                     }
                     return false
                 }
+                noteContent("assign:\(document.scripts[location.index].text)")
             case .script(let script):
                 do {
                     try withData { data throws(SCXMLScriptFailure) in try data.run(script.index) }
@@ -199,6 +208,7 @@ extension SCXMLInterpreter {
                     fail(error, at: script, context)
                     return false
                 }
+                noteContent("script:line \(document.scripts[script.index].line)")
             case .foreach(let array, let item, let index, let body):
                 guard forEach(array: array, item: item, index: index, body: body, context) else { return false }
             }
@@ -304,6 +314,7 @@ extension SCXMLInterpreter {
         guard let data = eventData(params: send.params, content: send.content, context) else { return false }
         let target = SCXMLDocument.sendTarget(targetText, type: typeText)
         let place = ErrorPlace(tagName: "send", position: send.position)
+        noteContent("send:\(event)" + (targetText.map { " to \($0)" } ?? ""))
         let payload = SCXMLEventFields(
             name: event,
             type: "external",

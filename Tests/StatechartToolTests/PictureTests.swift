@@ -34,6 +34,30 @@ struct PictureTests {
         #expect(size.width > 200 && size.height > 200)
     }
 
+    @Test("diagram -o PATH takes the format from the extension: real images, DOT, Mermaid, never text in an image")
+    func formatFromExtension() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = Paths.sample("player.scxml")
+        let png = directory.url.appendingPathComponent("p3.png").path
+        let svg = directory.url.appendingPathComponent("p3.svg").path
+        let dot = directory.url.appendingPathComponent("p3.gv").path
+        let mermaid = directory.url.appendingPathComponent("p3.mmd").path
+        for path in [png, svg, dot, mermaid] {
+            let run = await runTool(["diagram", file, "-o", path])
+            #expect(run.status == 0, "\(path): \(run.standardError)")
+        }
+        #expect(ImageChecks.pngSize(Array(try Data(contentsOf: URL(fileURLWithPath: png)))) != nil)
+        #expect(ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: svg))), Self.playerStates) == [])
+        #expect(try String(contentsOfFile: dot, encoding: .utf8).hasPrefix("digraph \"player\" {"))
+        #expect(try String(contentsOfFile: mermaid, encoding: .utf8).hasPrefix("stateDiagram-v2"))
+        let jpeg = directory.url.appendingPathComponent("p3.jpg").path
+        let refused = await runTool(["diagram", file, "-o", jpeg])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.hasPrefix("statechart: cannot tell the format of '\(jpeg)' from its extension"))
+        #expect(!FileManager.default.fileExists(atPath: jpeg))
+    }
+
     @Test("diagram --format svg without -o prints the SVG")
     func svgToStandardOutput() async {
         let run = await runTool(["diagram", Paths.sample("player.scxml"), "--format", "svg"])
@@ -59,6 +83,8 @@ struct PictureTests {
         let file = Paths.sample("player.scxml")
         let run = await runTool(["run", file, "--record", trace], input: ["ready", "play", "mute", "power", "power"])
         #expect(run.status == 0)
+        // It says where it wrote.
+        #expect(run.standardOutput == "Recorded 6 steps to \(trace)\n")
         let recorded = try JSONDecoder().decode(
             StatechartTrace.self,
             from: Data(contentsOf: URL(fileURLWithPath: trace))

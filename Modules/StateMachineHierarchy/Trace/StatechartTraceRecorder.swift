@@ -33,7 +33,8 @@ extension StatechartTrace {
                 exited: $0.exited,
                 entered: $0.entered,
                 actions: $0.actions,
-                configuration: $0.configuration
+                configuration: $0.configuration,
+                variables: $0.variables?.mapValues(\.json)
             )
         }
     }
