@@ -23,6 +23,12 @@ public struct ParsedCommand: Sendable, Equatable {
         self.typedName = name
         self.arguments = arguments
     }
+
+    /// Two commands are the same when their names and arguments are: how the first word was
+    /// typed does not matter.
+    public static func == (lhs: ParsedCommand, rhs: ParsedCommand) -> Bool {
+        lhs.name == rhs.name && lhs.arguments == rhs.arguments
+    }
 }
 
 extension ParsedCommand {
