@@ -115,11 +115,14 @@ public final class TerminalApp {
             if flow == .quit { break }
             render()
         }
-        if console.isInteractive, currentScreen.isBusy {
+        let leavesWork = console.isInteractive && currentScreen.isBusy
+        spinner?.cancel()
+        // Closed first: the terminal is restored and the prompt line erased before the last
+        // message, which then stands on its own line, above the shell's prompt.
+        console.close()
+        if leavesWork {
             console.write("Leaving while '\(currentScreen.title)' is still working; what it was doing is dropped.")
         }
-        spinner?.cancel()
-        console.close()
         return console.wasInterrupted ? 130 : 0
     }
 
