@@ -117,3 +117,42 @@ struct DefaultDataModelTests {
         #expect(seen == expected, "\(seen?.json ?? "nil")")
     }
 }
+
+/// `recordsContent`: the trace of a debugger, with the executable content each macrostep ran.
+@Suite("SCXML: a trace with the executable content that ran")
+struct ContentTraceTests {
+    static let document = """
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript">
+          <datamodel><data id="n" expr="0"/></datamodel>
+          <state id="a">
+            <transition event="go" target="b">
+              <assign location="n" expr="n + 1"/>
+              <script>n = n * 10;</script>
+              <send event="later" id="timer" delay="1s"/>
+              <cancel sendid="timer"/>
+              <raise event="inside"/>
+              <log label="n" expr="n"/>
+            </transition>
+          </state>
+          <state id="b"/>
+        </scxml>
+        """
+
+    @Test("with recordsContent the trace names assign, script, send, cancel, raise and log in order; without it, none")
+    func content() throws {
+        let document = try SCXMLDocument(xml: Self.document, dataModel: .ecmascript)
+        let debugging = SCXMLInterpreter(document: document, recordsContent: true)
+        try debugging.start()
+        try debugging.send("go")
+        #expect(
+            debugging.trace == [
+                "event:go", "exit:a", "assign:n", "script:line 6", "send:later", "cancel:timer", "raise:inside",
+                "log:n: 10", "enter:b", "event:inside",
+            ]
+        )
+        let plain = SCXMLInterpreter(document: document)
+        try plain.start()
+        try plain.send("go")
+        #expect(plain.trace == ["event:go", "exit:a", "log:n: 10", "enter:b", "event:inside"])
+    }
+}

@@ -105,6 +105,32 @@ struct PictureTests {
         #expect(html.contains(#"{"event":"mute","exited":["loud"],"entered":["muted"]"#))
     }
 
+    @Test("run --record on a chart with data records each step's executable content and variables; view shows them")
+    func recordsContentAndVariables() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let trace = directory.url.appendingPathComponent("calc.json").path
+        let page = directory.url.appendingPathComponent("calc.html").path
+        let file = Paths.sample("calculator.scxml")
+        let run = await runTool(["run", file, "--record", trace], input: ["digit.7", "oper.plus", "digit.5", "equals"])
+        #expect(run.status == 0)
+        let recorded = try JSONDecoder().decode(StatechartTrace.self, from: Data(contentsOf: URL(fileURLWithPath: trace)))
+        #expect(recorded.steps.map(\.event) == [nil, "digit.7", "oper.plus", "digit.5", "equals"])
+        #expect(recorded.steps[1].actions == ["assign display"])
+        #expect(recorded.steps[2].actions == ["assign accumulator", "assign operator"])
+        #expect(recorded.steps[0].variables == ["display": .string("0"), "accumulator": .number(0), "operator": .null])
+        #expect(recorded.steps[1].variables?["display"] == .string("7"))
+        #expect(recorded.steps[4].variables == ["display": .string("12"), "accumulator": .number(7), "operator": .null])
+        #expect(await runTool(["view", file, "--trace", trace, "-o", page]).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains(#""actions":["assign display"],"configuration":["on","first"],"variables":[["accumulator","0"],["display","\"7\""],["operator","null"]]"#))
+        #expect(html.contains(#"<table id="variables">"#))
+        // A chart without data records no variables, and its JSON has none.
+        let player = directory.url.appendingPathComponent("player.json").path
+        _ = await runTool(["run", Paths.sample("player.json"), "--record", player], input: ["ready"])
+        #expect(!(try String(contentsOfFile: player, encoding: .utf8)).contains("variables"))
+    }
+
     @Test("view without a trace shows the start; a JSON chart's run records its notifications")
     func viewWithoutTrace() async throws {
         let directory = try TemporaryDirectory()
