@@ -12,16 +12,27 @@ extension SCXMLParser {
     /// `error` with a hint when it is malformed XML whose cause, at its line and column of
     /// `text`, is a bare `&` or `<`: how to write it (`&amp;`, `&lt;`), and in the text of a
     /// `<script>` (or `<data>`, `<assign>`, `<content>`) that CDATA keeps it as it is.
-    static func withEscapingHint(_ error: SCXMLError, in text: Data, openElement: String?) -> SCXMLError {
+    /// Only the errors libxml2 (the parser of Foundation's `XMLParser` on Linux) reports for
+    /// a bare `&` or `<` get the hint: a name is required (68), an entity reference is not
+    /// complete (22, 23), `<` in an attribute value (38).
+    static func withEscapingHint(_ error: SCXMLError, in text: Data, openElement: String?, code: Int) -> SCXMLError {
         guard case let .malformedXML(line, column, reason) = error,
-            let hint = escapingHint(in: text, line: line, column: column, openElement: openElement)
+            let hint = escapingHint(in: text, line: line, column: column, openElement: openElement, code: code)
         else { return error }
         return .malformedXML(line: line, column: column, reason: reason + "; " + hint)
     }
 
-    /// The hint for an error reported at `line` and `column` (1-based; libxml2 reports it
-    /// just past the character it stopped at), or nil when no bare `&` or `<` stands there.
-    static func escapingHint(in text: Data, line: Int, column: Int, openElement: String?) -> String? {
+    /// The hint for an error of libxml2's `code` reported at `line` and `column` (1-based;
+    /// libxml2 reports it just past the character it stopped at), or nil when no bare `&` or
+    /// `<` stands there.
+    static func escapingHint(in text: Data, line: Int, column: Int, openElement: String?, code: Int) -> String? {
+        let looksFor: Set<Unicode.Scalar>
+        switch code {
+        case 68: looksFor = ["&", "<"]
+        case 22, 23: looksFor = ["&"]
+        case 38: looksFor = ["<"]
+        default: return nil
+        }
         guard let characters = lineCharacters(text, line: line) else { return nil }
         // The nearest `&` or `<` at or before the reported column, within the token XML
         // tried to read (a name after `<`), never across the end of a tag.
@@ -31,15 +42,15 @@ extension SCXMLParser {
             if characters[index] == ">" { return nil }
             index -= 1
         }
-        guard index >= lowest else { return nil }
+        guard index >= lowest, looksFor.contains(characters[index]) else { return nil }
         let rest = String(String.UnicodeScalarView(characters[(index + 1)...]))
         let inAttribute = isInAttribute(characters, before: index)
         let cdata =
             !inAttribute && openElement.map(textElements.contains) == true
             ? " (or put the text of <\(openElement!)> in <![CDATA[ ... ]]>)" : ""
         if characters[index] == "&" {
-            // A complete reference (`&amp;`, `&#38;`) is not the cause.
-            guard rest.firstMatch(of: /^(#[0-9]+|#x[0-9A-Fa-f]+|[A-Za-z_][A-Za-z0-9._-]*);/) == nil else { return nil }
+            // A reference (`&amp;`, `&#38;`), even a broken one, is not a bare `&`.
+            guard rest.firstMatch(of: /^(#|[A-Za-z_][A-Za-z0-9._-]*;)/) == nil else { return nil }
             return "a bare '&' must be written '&amp;'\(cdata)"
         }
         let next = rest.unicodeScalars.first

@@ -93,7 +93,12 @@ enum SCXMLParser {
         parser.shouldResolveExternalEntities = false
         let ok = parser.parse()
         if let error = delegate.error {
-            throw withEscapingHint(error, in: text, openElement: delegate.openElementAtError)
+            throw withEscapingHint(
+                error,
+                in: text,
+                openElement: delegate.openElementAtError,
+                code: delegate.errorCode
+            )
         }
         guard ok, let root = delegate.root else {
             let code = (parser.parserError as NSError?)?.code ?? 0
@@ -105,7 +110,8 @@ enum SCXMLParser {
                         ? "the document has no element" : Self.describe(code, open: delegate.openElement, root: nil)
                 ),
                 in: text,
-                openElement: delegate.openElement
+                openElement: delegate.openElement,
+                code: code
             )
         }
         return root
@@ -322,12 +328,15 @@ enum SCXMLParser {
         /// The name of the innermost element not closed yet.
         var openElement: String? { stack.last?.name }
 
-        /// The innermost element not closed yet when the first error was reported.
+        /// The innermost element not closed yet when the first error was reported, and
+        /// libxml2's code for that error (0 for an error of ours).
         var openElementAtError: String?
+        var errorCode = 0
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             if error == nil {
                 openElementAtError = openElement
+                errorCode = (parseError as NSError).code
                 error = .malformedXML(
                     line: max(parser.lineNumber, 1),
                     column: max(parser.columnNumber, 1),

@@ -111,7 +111,8 @@ private struct DOTWriter {
             if isSimpleLoop(transition) {
                 guard let group = loops.removeValue(forKey: transition.source) else { continue }
                 let id = elementIDs ? nextTransitionID(for: group) : nil
-                let label = group.map(\.label).filter { !$0.isEmpty }.joined(separator: "\n")
+                // A line each, with a space each side as every label has.
+                let label = group.map(\.label).filter { !$0.isEmpty }.joined(separator: " \n ")
                 lines.append(
                     "\(indent)\(Self.quote(transition.source)) -> \(Self.quote(transition.target))"
                         + "\(attributes(label: label, source: transition.source, target: transition.target, id: id));"
@@ -228,12 +229,9 @@ private struct DOTWriter {
     /// inside it (Graphviz cannot clip an arrow to a cluster it starts or ends in).
     private func attributes(label: String, source: String?, target: String, id: String?) -> String {
         var parts: [String] = []
-        // A space each side (of each line): Graphviz places the labels of two opposite
-        // arrows side by side, and without it their words run together.
-        if !label.isEmpty {
-            let padded = label.split(separator: "\n", omittingEmptySubsequences: false).map { " \($0) " }
-            parts.append("label=\(Self.quote(padded.joined(separator: "\n")))")
-        }
+        // A space each side: Graphviz places the labels of two opposite arrows side by
+        // side, and without it their words run together.
+        if !label.isEmpty { parts.append("label=\(Self.quote(" \(label) "))") }
         if let id { parts.append("id=\(Self.quote(id))") }
         if let source, let cluster = clusters[source], source != target, !diagram.isInside(target, source) {
             parts.append("ltail=\(Self.quote(cluster))")
