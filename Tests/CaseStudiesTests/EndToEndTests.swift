@@ -272,7 +272,10 @@ struct EndToEndTests {
         let text = app.text
         let lines = Self.visibleLines(text)
         let end = Array(lines.suffix(3))
-        #expect(end.count == 3 && end[0].hasSuffix("casestudies> quit") && end[1] == message && end[2].isEmpty, "\(end)")
+        #expect(
+            end.count == 3 && end[0].hasSuffix("casestudies> quit") && end[1] == message && end[2].isEmpty,
+            "\(end)"
+        )
         // Readline turns bracketed paste off whenever it gives the terminal back: the message
         // comes once it has for good (no prompt after it), not while the prompt is still up.
         if let restored = text.range(of: "\u{1B}[?2004l", options: .backwards), text.contains("\u{1B}[?2004h") {

@@ -47,9 +47,11 @@ struct DefaultDataModelTests {
         #expect(try SCXMLDocument(xml: declaredNull, dataModel: .ecmascript).dataModel.name == "null")
         let plain = #"<scxml xmlns="http://www.w3.org/2005/07/scxml"><state id="a"/></scxml>"#
         #expect(try SCXMLDocument(xml: plain).dataModel.name == "null")
-        #expect(SCXMLError.needsDataModel(element: "script", attribute: nil, line: 3).description.hasSuffix(
-            #"(declare datamodel="ecmascript" on <scxml>, or load it with dataModel: .ecmascript)"#
-        ))
+        #expect(
+            SCXMLError.needsDataModel(element: "script", attribute: nil, line: 3).description.hasSuffix(
+                #"(declare datamodel="ecmascript" on <scxml>, or load it with dataModel: .ecmascript)"#
+            )
+        )
     }
 
     @Test("error.execution carries tagname, line, column and reason in _event.data")

@@ -57,7 +57,9 @@ struct DiagramEdgeTests {
         #expect(dot.components(separatedBy: #""first" -> "first""#).count == 2)
     }
 
-    @Test("with element ids, a merged loop's id stands for each of its transitions, and both halves of a detour carry theirs")
+    @Test(
+        "with element ids, a merged loop's id stands for each of its transitions, and both halves of a detour carry theirs"
+    )
     func elementIDs() {
         let drawing = Self.diagram.dotWithElementIDs()
         let loops = drawing.transitions.filter { $0.transition.source == "first" && $0.transition.target == "first" }

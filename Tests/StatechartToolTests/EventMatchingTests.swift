@@ -53,7 +53,9 @@ struct EventMatchingTests {
         // In idle, `select.cola` (an event of the chart, listed) goes to idle's `select`.
         #expect(frames[0].contains("Commands: coin, select, kick, select.cola,"), "\(frames[0])")
         #expect(
-            frames[1].contains("  Step 1 (select.cola):\n    exit idle\n    enter idle\n  'select.cola' matches the transition on 'select' of idle (line 4).")
+            frames[1].contains(
+                "  Step 1 (select.cola):\n    exit idle\n    enter idle\n  'select.cola' matches the transition on 'select' of idle (line 4)."
+            )
         )
         // `coin.dollar`, which no transition names, is taken by idle's `coin`.
         #expect(frames[2].contains("  Active: paid\n  Step 2 (coin.dollar):\n    exit idle\n    enter paid\n"))

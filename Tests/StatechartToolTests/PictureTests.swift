@@ -48,7 +48,10 @@ struct PictureTests {
             #expect(run.status == 0, "\(path): \(run.standardError)")
         }
         #expect(ImageChecks.pngSize(Array(try Data(contentsOf: URL(fileURLWithPath: png)))) != nil)
-        #expect(ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: svg))), Self.playerStates) == [])
+        #expect(
+            ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: svg))), Self.playerStates)
+                == []
+        )
         #expect(try String(contentsOfFile: dot, encoding: .utf8).hasPrefix("digraph \"player\" {"))
         #expect(try String(contentsOfFile: mermaid, encoding: .utf8).hasPrefix("stateDiagram-v2"))
         let jpeg = directory.url.appendingPathComponent("p3.jpg").path
@@ -112,18 +115,30 @@ struct PictureTests {
         let trace = directory.url.appendingPathComponent("calc.json").path
         let page = directory.url.appendingPathComponent("calc.html").path
         let file = Paths.sample("calculator.scxml")
-        let run = await runTool(["run", file, "--record", trace], input: ["digit.7", "oper.plus", "digit.5", "equals"])
+        let run = await runTool(
+            ["run", file, "--record", trace],
+            input: ["digit.7", "oper.plus", "digit.5", "equals"]
+        )
         #expect(run.status == 0)
-        let recorded = try JSONDecoder().decode(StatechartTrace.self, from: Data(contentsOf: URL(fileURLWithPath: trace)))
+        let recorded = try JSONDecoder().decode(
+            StatechartTrace.self,
+            from: Data(contentsOf: URL(fileURLWithPath: trace))
+        )
         #expect(recorded.steps.map(\.event) == [nil, "digit.7", "oper.plus", "digit.5", "equals"])
         #expect(recorded.steps[1].actions == ["assign display"])
         #expect(recorded.steps[2].actions == ["assign accumulator", "assign operator"])
         #expect(recorded.steps[0].variables == ["display": .string("0"), "accumulator": .number(0), "operator": .null])
         #expect(recorded.steps[1].variables?["display"] == .string("7"))
-        #expect(recorded.steps[4].variables == ["display": .string("12"), "accumulator": .number(7), "operator": .null])
+        #expect(
+            recorded.steps[4].variables == ["display": .string("12"), "accumulator": .number(7), "operator": .null]
+        )
         #expect(await runTool(["view", file, "--trace", trace, "-o", page]).status == 0)
         let html = try String(contentsOfFile: page, encoding: .utf8)
-        #expect(html.contains(#""actions":["assign display"],"configuration":["on","first"],"variables":[["accumulator","0"],["display","\"7\""],["operator","null"]]"#))
+        #expect(
+            html.contains(
+                #""actions":["assign display"],"configuration":["on","first"],"variables":[["accumulator","0"],["display","\"7\""],["operator","null"]]"#
+            )
+        )
         #expect(html.contains(#"<table id="variables">"#))
         // A chart without data records no variables, and its JSON has none.
         let player = directory.url.appendingPathComponent("player.json").path

@@ -169,7 +169,9 @@ struct W3CCheckTests {
         #expect(strict.standardOutput.hasSuffix("optional automatic tests: 21/63 passed\n"))
     }
 
-    @Test("check MANIFEST runs the manifest's tests; an optional failure exits 0 unless --strict, and the summary says which is which")
+    @Test(
+        "check MANIFEST runs the manifest's tests; an optional failure exits 0 unless --strict, and the summary says which is which"
+    )
     func optionalAndManifest() async throws {
         let directory = try Self.suite()
         defer { directory.remove() }

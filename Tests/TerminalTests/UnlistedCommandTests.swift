@@ -35,7 +35,9 @@ struct UnlistedCommandTests {
         console.endInput()
         #expect(await app.run() == 0)
         #expect(screen.received == [ParsedCommand(name: "coin.Dollar", arguments: ["2"])])
-        #expect(console.output.contains("'select.cola' is not available in state idle: it is available once a coin is in."))
+        #expect(
+            console.output.contains("'select.cola' is not available in state idle: it is available once a coin is in.")
+        )
         #expect(console.output.contains { $0.hasPrefix("Unknown command 'bogus'.") })
     }
 

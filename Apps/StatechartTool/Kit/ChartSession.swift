@@ -155,7 +155,8 @@ final class SCXMLSession: ChartSession {
             if result.log.isEmpty {
                 switch match {
                 case .accepted(let transition, _):
-                    result.note = "'\(event)' selected no transition: \(transition) matches it, but its condition was false."
+                    result.note =
+                        "'\(event)' selected no transition: \(transition) matches it, but its condition was false."
                 case .elsewhere(let transitions):
                     result.note =
                         "'\(event)' selected no transition: only transitions of states not active match it (\(transitions))."
@@ -228,7 +229,10 @@ final class StatechartSession: ChartSession {
     /// A JSON chart matches events by name.
     func match(_ event: String) -> EventMatch {
         if chart.acceptedEvents.contains(event) {
-            return .accepted("a handler of an active state (\(chart.activeStates.joined(separator: ", ")))", byPrefix: false)
+            return .accepted(
+                "a handler of an active state (\(chart.activeStates.joined(separator: ", ")))",
+                byPrefix: false
+            )
         }
         return chart.events.contains(event) ? .elsewhere("the handlers of states not active now") : .unmatched
     }

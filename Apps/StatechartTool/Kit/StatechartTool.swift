@@ -25,79 +25,79 @@ public enum StatechartTool {
     /// Each command's help: what it does and its options.
     package static let commandHelp: [String: String] = [
         "run": """
-            usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE] [--allow-sources DIR]...
+        usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE] [--allow-sources DIR]...
 
-            Sends events to the chart in FILE (.scxml: SCXML semantics, with the ECMAScript data
-            model unless the document declares another; .json: the Statechart JSON format) at a
-            prompt: type an event, or 'send <event>' for any name. An event is accepted as the chart
-            matches it: by SCXML's prefix matching ('coin.dollar' takes a transition on 'coin') and
-            '*'. Tab completes the events the active configuration takes. After each step the
-            active states, the chart's variables and what was exited, entered and run are shown.
-            'help' lists the commands, 'quit' or Ctrl-D leaves. Without a terminal, reads one event
-            per line and exits at the end of input.
+        Sends events to the chart in FILE (.scxml: SCXML semantics, with the ECMAScript data
+        model unless the document declares another; .json: the Statechart JSON format) at a
+        prompt: type an event, or 'send <event>' for any name. An event is accepted as the chart
+        matches it: by SCXML's prefix matching ('coin.dollar' takes a transition on 'coin') and
+        '*'. Tab completes the events the active configuration takes. After each step the
+        active states, the chart's variables and what was exited, entered and run are shown.
+        'help' lists the commands, 'quit' or Ctrl-D leaves. Without a terminal, reads one event
+        per line and exits at the end of input.
 
-              --record TRACE  write every step (event, exits, entries, the executable content that
-                              ran, the variables and the active states after it) to TRACE as JSON
-                              when the run ends, and say where; TRACE ends in .json (or give
-                              --format json)
-              --delay-scale FACTOR
-                              multiply the delays of delayed transitions and sends (0.01: 100
-                              times shorter; also STATECHART_DELAY_SCALE); the steps they trigger
-                              show as 'timer' steps
-              --allow-sources DIR
-                              also let the chart's src attributes read the regular files under DIR
-                              (repeatable); by default they read only inside the chart's own
-                              folder, at most 1 MiB each, never a device, FIFO or socket
-              --log           also log every step on standard error (the debugger for a .json
-                              chart, the interpreter's trace for a .scxml one)
-            """,
+          --record TRACE  write every step (event, exits, entries, the executable content that
+                          ran, the variables and the active states after it) to TRACE as JSON
+                          when the run ends, and say where; TRACE ends in .json (or give
+                          --format json)
+          --delay-scale FACTOR
+                          multiply the delays of delayed transitions and sends (0.01: 100
+                          times shorter; also STATECHART_DELAY_SCALE); the steps they trigger
+                          show as 'timer' steps
+          --allow-sources DIR
+                          also let the chart's src attributes read the regular files under DIR
+                          (repeatable); by default they read only inside the chart's own
+                          folder, at most 1 MiB each, never a device, FIFO or socket
+          --log           also log every step on standard error (the debugger for a .json
+                          chart, the interpreter's trace for a .scxml one)
+        """,
         "check": """
-            usage: statechart check PATH [--strict] [--stylesheet XSL] [--allow-sources DIR]...
+        usage: statechart check PATH [--strict] [--stylesheet XSL] [--allow-sources DIR]...
 
-            Runs conformance tests: every SCION-format test in the directory PATH (a .scxml with a
-            .json of expected configurations beside it); the W3C SCXML tests of a manifest.xml (PATH
-            is the manifest or its folder; each .txml converted with xsltproc and confEcma.xsl, then
-            run until it reaches the final state 'pass' or 'fail', the clock jumping to the next
-            delayed send); or one test file (.scxml with its .json, .txml, or a converted W3C
-            .scxml). Prints each failure with its reason (W3C optional tests marked so), then
-            'N passed, M failed' and, for W3C tests, the mandatory and optional counts.
-            Exit status 0 when every mandatory test passes (a SCION test is mandatory), 1 otherwise.
+        Runs conformance tests: every SCION-format test in the directory PATH (a .scxml with a
+        .json of expected configurations beside it); the W3C SCXML tests of a manifest.xml (PATH
+        is the manifest or its folder; each .txml converted with xsltproc and confEcma.xsl, then
+        run until it reaches the final state 'pass' or 'fail', the clock jumping to the next
+        delayed send); or one test file (.scxml with its .json, .txml, or a converted W3C
+        .scxml). Prints each failure with its reason (W3C optional tests marked so), then
+        'N passed, M failed' and, for W3C tests, the mandatory and optional counts.
+        Exit status 0 when every mandatory test passes (a SCION test is mandatory), 1 otherwise.
 
-              --strict        optional W3C tests count for the exit status too
-              --stylesheet XSL
-                              the stylesheet that converts .txml tests (default: confEcma.xsl beside
-                              the tests or their manifest)
-              --allow-sources DIR
-                              also let each test's src attributes read the regular files under DIR
-                              (repeatable); by default they read only inside the test's own folder
-            """,
+          --strict        optional W3C tests count for the exit status too
+          --stylesheet XSL
+                          the stylesheet that converts .txml tests (default: confEcma.xsl beside
+                          the tests or their manifest)
+          --allow-sources DIR
+                          also let each test's src attributes read the regular files under DIR
+                          (repeatable); by default they read only inside the test's own folder
+        """,
         "diagram": """
-            usage: statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...
+        usage: statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...
 
-            Prints the chart as a Mermaid state diagram or in Graphviz's DOT, or writes it to PATH,
-            also as an SVG or PNG image that Graphviz's dot program renders.
+        Prints the chart as a Mermaid state diagram or in Graphviz's DOT, or writes it to PATH,
+        also as an SVG or PNG image that Graphviz's dot program renders.
 
-              -o PATH         write the diagram to PATH; without --format, its extension names the
-                              format: \(DiagramFormat.extensionList) (another extension is an error)
-              --format        mermaid (the default without -o), dot, svg or png; decides over the
-                              extension (png needs -o)
-              --allow-sources DIR
-                              also let the chart's src attributes read the files under DIR
-            """,
+          -o PATH         write the diagram to PATH; without --format, its extension names the
+                          format: \(DiagramFormat.extensionList) (another extension is an error)
+          --format        mermaid (the default without -o), dot, svg or png; decides over the
+                          extension (png needs -o)
+          --allow-sources DIR
+                          also let the chart's src attributes read the files under DIR
+        """,
         "view": """
-            usage: statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...
+        usage: statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...
 
-            Writes one HTML page that steps through a recorded run: the chart's picture (zoom with
-            the buttons or Ctrl and the wheel, drag to pan), the list of steps, buttons and arrow
-            keys to step forward and back, the active states and the transitions taken highlighted,
-            and each step's executable content and variables (those it changed highlighted).
+        Writes one HTML page that steps through a recorded run: the chart's picture (zoom with
+        the buttons or Ctrl and the wheel, drag to pan), the list of steps, buttons and arrow
+        keys to step forward and back, the active states and the transitions taken highlighted,
+        and each step's executable content and variables (those it changed highlighted).
 
-              -o PAGE         the page to write; PAGE ends in .html (or give --format html)
-              --trace TRACE   the recorded run the page steps through ('statechart run --record';
-                              without it, the start)
-              --allow-sources DIR
-                              also let the chart's src attributes read the files under DIR
-            """,
+          -o PAGE         the page to write; PAGE ends in .html (or give --format html)
+          --trace TRACE   the recorded run the page steps through ('statechart run --record';
+                          without it, the start)
+          --allow-sources DIR
+                          also let the chart's src attributes read the files under DIR
+        """,
     ]
 
     /// The usage text: every command's usage line and what it does.

@@ -108,7 +108,9 @@ package enum StatechartToolInvocation: Equatable, Sendable {
         if subcommand == "help" {
             guard let topic = rest.first else { return .success(.help()) }
             guard subcommands.contains(topic), rest.count == 1 else {
-                return .failure(UsageError("'help' takes one of run, check, diagram or view, not '\(rest.joined(separator: " "))'"))
+                return .failure(
+                    UsageError("'help' takes one of run, check, diagram or view, not '\(rest.joined(separator: " "))'")
+                )
             }
             return .success(.help(command: topic))
         }
@@ -217,7 +219,9 @@ package enum StatechartToolInvocation: Equatable, Sendable {
         // An SVG is text, which may go to standard output; a PNG never does.
         if chosen == .png, output == nil {
             return .failure(
-                UsageError("--format png needs -o PATH, the file to write (a PNG is not text; for example -o chart.png)")
+                UsageError(
+                    "--format png needs -o PATH, the file to write (a PNG is not text; for example -o chart.png)"
+                )
             )
         }
         return .success(.diagram(file: file, format: chosen, output: output, allowSources: allowSources))

@@ -84,7 +84,8 @@ package enum StepThroughPage {
             // Variables as [name, JSON text] pairs sorted by name: the page shows the text as
             // `statechart run` prints it.
             let variables = step.variables.map { variables in
-                "[" + variables.keys.sorted().map { "[\(json($0)),\(json(variables[$0]!))]" }.joined(separator: ",") + "]"
+                "[" + variables.keys.sorted().map { "[\(json($0)),\(json(variables[$0]!))]" }.joined(separator: ",")
+                    + "]"
             }
             return "{\"event\":\(step.event.map(json) ?? "null"),\"exited\":\(json(step.exited)),"
                 + "\"entered\":\(json(step.entered)),\"actions\":\(json(step.actions)),"
