@@ -100,14 +100,24 @@ final class SCXMLSession: ChartSession {
     func match(_ event: String) -> EventMatch {
         let matches = machine.document.transitions(matching: event)
         guard !matches.isEmpty else { return .unmatched }
-        let active = machine.isRunning ? machine.activeStates : []
-        let position = Dictionary(active.enumerated().map { ($1, $0) }) { first, _ in first }
-        // The most nested active source (active states are in document order, ancestors
-        // first): the state whose transitions SCXML tries first.
-        if let chosen = matches.filter({ position[$0.source] != nil }).max(by: {
-            position[$0.source]! < position[$1.source]!
-        }) {
-            return .accepted(Self.describe(chosen), byPrefix: chosen.descriptor != event)
+        let states = machine.isRunning ? machine.activeStates : []
+        let position = Dictionary(states.enumerated().map { ($1, $0) }) { first, _ in first }
+        // In the order SCXML tries them: the most nested active source first (active states
+        // are in document order, ancestors first), each state's in document order; up to the
+        // first without a condition, which is taken when the others' conditions are false.
+        let active = matches.enumerated().filter { position[$0.element.source] != nil }
+            .sorted {
+                ($1.element.source == $0.element.source
+                    ? $0.offset < $1.offset : position[$0.element.source]! > position[$1.element.source]!)
+            }
+            .map(\.element)
+        if let first = active.first {
+            var tried: [SCXMLDocument.EventMatch] = []
+            for match in active where tried.count < 3 {
+                tried.append(match)
+                if match.condition == nil { break }
+            }
+            return .accepted(tried.map(Self.describe).joined(separator: ", else "), byPrefix: first.descriptor != event)
         }
         let shown = matches.prefix(3).map(Self.describe).joined(separator: ", ")
         return .elsewhere(shown + (matches.count > 3 ? " and \(matches.count - 3) more" : ""))
@@ -156,7 +166,7 @@ final class SCXMLSession: ChartSession {
                 switch match {
                 case .accepted(let transition, _):
                     result.note =
-                        "'\(event)' selected no transition: \(transition) matches it, but its condition was false."
+                        "'\(event)' selected no transition: the conditions of the transitions that match it were false (\(transition))."
                 case .elsewhere(let transitions):
                     result.note =
                         "'\(event)' selected no transition: only transitions of states not active match it (\(transitions))."

@@ -20,7 +20,12 @@ extension Statechart {
     /// The page loads nothing: its styles, script and data are inline.
     /// - Throws: ``GraphvizError`` when Graphviz cannot render the diagram.
     public func stepThroughPage(_ trace: StatechartTrace) throws(GraphvizError) -> String {
-        try StepThroughPage.html(title: trace.chart, diagram: definition.diagram, steps: trace.pageSteps)
+        try StepThroughPage.html(
+            title: trace.chart,
+            diagram: definition.diagram,
+            steps: trace.pageSteps,
+            prefixMatching: options.eventMatching == .prefix
+        )
     }
 }
 

@@ -5,10 +5,11 @@
 //
 // What is highlighted at a step: the states of the configuration after it, and the arrows
 // the step took. A trace names states, not transitions, so an arrow counts as taken when
-// its event is the step's event (or one the step processed itself, an action line
-// `event NAME`) and it leads from a state active before the step, or entered during it,
-// to one active after it or entered during it (a pseudo state, never in a configuration,
-// matches either end); an arrow without an event counts when the step entered its target.
+// its event matches the step's event (or one the step processed itself, an action line
+// `event NAME`; by prefix for SCXML) and it leads from a state active before the step, or
+// entered during it, to one active after it or entered during it (a pseudo state, never in
+// a configuration, matches either end; a loop only from a state active before the step); an
+// arrow without an event counts when the step entered its target.
 //
 // Beside the picture: each step's event, exits, entries, actions (the executable content
 // that ran) and the variables after it, those the step changed highlighted. The picture is
@@ -63,15 +64,22 @@ package struct TracePageStep: Sendable, Equatable {
 
 /// Writes the step-through page.
 package enum StepThroughPage {
-    /// The page for `steps` of a run of the machine `diagram` draws, titled `title`.
+    /// The page for `steps` of a run of the machine `diagram` draws, titled `title`; with
+    /// `prefixMatching` (SCXML's), an arrow's event matches the names it is a prefix of up to
+    /// a `.` (and `*` every name), as the chart matched them, else only its own name.
     /// - Throws: ``GraphvizError`` when Graphviz cannot render the diagram.
-    package static func html(title: String, diagram: Diagram, steps: [TracePageStep]) throws(GraphvizError) -> String {
+    package static func html(
+        title: String,
+        diagram: Diagram,
+        steps: [TracePageStep],
+        prefixMatching: Bool = false
+    ) throws(GraphvizError) -> String {
         let drawing = diagram.dotWithElementIDs()
         let image = String(decoding: try Graphviz.render(drawing.text, as: .svg), as: UTF8.self)
         // The <svg> element alone: the XML declaration and DOCTYPE may not appear in HTML.
         let svg = image.firstRange(of: "<svg").map { String(image[$0.lowerBound...]) } ?? image
         let pseudo = Set(diagram.vertexIDs.filter { diagram.vertex($0).map(isPseudo) ?? false })
-        var data = "{\"title\":\(json(title)),\"states\":{"
+        var data = "{\"title\":\(json(title)),\"prefixMatching\":\(prefixMatching),\"states\":{"
         data += drawing.states.sorted { $0.key < $1.key }.map { "\(json($0.key)):\(json($0.value))" }
             .joined(separator: ",")
         data += "},\"pseudo\":[" + pseudo.sorted().map(json).joined(separator: ",") + "],\"transitions\":["
@@ -214,17 +222,27 @@ package enum StepThroughPage {
         const pane = document.getElementById("diagram");
         const svg = pane.querySelector("svg");
         let current = 0;
+        // Whether the descriptor `d` takes the event `name`: equal, or with SCXML's matching a
+        // prefix of it up to a '.' ('a.*' and 'a.' mean 'a'), '*' taking every name.
+        function matchesEvent(d, name) {
+          if (d === name) return true;
+          if (!trace.prefixMatching) return false;
+          const descriptor = d.replace(/\\.\\*$/, "").replace(/\\.+$/, "");
+          return descriptor === "" || descriptor === "*" || name.startsWith(descriptor + ".");
+        }
         function label(step) { return step.event === null ? (step === trace.steps[0] ? "start" : "(no event)") : step.event; }
         function takenTransitions(index) {
           const step = trace.steps[index];
           const entered = new Set(step.entered);
-          const before = new Set([...(index > 0 ? trace.steps[index - 1].configuration : []), ...entered, ...pseudo]);
+          const previous = new Set(index > 0 ? trace.steps[index - 1].configuration : []);
+          const before = new Set([...previous, ...entered, ...pseudo]);
           const after = new Set([...step.configuration, ...entered, ...pseudo]);
           const events = new Set(step.actions.filter(a => a.startsWith("event ")).map(a => a.slice(6)));
           if (step.event !== null) events.add(step.event);
           return trace.transitions.filter(t => {
-            const matches = t.events.length === 0 ? entered.has(t.target) : t.events.some(e => events.has(e));
-            return matches && before.has(t.source) && after.has(t.target);
+            const matches = t.events.length === 0 ? entered.has(t.target) : t.events.some(d => [...events].some(n => matchesEvent(d, n)));
+            // A loop is taken from a state that was active already, not one the step entered.
+            return matches && (t.source === t.target ? previous.has(t.source) : before.has(t.source)) && after.has(t.target);
           });
         }
         // The names whose value differs from the step before (none at the start).
