@@ -3,6 +3,7 @@ import Foundation
 import StateMachineCore
 import StateMachineGraph
 import StateMachineHierarchy
+import StateMachineSupport
 import StateMachineTable
 import Terminal
 
@@ -37,24 +38,14 @@ enum MachineDrawing {
     case unavailable(String)
 }
 
-/// What `diagram` writes: a Mermaid state diagram (the default), Graphviz's DOT, or an
-/// image Graphviz renders.
-enum DiagramFormat: String, CaseIterable {
-    case mermaid
-    case dot
-    case svg
-    case png
-
-    /// Whether Graphviz renders it (and it needs a file).
-    var isImage: Bool { self == .svg || self == .png }
-}
-
 extension GlobalCommand {
     /// `diagram [mermaid|dot|svg|png] [PATH]`: the machine of the case study on screen,
     /// drawn by the package's one diagram renderer (a Core machine from its explored state
     /// graph, the turnstile's table and the player's chart from their own diagrams), printed
     /// or written to `PATH`; an image, rendered by Graphviz, always goes to a file. Without a
-    /// format, the extension of `PATH` names one (`.svg`, `.png`, `.dot`), else Mermaid.
+    /// format, the extension of `PATH` names one, as for `statechart diagram -o PATH`
+    /// (``DiagramFormat/named(byExtensionOf:)``: `.svg`, `.png`, `.dot`, `.gv`, `.mmd`); another
+    /// extension is refused, so that no text lands in a file named like an image.
     static func diagram(currentScreen: @escaping @MainActor () -> (any Screen)?) -> GlobalCommand {
         GlobalCommand(
             CommandSpec(
@@ -75,17 +66,19 @@ extension GlobalCommand {
                 return "\(usage): one file at most, not '\(ParsedCommand.shortened(arguments.joined(separator: " ")))'."
             }
             let path = arguments.first
-            // Without a format, a file's extension names it: `diagram elevator.svg`.
-            if let path, format == .mermaid, command.arguments.count == 1,
-                let named = DiagramFormat(rawValue: URL(fileURLWithPath: path).pathExtension.lowercased())
-            {
-                format = named
-            }
             if let path, command.arguments.count == 1,
                 path.range(of: #"^[A-Za-z]+$"#, options: .regularExpression) != nil
             {
                 let formats = DiagramFormat.allCases.map(\.rawValue).joined(separator: ", ")
                 return "\(usage): the format is one of \(formats), not '\(ParsedCommand.shortened(path))'."
+            }
+            // Without a format, a file's extension names it: `diagram elevator.svg`.
+            if let path, command.arguments.count == 1 {
+                guard let named = DiagramFormat.named(byExtensionOf: path) else {
+                    return
+                        "\(usage): cannot tell the format of '\(ParsedCommand.shortened(path))' from its extension (\(DiagramFormat.extensionList)); name it: diagram dot \(ParsedCommand.shortened(path))."
+                }
+                format = named
             }
             if format.isImage, path == nil {
                 return

@@ -16,7 +16,8 @@ public protocol Console: AnyObject, Sendable {
     func setPrompt(_ prompt: String, completions: [String])
     /// Shows `text` (a frame or a message) above the prompt.
     func write(_ text: String)
-    /// Stops reading input and restores the terminal.
+    /// Stops reading input and restores the terminal; returns once what was written before
+    /// is shown. What is written after it goes straight to the output.
     func close()
     /// Whether Ctrl-C ended the input (the app then exits with status 130).
     var wasInterrupted: Bool { get }

@@ -2,6 +2,9 @@
 public struct ParsedCommand: Sendable, Equatable {
     /// The first word, lowercased.
     public let name: String
+    /// The first word as typed (case kept): what a screen that takes names it does not list
+    /// (a chart's event) receives.
+    public let typedName: String
     /// The other words.
     public let arguments: [String]
 
@@ -10,13 +13,21 @@ public struct ParsedCommand: Sendable, Equatable {
         let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let first = words.first else { return nil }
         self.name = first.lowercased()
+        self.typedName = first
         self.arguments = Array(words.dropFirst())
     }
 
     /// A command from its parts.
     public init(name: String, arguments: [String] = []) {
         self.name = name
+        self.typedName = name
         self.arguments = arguments
+    }
+
+    /// Two commands are the same when their names and arguments are: how the first word was
+    /// typed does not matter.
+    public static func == (lhs: ParsedCommand, rhs: ParsedCommand) -> Bool {
+        lhs.name == rhs.name && lhs.arguments == rhs.arguments
     }
 }
 

@@ -28,6 +28,10 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
     private let shared = Lock(Shared())
     private let measuredColumns = Atomic(0)
     private let wakeUp: (read: Int32, write: Int32)
+    /// Signalled once the console thread has restored the terminal and printed what was
+    /// left: ``close()`` waits for it, so that a program that exits right after sees all of
+    /// its output on the terminal.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// What the app's threads and the console thread share.
     private struct Shared {
@@ -87,10 +91,16 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         shared.withLock { $0.resizeHandler = handler }
     }
 
-    /// Stops reading and restores the terminal.
+    /// Stops reading, restores the terminal and erases the prompt line, then prints what
+    /// was written and not shown yet; returns once that is done (or after 2 seconds), so
+    /// that nothing written before is lost when the program exits next.
     public func close() {
-        shared.withLock { $0.isClosed = true }
+        let wasFinished = shared.withLock { shared -> Bool in
+            defer { shared.isClosed = true }
+            return shared.isClosed || shared.isReaderFinished
+        }
         poke()
+        if !wasFinished { _ = finished.wait(timeout: .now() + .seconds(2)) }
     }
 
     private func poke() {
@@ -145,7 +155,9 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
             }
         }
         rl_callback_handler_remove()
-        Foundation.write(STDOUT_FILENO, "\n", 1)
+        // Erase the prompt line (the prompt, a spinner's frame, what was typed): the shell's
+        // prompt, or the last messages, take its place rather than follow it.
+        FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
         let leftovers = shared.withLock { shared -> [String] in
             shared.isReaderFinished = true
             defer { shared.pending = [] }
@@ -153,6 +165,7 @@ public final class ReadlineConsole: Console, @unchecked Sendable {
         }
         Self.print(leftovers)
         continuation.finish()
+        finished.signal()
     }
 
     private func measureColumns() {

@@ -27,6 +27,11 @@ public protocol Screen: AnyObject {
     /// What the user may have meant by `name`, a command the screen does not have (`send
     /// bogus` for an event name); nil to say nothing more than that it is unknown.
     func hint(forUnknown name: String) -> String?
+    /// A command the screen accepts without listing it, named `name` as typed (case kept):
+    /// the statechart tool's events that a chart's descriptor matches by prefix (`coin.dollar`
+    /// where a transition is on `coin`). Enabled, it is performed like a listed command;
+    /// disabled, refused with its `availableWhen`. Nil (the default): `name` is unknown.
+    func command(forUnlisted name: String) -> CommandSpec?
     /// Called when the screen is shown (first time or back from another): start machines.
     func didAppear()
     /// Runs `command`, which is one of `commands` and enabled.
@@ -53,6 +58,8 @@ extension Screen {
     public var offersBack: Bool { true }
     /// No hint unless the screen gives one.
     public func hint(forUnknown name: String) -> String? { nil }
+    /// No unlisted commands unless the screen takes some.
+    public func command(forUnlisted name: String) -> CommandSpec? { nil }
     /// Nothing to start unless the screen says so.
     public func didAppear() {}
     /// `back` pops the runner's stack unless the screen says otherwise.

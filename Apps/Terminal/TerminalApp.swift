@@ -115,11 +115,14 @@ public final class TerminalApp {
             if flow == .quit { break }
             render()
         }
-        if console.isInteractive, currentScreen.isBusy {
+        let leavesWork = console.isInteractive && currentScreen.isBusy
+        spinner?.cancel()
+        // Closed first: the terminal is restored and the prompt line erased before the last
+        // message, which then stands on its own line, above the shell's prompt.
+        console.close()
+        if leavesWork {
             console.write("Leaving while '\(currentScreen.title)' is still working; what it was doing is dropped.")
         }
-        spinner?.cancel()
-        console.close()
         return console.wasInterrupted ? 130 : 0
     }
 
@@ -162,6 +165,13 @@ public final class TerminalApp {
         // Commands match without regard to case, an enabled one first; the screen gets the
         // name as it declared it (a statechart's events keep their case).
         let matching = screen.commands.filter { $0.name.lowercased() == command.name }
+        if matching.isEmpty, let unlisted = screen.command(forUnlisted: command.typedName) {
+            guard unlisted.isEnabled else {
+                show(Self.refusal(of: unlisted, state: screen.stateName))
+                return .proceed
+            }
+            return apply(await screen.perform(ParsedCommand(name: unlisted.name, arguments: command.arguments)))
+        }
         guard let spec = matching.first(where: \.isEnabled) ?? matching.first else {
             let available =
                 (screen.commands + globals(for: screen) + builtIns(for: screen)).filter(\.isEnabled).map(\.name)

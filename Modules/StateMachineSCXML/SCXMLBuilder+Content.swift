@@ -202,7 +202,7 @@ extension SCXMLBuilder {
             source: source,
             params: params,
             finalize: finalize,
-            line: element.line
+            position: element.position
         )
     }
 
@@ -215,7 +215,7 @@ extension SCXMLBuilder {
         }
         var branches: [SCXMLDocument.Branch] = []
         var condition: SCXMLDocument.Script? = try self.condition(text, on: element)
-        var content = SCXMLElement(name: "if", attributes: [:], line: element.line)
+        var content = SCXMLElement(name: "if", attributes: [:], position: element.position)
         var sawElse = false
         for child in element.children {
             switch child.name {

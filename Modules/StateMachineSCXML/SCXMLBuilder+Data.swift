@@ -11,7 +11,14 @@ extension SCXMLBuilder {
         attribute: String
     ) -> SCXMLDocument.Script {
         scripts.append(
-            SCXMLScriptSource(kind: kind, text: text, line: element.line, element: element.name, attribute: attribute)
+            SCXMLScriptSource(
+                kind: kind,
+                text: text,
+                line: element.line,
+                column: element.position.column,
+                element: element.name,
+                attribute: attribute
+            )
         )
         return SCXMLDocument.Script(index: scripts.count - 1)
     }
@@ -85,7 +92,7 @@ extension SCXMLBuilder {
             } else {
                 value = nil
             }
-            items.append(SCXMLDocument.DataItem(id: id, value: value, line: child.line))
+            items.append(SCXMLDocument.DataItem(id: id, value: value, position: child.position))
         }
         return items
     }

@@ -91,7 +91,7 @@ extension SCXMLBuilder {
             idLocation: script(.location, attribute: "idlocation", of: element),
             params: params,
             content: content,
-            line: element.line
+            position: element.position
         )
     }
 

@@ -23,9 +23,10 @@ struct SCXMLBuilder {
     let sources: SCXMLSourcePolicy
     /// How many invocations lead to this document.
     let depth: Int
-    /// The data model the caller offers for documents that declare it.
+    /// The data model the caller offers for documents that declare it, and for documents
+    /// without a `datamodel` attribute.
     let available: SCXMLDataModel?
-    /// The data model of this document (from its `datamodel` attribute).
+    /// The data model of this document (from its `datamodel` attribute, else `available`).
     var dataModel = SCXMLDataModel.null
     /// Whether `dataModel` is the null one, whose subset is checked element by element.
     var isNull = true
@@ -72,7 +73,14 @@ struct SCXMLBuilder {
             throw .unsupportedValue(element: "scxml", attribute: "binding", value: binding, line: root.line)
         }
         switch root.attributes["datamodel"] {
-        case nil, "null": break
+        case nil:
+            // W3C leaves the default to the platform: the one the program loads documents
+            // with (SCION and uSCXML default to ECMAScript too), else the null data model.
+            if let available, available.name != SCXMLDataModel.null.name {
+                dataModel = available
+                isNull = false
+            }
+        case "null": break
         case let name? where name == available?.name:
             dataModel = available!
             isNull = false

@@ -46,8 +46,10 @@ extension SCXMLDocument {
         let params: [Param]
         /// `<content>`: the event's data, as it is.
         let content: ValueSource?
+        /// Where the element is.
+        let position: SCXMLPosition
         /// The line of the element.
-        let line: Int
+        var line: Int { position.line }
 
         /// A `delay` or `delayexpr`.
         enum Delay: Sendable, Equatable {

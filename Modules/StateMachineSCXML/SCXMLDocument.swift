@@ -80,7 +80,10 @@ public struct SCXMLDocument: Sendable {
     struct DataItem: Sendable, Equatable {
         let id: String
         let value: ValueSource?
-        let line: Int
+        /// Where the element is.
+        let position: SCXMLPosition
+        /// The line of the element.
+        var line: Int { position.line }
     }
 
     /// A `<donedata>`: `<content>` or `<param>`s.
@@ -117,8 +120,10 @@ public struct SCXMLDocument: Sendable {
         let params: [Param]
         /// `<finalize>` content, run when an event from the child is about to be processed.
         let finalize: [Action]
+        /// Where the element is.
+        let position: SCXMLPosition
         /// The line of the element.
-        let line: Int
+        var line: Int { position.line }
     }
 
     /// One branch of an `<if>`: `<if cond>`, `<elseif cond>` or `<else>` (no condition).
@@ -251,7 +256,8 @@ public struct SCXMLDocument: Sendable {
     /// document (and so is what they compile to: see `Statechart.Definition`).
     let definitions: SCXMLDefinitions
 
-    /// The data model the document runs with (its `datamodel` attribute's).
+    /// The data model the document runs with: its `datamodel` attribute's, else the one it
+    /// was loaded with, else the null data model.
     public let dataModel: SCXMLDataModel
     /// Every script of the document, in document order, as the data model compiled them.
     let scripts: [SCXMLScriptSource]
@@ -328,7 +334,8 @@ public struct SCXMLDocument: Sendable {
     ///   - url: the file (its folder is where `src` paths start).
     ///   - dataModel: the data model for a document that declares one
     ///     (`datamodel="ecmascript"` needs `.ecmascript`, from the `StateMachineECMAScript`
-    ///     product); documents without a `datamodel` attribute use the null data model.
+    ///     product), and the one a document without a `datamodel` attribute runs with
+    ///     (nil: the null data model); `datamodel="null"` always runs with the null one.
     ///   - sources: what the document (and every document it invokes) may read by name;
     ///     by default regular files inside the folder of `url`, at most 1 MiB each (see
     ///     ``SCXMLSourcePolicy``).
@@ -395,8 +402,8 @@ public struct SCXMLDocument: Sendable {
     /// Parses and validates an SCXML document given as text.
     /// - Parameters:
     ///   - xml: the document.
-    ///   - dataModel: the data model for a document that declares one (see
-    ///     ``load(contentsOf:dataModel:sources:)``).
+    ///   - dataModel: the data model for a document that declares one, and for one
+    ///     without a `datamodel` attribute (see ``load(contentsOf:dataModel:sources:)``).
     ///   - sources: what the document may read by name; by default nothing, since text has
     ///     no folder (``SCXMLSourcePolicy/documentFolder`` allows nothing here either).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.
@@ -413,8 +420,8 @@ public struct SCXMLDocument: Sendable {
     /// Parses and validates an SCXML document given as UTF-8 (or declared-encoding) bytes.
     /// - Parameters:
     ///   - data: the document's bytes.
-    ///   - dataModel: the data model for a document that declares one (see
-    ///     ``load(contentsOf:dataModel:sources:)``).
+    ///   - dataModel: the data model for a document that declares one, and for one
+    ///     without a `datamodel` attribute (see ``load(contentsOf:dataModel:sources:)``).
     ///   - sources: what the document may read by name; by default nothing, since bytes have
     ///     no folder (``SCXMLSourcePolicy/documentFolder`` allows nothing here either).
     /// - Throws: ``SCXMLError`` naming the element and line at fault.

@@ -69,9 +69,9 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unknownState(id, element, line): "line \(line): <\(element)> refers to unknown state '\(id)'"
         case let .invalidStructure(reason, line): "line \(line): \(reason)"
         case let .needsDataModel(element, attribute?, line):
-            "line \(line): attribute '\(attribute)' on <\(element)> needs a data model; this document has the null data model (declare datamodel=\"ecmascript\" on <scxml>)"
+            "line \(line): attribute '\(attribute)' on <\(element)> needs a data model; this document has the null data model (declare datamodel=\"ecmascript\" on <scxml>, or load it with dataModel: .ecmascript)"
         case let .needsDataModel(element, nil, line):
-            "line \(line): <\(element)> needs a data model; this document has the null data model (declare datamodel=\"ecmascript\" on <scxml>)"
+            "line \(line): <\(element)> needs a data model; this document has the null data model (declare datamodel=\"ecmascript\" on <scxml>, or load it with dataModel: .ecmascript)"
         case let .dataModelUnavailable(name, line) where name == "ecmascript":
             "line \(line): datamodel=\"ecmascript\" needs the ECMAScript data model: depend on the StateMachineECMAScript product and load the document with `dataModel: .ecmascript`"
         case let .dataModelUnavailable(name, line):

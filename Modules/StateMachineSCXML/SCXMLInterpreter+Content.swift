@@ -43,32 +43,81 @@ extension SCXMLInterpreter {
     }
 
     /// Raises `error.execution` for a script that failed, and records why in the trace
-    /// (`error:line 12: cond="x.y > 1" on <transition>: TypeError: ...`).
+    /// (`error:line 12: cond="x.y > 1" on <transition>: TypeError: ...`); the event's data
+    /// names the script's element (see ``raiseError(_:_:reason:at:_:_:)``).
     func fail(
         _ failure: SCXMLScriptFailure,
         at script: SCXMLDocument.Script?,
         _ context: SCXMLChart.Context,
         sendID: String? = nil
     ) {
-        let place = script.map { document.scripts[$0.index].location }
+        let source = script.map { document.scripts[$0.index] }
         raiseError(
             "error.execution",
-            [place, failure.message].compactMap { $0 }.joined(separator: ": "),
+            [source?.location, failure.message].compactMap { $0 }.joined(separator: ": "),
+            reason: failure.message,
+            at: source.map { ErrorPlace(tagName: $0.element, line: $0.line, column: $0.column) },
             context,
             sendID
         )
     }
 
-    /// Raises the platform event `name` (`error.execution`, `error.communication`) with
-    /// `message` as its data, and records it in the trace.
-    func raiseError(_ name: String, _ message: String, _ context: SCXMLChart.Context, _ sendID: String? = nil) {
+    /// The element an error event comes from, as its `_event.data` names it.
+    struct ErrorPlace {
+        /// The element's name (`assign`, `send`...).
+        let tagName: String
+        /// Where its start tag is (the column 0 when unknown).
+        let line: Int
+        let column: Int
+
+        /// The place of an element at `position`.
+        init(tagName: String, position: SCXMLPosition) {
+            self.init(tagName: tagName, line: position.line, column: position.column)
+        }
+
+        init(tagName: String, line: Int, column: Int) {
+            self.tagName = tagName
+            self.line = line
+            self.column = column
+        }
+    }
+
+    /// Raises the platform event `name` (`error.execution`, `error.communication`) and
+    /// records `message` in the trace. Its `_event.data` is an object, as SCION gives it:
+    /// `reason` (`reason`, else `message`), and when the element is known its `tagname`,
+    /// `line` and `column` (numbers; the column where its start tag ends, as the parser
+    /// reports it, left out when unknown).
+    func raiseError(
+        _ name: String,
+        _ message: String,
+        reason: String? = nil,
+        at place: ErrorPlace?,
+        _ context: SCXMLChart.Context,
+        _ sendID: String? = nil
+    ) {
         note("error:\(name): \(message)")
         context.raise(
             SCXMLChart.Event(
                 name,
-                payload: SCXMLEventFields(name: name, type: "platform", sendID: sendID, data: .string(message))
+                payload: SCXMLEventFields(
+                    name: name,
+                    type: "platform",
+                    sendID: sendID,
+                    data: Self.errorData(reason: reason ?? message, at: place)
+                )
             )
         )
+    }
+
+    /// The `_event.data` of an error event (see ``raiseError(_:_:reason:at:_:_:)``).
+    static func errorData(reason: String, at place: ErrorPlace?) -> SCXMLValue {
+        var fields: [String: SCXMLValue] = ["reason": .string(reason)]
+        if let place {
+            fields["tagname"] = .string(place.tagName)
+            fields["line"] = .number(Double(place.line))
+            if place.column > 0 { fields["column"] = .number(Double(place.column)) }
+        }
+        return .object(fields)
     }
 
     /// The text of a literal or evaluated attribute (`eventexpr`, `targetexpr`...).
@@ -79,12 +128,19 @@ extension SCXMLInterpreter {
         }
     }
 
+    /// Records an entry of executable content in the trace, when the session records it.
+    private func noteContent(_ entry: @autoclosure () -> String) {
+        guard recordsContent else { return }
+        note(entry())
+    }
+
     /// False when an element failed, which ends the enclosing blocks too.
     private func execute(_ actions: [SCXMLDocument.Action], _ context: SCXMLChart.Context) -> Bool {
         guard !actions.isEmpty, let engine = context.hooks.engine else { return true }
         for action in actions {
             switch action {
             case .raise(let event):
+                noteContent("raise:\(event)")
                 context.raise(SCXMLChart.Event(event, payload: SCXMLEventFields(name: event, type: "internal")))
             case .log(let label, let expression):
                 var value: String?
@@ -117,6 +173,7 @@ extension SCXMLInterpreter {
                 guard self.send(send, engine, context) else { return false }
             case .cancel(let cancel):
                 guard let id = text(cancel.sendID, context) else { return false }
+                noteContent("cancel:\(id)")
                 engine.sends?.cancel { $0 == id }
                 outside?.cancel(id)
             case .assign(let location, let value):
@@ -135,6 +192,8 @@ extension SCXMLInterpreter {
                         raiseError(
                             "error.execution",
                             "line \(target.line): <assign location=\"\(target.text)\" expr=\"\(source.text)\">: \(error.message)",
+                            reason: error.message,
+                            at: ErrorPlace(tagName: target.element, line: target.line, column: target.column),
                             context
                         )
                     } else {
@@ -142,6 +201,7 @@ extension SCXMLInterpreter {
                     }
                     return false
                 }
+                noteContent("assign:\(document.scripts[location.index].text)")
             case .script(let script):
                 do {
                     try withData { data throws(SCXMLScriptFailure) in try data.run(script.index) }
@@ -149,6 +209,7 @@ extension SCXMLInterpreter {
                     fail(error, at: script, context)
                     return false
                 }
+                noteContent("script:line \(document.scripts[script.index].line)")
             case .foreach(let array, let item, let index, let body):
                 guard forEach(array: array, item: item, index: index, body: body, context) else { return false }
             }
@@ -253,6 +314,8 @@ extension SCXMLInterpreter {
         }
         guard let data = eventData(params: send.params, content: send.content, context) else { return false }
         let target = SCXMLDocument.sendTarget(targetText, type: typeText)
+        let place = ErrorPlace(tagName: "send", position: send.position)
+        noteContent("send:\(event)" + (targetText.map { " to \($0)" } ?? ""))
         let payload = SCXMLEventFields(
             name: event,
             type: "external",
@@ -272,14 +335,15 @@ extension SCXMLInterpreter {
             )
             return true
         case .external:
-            return schedule(event, payload, delay: delay, id: id, engine, context)
+            return schedule(event, payload, delay: delay, id: id, engine, context, from: place)
         case .session(let sessionID) where sessionID == self.sessionID:
-            return schedule(event, payload, delay: delay, id: id, engine, context)
+            return schedule(event, payload, delay: delay, id: id, engine, context, from: place)
         case .parent:
             guard let parent = parentSession, let invokeID else {
                 raiseError(
                     "error.communication",
                     "<send target=\"#_parent\">: this session was not invoked",
+                    at: place,
                     context,
                     id
                 )
@@ -291,19 +355,20 @@ extension SCXMLInterpreter {
                 guard let self, !self.isCancelled else { return }
                 parent.receive(event, payload, fromInvocation: invokeID)
             }
-            return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
+            return schedule(event, payload, delay: delay, id: id, engine, context, from: place, forward: deliver)
         case .invoked(let invocation):
             guard let child = invokedSession(invocation) else {
                 raiseError(
                     "error.communication",
                     "<send target=\"#_\(invocation)\">: no running invocation has that id",
+                    at: place,
                     context,
                     id
                 )
                 return false
             }
             let deliver: @Sendable () -> Void = { [weak child] in child?.deliver(event, payload) }
-            return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
+            return schedule(event, payload, delay: delay, id: id, engine, context, from: place, forward: deliver)
         case .session(let sessionID):
             guard let other = Self.session(withID: sessionID) else {
                 if let outside {
@@ -322,13 +387,14 @@ extension SCXMLInterpreter {
                 raiseError(
                     "error.communication",
                     "<send target=\"#_scxml_\(sessionID)\">: no such session",
+                    at: place,
                     context,
                     id
                 )
                 return false
             }
             let deliver: @Sendable () -> Void = { [weak other] in other?.deliver(event, payload) }
-            return schedule(event, payload, delay: delay, id: id, engine, context, forward: deliver)
+            return schedule(event, payload, delay: delay, id: id, engine, context, from: place, forward: deliver)
         case .undeliverable(let error):
             if let outside, targetText != nil {
                 outside.send(
@@ -346,6 +412,7 @@ extension SCXMLInterpreter {
             raiseError(
                 error,
                 "<send> to target \(targetText.map { "'\($0)'" } ?? "(none)") of type \(typeText.map { "'\($0)'" } ?? "(none)") cannot be delivered",
+                at: place,
                 context,
                 id
             )
@@ -362,6 +429,7 @@ extension SCXMLInterpreter {
         id: String?,
         _ engine: StatechartEngine,
         _ context: SCXMLChart.Context,
+        from place: ErrorPlace,
         forward: (@Sendable () -> Void)? = nil
     ) -> Bool {
         guard let request = try? context.hooks.sessionRequest(for: SCXMLChart.Event(event)) else { return true }
@@ -372,6 +440,7 @@ extension SCXMLInterpreter {
             raiseError(
                 "error.execution",
                 "<send event=\"\(event)\">: \(StatechartLimits.maxPendingSends) delayed sends are pending already",
+                at: place,
                 context,
                 id
             )
@@ -394,7 +463,12 @@ extension SCXMLInterpreter {
         do {
             try withData { data throws(SCXMLScriptFailure) in try data.markCode() }
         } catch {
-            raiseError("error.execution", error.message, context)
+            raiseError(
+                "error.execution",
+                error.message,
+                at: ErrorPlace(tagName: "scxml", line: document.nodes[0].line, column: 0),
+                context
+            )
         }
     }
 
@@ -428,6 +502,8 @@ extension SCXMLInterpreter {
                     raiseError(
                         "error.execution",
                         "line \(item.line): <data id=\"\(item.id)\">: \(error.message)",
+                        reason: error.message,
+                        at: ErrorPlace(tagName: "data", position: item.position),
                         context
                     )
                 } else {

@@ -10,6 +10,51 @@ extension SCXMLDocument {
     }
 }
 
+extension SCXMLDocument {
+    /// A transition whose event descriptor matches an event name (see
+    /// ``transitions(matching:)``).
+    public struct EventMatch: Sendable, Equatable {
+        /// The id of the transition's source state.
+        public let source: String
+        /// The descriptor that matches, as written (`coin` for `coin.dollar`, `coin.*`, `*`).
+        public let descriptor: String
+        /// The transition's `cond`, as written; nil when it has none.
+        public let condition: String?
+        /// The line of the `<transition>`.
+        public let line: Int
+    }
+
+    /// The transitions whose event descriptors match the event `name` as the interpreter
+    /// matches them (SCXML 1.0, section 3.12.1: a descriptor matches the names it equals and
+    /// those it is a prefix of up to a `.`, so `coin` matches `coin.dollar`; `coin.*` and
+    /// `coin.` mean `coin`; `*` matches every name), in document order, each with the first
+    /// of its descriptors that matches. Conditions are not evaluated: which of them a step
+    /// takes depends on the active states, the conditions and document order. Costs one
+    /// pass over the document's transitions.
+    public func transitions(matching name: String) -> [EventMatch] {
+        var matches: [EventMatch] = []
+        for node in nodes {
+            for index in node.transitions {
+                let transition = transitions[index]
+                guard
+                    let descriptor = transition.events.first(where: {
+                        EventClasses.matches(descriptor: EventClasses.normalized($0), event: name)
+                    })
+                else { continue }
+                matches.append(
+                    EventMatch(
+                        source: node.id,
+                        descriptor: descriptor,
+                        condition: transition.condition.map { scripts[$0.index].text },
+                        line: transition.line
+                    )
+                )
+            }
+        }
+        return matches
+    }
+}
+
 extension SCXMLInterpreter {
     /// The event descriptors of the transitions the active configuration could take: those
     /// of every active atomic state and its ancestors, in the order of

@@ -62,7 +62,14 @@ extension SCXMLInterpreter {
             _ = chart.engine.submit { _ in
                 QueueItem(
                     request: request,
-                    payload: SCXMLEventFields(name: "error.execution", type: "platform", data: .string(message)),
+                    payload: SCXMLEventFields(
+                        name: "error.execution",
+                        type: "platform",
+                        data: Self.errorData(
+                            reason: message,
+                            at: ErrorPlace(tagName: "invoke", position: invoke.position)
+                        )
+                    ),
                     completion: nil
                 )
             }

@@ -68,6 +68,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// Whether macrosteps record their ``trace`` (for ``trace`` and `onMacrostep`). Without
     /// it a macrostep builds no strings and takes fewer locks.
     public let recordsTrace: Bool
+    /// Whether the trace also records the executable content each macrostep ran (see
+    /// ``trace``); only with ``recordsTrace``.
+    public let recordsContent: Bool
     /// Whether the document has an `<invoke>` anywhere (else no step starts or cancels one).
     let invokes: Bool
     /// See `StatechartStepObserver`: `<finalize>`, `autoforward`, `_event` and the trace
@@ -165,6 +168,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     ///     `ManualStatechartClock` in tests.
     ///   - recordsTrace: whether macrosteps record their ``trace``; turn it off when nobody
     ///     reads it, which makes every macrostep cheaper (no strings, fewer locks).
+    ///   - recordsContent: whether the trace also records the executable content that ran
+    ///     (`assign:`, `script:`, `send:`, `raise:`, `cancel:` entries; see ``trace``), as a
+    ///     debugger shows it; off by default, which keeps the trace to states and events.
     ///   - onMacrostep: called after each macrostep with its trace (empty without
     ///     `recordsTrace`).
     ///   - onLog: called with the text of every `<log>`, traced or not (see ``LogSink``).
@@ -173,6 +179,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         options: StatechartOptions = .scxml,
         clock: some StatechartClock = .continuous,
         recordsTrace: Bool = true,
+        recordsContent: Bool = false,
         onMacrostep: MacrostepObserver? = nil,
         onLog: LogSink? = nil
     ) {
@@ -181,6 +188,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
             options: options,
             clock: clock,
             recordsTrace: recordsTrace,
+            recordsContent: recordsContent,
             onMacrostep: onMacrostep,
             onLog: onLog,
             parent: nil
@@ -214,6 +222,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         options: StatechartOptions,
         clock: any StatechartClock,
         recordsTrace: Bool,
+        recordsContent: Bool = false,
         onMacrostep: MacrostepObserver?,
         onLog: LogSink? = nil,
         parent: (session: SCXMLInterpreter, invokeID: String)?,
@@ -223,6 +232,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         self.outside = outside
         self.document = document
         self.recordsTrace = recordsTrace
+        self.recordsContent = recordsTrace && recordsContent
         invokes = document.nodes.contains { !$0.invokes.isEmpty }
         self.options = options
         self.clock = clock
@@ -402,9 +412,11 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// What the last macrostep did, in order: `event:<name>` for each event processed
     /// (the external one first, then raised and `done.state` events), `exit:<id>` and
     /// `enter:<id>` for each state left and entered (at a top-level `<final>`, `exit:<id>`
-    /// for each state of the final configuration, whose `<onexit>` runs then), and
-    /// `log:<text>` for each `<log>`. Always empty when the interpreter was created without
-    /// `recordsTrace`.
+    /// for each state of the final configuration, whose `<onexit>` runs then),
+    /// `log:<text>` for each `<log>` and `error:<event>: <message>` for each error raised;
+    /// with `recordsContent`, also `assign:<location>`, `script:line <n>`, `send:<event>`,
+    /// `raise:<event>` and `cancel:<sendid>` for the executable content that ran. Always
+    /// empty when the interpreter was created without `recordsTrace`.
     public var trace: [String] { state.withLock { $0.trace } }
 
     /// The error that stopped the machine (`StatechartError/eventlessLoop(limit:cycle:)`),

@@ -13,7 +13,8 @@ struct SCXMLElement: Sendable {
     /// name, prefix and all, of an element of another namespace, which no rule accepts.
     var name: String
     var attributes: SCXMLAttributes
-    var line: Int
+    /// Where the element's start tag is.
+    var position: SCXMLPosition
     var children: [SCXMLElement] = []
     /// The element's own character data (CDATA sections included), empty when it is only
     /// whitespace: the body of a `<script>`, the inline value of `<data>`, `<assign>` and
@@ -21,6 +22,15 @@ struct SCXMLElement: Sendable {
     var text = ""
     /// Whether the element holds text other than whitespace.
     var hasText: Bool { !text.isEmpty }
+    /// The line of the element's start tag, as load errors name it.
+    var line: Int { position.line }
+
+    /// An element `name` with `attributes`, read at `position`.
+    init(name: String, attributes: SCXMLAttributes, position: SCXMLPosition) {
+        self.name = name
+        self.attributes = attributes
+        self.position = position
+    }
 
     /// The element written back as XML: its name, attributes (sorted), text and children
     /// (the text first: the tree does not keep where text stood between children). Inline
@@ -75,20 +85,33 @@ enum SCXMLParser {
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             throw .malformedXML(line: 1, column: 1, reason: "the document is empty")
         }
-        let parser = XMLParser(data: try sanitized(data))
+        let text = try sanitized(data)
+        let parser = XMLParser(data: text)
         let delegate = Delegate(parser: parser)
         parser.delegate = delegate
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         let ok = parser.parse()
-        if let error = delegate.error { throw error }
+        if let error = delegate.error {
+            throw withEscapingHint(
+                error,
+                in: text,
+                openElement: delegate.openElementAtError,
+                code: delegate.errorCode
+            )
+        }
         guard ok, let root = delegate.root else {
             let code = (parser.parserError as NSError?)?.code ?? 0
-            throw .malformedXML(
-                line: max(parser.lineNumber, 1),
-                column: max(parser.columnNumber, 1),
-                reason: delegate.root == nil && code == 0
-                    ? "the document has no element" : Self.describe(code, open: delegate.openElement, root: nil)
+            throw withEscapingHint(
+                .malformedXML(
+                    line: max(parser.lineNumber, 1),
+                    column: max(parser.columnNumber, 1),
+                    reason: delegate.root == nil && code == 0
+                        ? "the document has no element" : Self.describe(code, open: delegate.openElement, root: nil)
+                ),
+                in: text,
+                openElement: delegate.openElement,
+                code: code
             )
         }
         return root
@@ -274,7 +297,7 @@ enum SCXMLParser {
                 SCXMLElement(
                     name: inSCXML ? elementName : (qName ?? elementName),
                     attributes: SCXMLAttributes(attributeDict),
-                    line: max(parser.lineNumber, 1)
+                    position: SCXMLPosition(line: max(parser.lineNumber, 1), column: max(parser.columnNumber, 1))
                 )
             )
         }
@@ -305,8 +328,15 @@ enum SCXMLParser {
         /// The name of the innermost element not closed yet.
         var openElement: String? { stack.last?.name }
 
+        /// The innermost element not closed yet when the first error was reported, and
+        /// libxml2's code for that error (0 for an error of ours).
+        var openElementAtError: String?
+        var errorCode = 0
+
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             if error == nil {
+                openElementAtError = openElement
+                errorCode = (parseError as NSError).code
                 error = .malformedXML(
                     line: max(parser.lineNumber, 1),
                     column: max(parser.columnNumber, 1),

@@ -1,5 +1,6 @@
 import CaseStudiesFeatures
 import Foundation
+import Terminal
 import TestSupport
 import Testing
 
@@ -43,6 +44,22 @@ struct DiagramImageTests {
         #expect(
             ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: elevator))), states) == []
         )
+
+        // The same mapping from extension to format as `statechart diagram -o PATH`.
+        let graphviz = directory.appendingPathComponent("elevator.gv").path
+        await app.type("diagram \(graphviz)", expecting: "Wrote the dot diagram to \(graphviz) (")
+        #expect(try String(contentsOfFile: graphviz, encoding: .utf8).hasPrefix("digraph "))
+        let mermaid = directory.appendingPathComponent("elevator.MMD").path
+        await app.type("diagram \(mermaid)", expecting: "Wrote the mermaid diagram to \(mermaid) (")
+        #expect(try String(contentsOfFile: mermaid, encoding: .utf8).hasPrefix("stateDiagram-v2"))
+        // An extension that names no format is refused: no text in a file named like a picture.
+        let jpeg = directory.appendingPathComponent("elevator.jpg").path
+        await app.type(
+            "diagram \(jpeg)",
+            expecting:
+                "Usage: diagram [mermaid|dot|svg|png] [PATH]: cannot tell the format of '\(ParsedCommand.shortened(jpeg))' from its extension (.svg, .png, .dot, .gv or .mmd); name it: diagram dot"
+        )
+        #expect(!FileManager.default.fileExists(atPath: jpeg))
 
         let unwritable = directory.appendingPathComponent("missing/folder/e.png").path
         await app.type("diagram png \(unwritable)", expecting: "\(unwritable) could not be written")

@@ -253,6 +253,74 @@ struct EndToEndTests {
         #expect(await within("exit") { await app.exitStatus() } == 0)
     }
 
+    @Test("on a terminal: quit while a load runs prints the documented line and leaves a clean prompt line")
+    func quitWhileBusy() async throws {
+        let app = try ProcessDriver(binary, arguments: ["--delay-scale", "100"], terminal: true)
+        defer { app.terminate() }
+        await within("the prompt") { await app.waitFor("casestudies> ") }
+        app.write("open 1\r")
+        await within("the Clics screen") { await app.waitFor("Number of loads: 0") }
+        app.write("load\r")
+        await within("the load") { await app.waitFor("loading...") }
+        await within("the spinner") { await app.waitFor("working... casestudies> ") }
+        app.write("quit\r")
+        let message = "Leaving while 'Clics (cancel output)' is still working; what it was doing is dropped."
+        await within("the message") { await app.waitFor(message) }
+        #expect(await within("exit") { await app.exitStatus() } == 0)
+        // What the terminal shows at the end: the typed line, the message, and an empty line
+        // for the shell's prompt; no spinner's prompt left after the message.
+        let text = app.text
+        let lines = Self.visibleLines(text)
+        let end = Array(lines.suffix(3))
+        #expect(
+            end.count == 3 && end[0].hasSuffix("casestudies> quit") && end[1] == message && end[2].isEmpty,
+            "\(end)"
+        )
+        // Readline turns bracketed paste off whenever it gives the terminal back: the message
+        // comes once it has for good (no prompt after it), not while the prompt is still up.
+        if let restored = text.range(of: "\u{1B}[?2004l", options: .backwards), text.contains("\u{1B}[?2004h") {
+            let after = text[restored.upperBound...]
+            #expect(after.contains(message) && !after.contains("\u{1B}[?2004h"), "\(text.suffix(300).debugDescription)")
+        }
+    }
+
+    /// The lines a terminal shows for `text`: a carriage return goes back to the start of the
+    /// line, `ESC [2K` erases it, other escape sequences show nothing.
+    static func visibleLines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var column = 0
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar {
+            case "\n":
+                lines.append(line)
+                line = ""
+                column = 0
+            case "\r":
+                column = 0
+            case "\u{1B}":
+                var sequence = ""
+                while let next = scalars.next() {
+                    sequence.unicodeScalars.append(next)
+                    if next.properties.isAlphabetic, next != "[" { break }
+                }
+                if sequence == "[2K" { line = "" }
+            default:
+                var characters = Array(line.unicodeScalars)
+                if column < characters.count {
+                    characters[column] = scalar
+                } else {
+                    characters.append(scalar)
+                }
+                line = String(String.UnicodeScalarView(characters))
+                column += 1
+            }
+        }
+        lines.append(line)
+        return lines
+    }
+
     @Test("on a terminal: --log lines are printed above the prompt, not on the line being typed")
     func logAbovePrompt() async throws {
         let app = try ProcessDriver(binary, arguments: ["--log", "--delay-scale", "0"], terminal: true)

@@ -52,7 +52,27 @@ struct ArgumentTests {
                 ["check", "tests", "--allow-sources", "d", "--allow-sources", "e"],
                 .check(directory: "tests", allowSources: ["d", "e"])
             ),
-            (["--help"], .help), (["-h"], .help), (["help"], .help), (["run", "x", "--help"], .help),
+            (["--help"], .help()), (["-h"], .help()), (["help"], .help()),
+            (["run", "x", "--help"], .help(command: "run")), (["help", "check"], .help(command: "check")),
+            // Without --format, the extension of the file written names the format.
+            (["diagram", "a.scxml", "-o", "p.png"], .diagram(file: "a.scxml", format: .png, output: "p.png")),
+            (["diagram", "a.scxml", "-o", "p.SVG"], .diagram(file: "a.scxml", format: .svg, output: "p.SVG")),
+            (["diagram", "a.scxml", "-o", "p.gv"], .diagram(file: "a.scxml", format: .dot, output: "p.gv")),
+            (["diagram", "a.scxml", "-o", "p.mmd"], .diagram(file: "a.scxml", format: .mermaid, output: "p.mmd")),
+            // --format decides when given.
+            (
+                ["diagram", "a.scxml", "--format", "dot", "-o", "p.png"],
+                .diagram(file: "a.scxml", format: .dot, output: "p.png")
+            ),
+            (
+                ["view", "a.scxml", "-o", "page.txt", "--format", "html"],
+                .view(file: "a.scxml", trace: nil, output: "page.txt")
+            ),
+            (
+                ["run", "a.scxml", "--record", "t.log", "--format", "json"],
+                .run(file: "a.scxml", log: false, record: "t.log")
+            ),
+            (["check", "w3c/manifest.xml", "--strict"], .check(directory: "w3c/manifest.xml", strict: true)),
         ]
     )
     func valid(arguments: [String], expected: Invocation) throws {
@@ -65,22 +85,55 @@ struct ArgumentTests {
             ([], "missing a subcommand: run, check, diagram or view"),
             (["draw", "a.scxml"], "unknown subcommand 'draw' (expected run, check, diagram or view)"),
             (["run"], "'run' needs a chart file (FILE: .scxml or .json)"),
-            (["check"], "'check' needs conformance tests (PATH: a directory of SCION or W3C tests, or one test file)"),
+            (
+                ["check"],
+                "'check' needs conformance tests (PATH: a directory of SCION or W3C tests, a manifest.xml, or one test file)"
+            ),
             (["run", "a.scxml", "--stylesheet", "c.xsl"], "--stylesheet applies only to 'statechart check'"),
             (["run", "a.scxml", "b.scxml"], "unexpected argument 'b.scxml': 'run' takes one operand"),
             (["run", "a.scxml", "--verbose"], "unknown option '--verbose'"),
-            (["diagram", "a.scxml", "--format"], "--format needs a value: mermaid, dot, svg or png"),
-            (["diagram", "a.scxml", "--format", "gif"], "unknown format 'gif' (expected mermaid, dot, svg or png)"),
+            (
+                ["diagram", "a.scxml", "--format"],
+                "--format needs a value: mermaid, dot, svg or png (diagram), html (view), json (run --record)"
+            ),
+            (
+                ["diagram", "a.scxml", "--format", "gif"],
+                "unknown format 'gif' for 'diagram' (expected mermaid, dot, svg or png)"
+            ),
             (
                 ["diagram", "a.scxml", "--format", "png"],
-                "--format png needs -o PATH, the file to write (a PNG is not text)"
+                "--format png needs -o PATH, the file to write (a PNG is not text; for example -o chart.png)"
             ),
+            // Never text in an image file: an extension that names no format is an error.
+            (
+                ["diagram", "a.scxml", "-o", "p.jpg"],
+                "cannot tell the format of 'p.jpg' from its extension (.svg, .png, .dot, .gv or .mmd); give --format mermaid|dot|svg|png"
+            ),
+            (
+                ["diagram", "a.scxml", "-o", "diagram"],
+                "cannot tell the format of 'diagram' from its extension (.svg, .png, .dot, .gv or .mmd); give --format mermaid|dot|svg|png"
+            ),
+            (
+                ["view", "a.scxml", "-o", "page.png"],
+                "cannot tell the format of 'page.png' from its extension (.html or .htm); give --format html"
+            ),
+            (
+                ["run", "a.scxml", "--record", "trace.txt"],
+                "cannot tell the format of 'trace.txt' from its extension (.json); give --format json"
+            ),
+            (["view", "a.scxml", "-o", "p.html", "--format", "svg"], "unknown format 'svg' for -o (expected html)"),
+            (["run", "a.scxml", "--format", "json"], "--format applies to 'statechart run' only with --record TRACE"),
+            (["run", "a.scxml", "--strict"], "--strict applies only to 'statechart check'"),
+            (["help", "draw"], "'help' takes one of run, check, diagram or view, not 'draw'"),
             (["diagram", "a.scxml", "-o"], "-o needs a value: a file to write"),
             (["view", "a.scxml"], "'view' needs -o PAGE, the HTML file to write (for example -o run.html)"),
             (["view", "a.scxml", "-o", "r.html", "--record", "t.json"], "--record applies only to 'statechart run'"),
             (["run", "a.scxml", "--trace", "t.json"], "--trace applies only to 'statechart view'"),
-            (["run", "a.scxml", "-o", "x"], "-o applies only to 'statechart diagram' and 'statechart view'"),
-            (["run", "a.scxml", "--format", "dot"], "--format applies only to 'statechart diagram'"),
+            (["run", "a.scxml", "-o", "x"], "-o applies only to 'statechart diagram', 'statechart view'"),
+            (
+                ["check", "d", "--format", "dot"],
+                "--format applies only to 'statechart diagram', 'statechart view', 'statechart run'"
+            ),
             (["check", "dir", "--log"], "--log applies only to 'statechart run'"),
             (
                 ["run", "a.scxml", "--allow-sources"],

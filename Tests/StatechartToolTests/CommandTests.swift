@@ -57,16 +57,34 @@ struct CommandTests {
         #expect(run.standardError.isEmpty)
     }
 
-    @Test("a usage error prints the message and the usage on standard error and exits 2")
+    @Test("a usage error prints the message and one line naming 'statechart help COMMAND', and exits 2")
     func usageError() async {
         let run = await runTool(["draw", "x"])
         #expect(run.status == 2)
         #expect(run.standardOutput.isEmpty)
         #expect(
-            run.standardError.hasPrefix(
-                "statechart: unknown subcommand 'draw' (expected run, check, diagram or view)\n\nusage: statechart run FILE"
-            )
+            run.standardError
+                == "statechart: unknown subcommand 'draw' (expected run, check, diagram or view)\nsee 'statechart help' for the commands\n"
         )
+        let option = await runTool(["diagram", "x.scxml", "--colour"])
+        #expect(option.status == 2)
+        #expect(
+            option.standardError
+                == "statechart: unknown option '--colour'\nsee 'statechart help diagram' for its options\n"
+        )
+    }
+
+    @Test("help COMMAND and COMMAND --help print that command's options")
+    func commandHelp() async {
+        for command in ["run", "check", "diagram", "view"] {
+            let help = await runTool(["help", command])
+            #expect(help.status == 0)
+            #expect(help.standardOutput.hasPrefix("usage: statechart \(command) "), "\(help.standardOutput)")
+            #expect(help.standardOutput == StatechartTool.commandHelp[command]! + "\n")
+            #expect(await runTool([command, "--help"]).standardOutput == help.standardOutput)
+        }
+        #expect(StatechartTool.commandHelp["diagram"]!.contains(".svg, .png, .dot, .gv or .mmd"))
+        #expect(StatechartTool.commandHelp["check"]!.contains("--strict"))
     }
 
     @Test("diagram: the sample's Mermaid diagram (the README shows it)")
@@ -230,11 +248,11 @@ struct CommandTests {
                 """
                 <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
                   <state id="a">
-                    <onentry><script>x = 1</script></onentry>
+                    <onentry><script>if (a && b) x = 1;</script></onentry>
                   </state>
                 </scxml>
                 """,
-                #"line 3: <script> needs a data model; this document has the null data model (declare datamodel="ecmascript" on <scxml>)"#
+                "line 3, column 29: malformed XML: a name is required here; a bare '&' must be written '&amp;' (or put the text of <script> in <![CDATA[ ... ]]>)"
             ),
             (
                 "broken.scxml",

@@ -34,6 +34,33 @@ struct PictureTests {
         #expect(size.width > 200 && size.height > 200)
     }
 
+    @Test("diagram -o PATH takes the format from the extension: real images, DOT, Mermaid, never text in an image")
+    func formatFromExtension() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = Paths.sample("player.scxml")
+        let png = directory.url.appendingPathComponent("p3.png").path
+        let svg = directory.url.appendingPathComponent("p3.svg").path
+        let dot = directory.url.appendingPathComponent("p3.gv").path
+        let mermaid = directory.url.appendingPathComponent("p3.mmd").path
+        for path in [png, svg, dot, mermaid] {
+            let run = await runTool(["diagram", file, "-o", path])
+            #expect(run.status == 0, "\(path): \(run.standardError)")
+        }
+        #expect(ImageChecks.pngSize(Array(try Data(contentsOf: URL(fileURLWithPath: png)))) != nil)
+        #expect(
+            ImageChecks.statesMissing(from: Array(try Data(contentsOf: URL(fileURLWithPath: svg))), Self.playerStates)
+                == []
+        )
+        #expect(try String(contentsOfFile: dot, encoding: .utf8).hasPrefix("digraph \"player\" {"))
+        #expect(try String(contentsOfFile: mermaid, encoding: .utf8).hasPrefix("stateDiagram-v2"))
+        let jpeg = directory.url.appendingPathComponent("p3.jpg").path
+        let refused = await runTool(["diagram", file, "-o", jpeg])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.hasPrefix("statechart: cannot tell the format of '\(jpeg)' from its extension"))
+        #expect(!FileManager.default.fileExists(atPath: jpeg))
+    }
+
     @Test("diagram --format svg without -o prints the SVG")
     func svgToStandardOutput() async {
         let run = await runTool(["diagram", Paths.sample("player.scxml"), "--format", "svg"])
@@ -59,6 +86,8 @@ struct PictureTests {
         let file = Paths.sample("player.scxml")
         let run = await runTool(["run", file, "--record", trace], input: ["ready", "play", "mute", "power", "power"])
         #expect(run.status == 0)
+        // It says where it wrote.
+        #expect(run.standardOutput == "Recorded 6 steps to \(trace)\n")
         let recorded = try JSONDecoder().decode(
             StatechartTrace.self,
             from: Data(contentsOf: URL(fileURLWithPath: trace))
@@ -77,6 +106,44 @@ struct PictureTests {
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("<svg"))
         #expect(html.contains(#"{"event":"mute","exited":["loud"],"entered":["muted"]"#))
+    }
+
+    @Test("run --record on a chart with data records each step's executable content and variables; view shows them")
+    func recordsContentAndVariables() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let trace = directory.url.appendingPathComponent("calc.json").path
+        let page = directory.url.appendingPathComponent("calc.html").path
+        let file = Paths.sample("calculator.scxml")
+        let run = await runTool(
+            ["run", file, "--record", trace],
+            input: ["digit.7", "oper.plus", "digit.5", "equals"]
+        )
+        #expect(run.status == 0)
+        let recorded = try JSONDecoder().decode(
+            StatechartTrace.self,
+            from: Data(contentsOf: URL(fileURLWithPath: trace))
+        )
+        #expect(recorded.steps.map(\.event) == [nil, "digit.7", "oper.plus", "digit.5", "equals"])
+        #expect(recorded.steps[1].actions == ["assign display"])
+        #expect(recorded.steps[2].actions == ["assign accumulator", "assign operator"])
+        #expect(recorded.steps[0].variables == ["display": .string("0"), "accumulator": .number(0), "operator": .null])
+        #expect(recorded.steps[1].variables?["display"] == .string("7"))
+        #expect(
+            recorded.steps[4].variables == ["display": .string("12"), "accumulator": .number(7), "operator": .null]
+        )
+        #expect(await runTool(["view", file, "--trace", trace, "-o", page]).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(
+            html.contains(
+                #""actions":["assign display"],"configuration":["on","first"],"variables":[["accumulator","0"],["display","\"7\""],["operator","null"]]"#
+            )
+        )
+        #expect(html.contains(#"<table id="variables">"#))
+        // A chart without data records no variables, and its JSON has none.
+        let player = directory.url.appendingPathComponent("player.json").path
+        _ = await runTool(["run", Paths.sample("player.json"), "--record", player], input: ["ready"])
+        #expect(!(try String(contentsOfFile: player, encoding: .utf8)).contains("variables"))
     }
 
     @Test("view without a trace shows the start; a JSON chart's run records its notifications")

@@ -154,14 +154,25 @@ struct RunTests {
             console: console
         )
         let output = console.output
+        // The refusal says which transitions would take it.
         #expect(
             output.contains(
-                "'play' is not available in state boot, selftest: it is available where an active state has a transition on it ('send play' sends it anyway)."
-            )
+                "'play' is not available in state boot, selftest: it is available where a transition matches it: the transition on 'play' of stopped (line 24), the transition on 'play' of paused (line 32) ('send play' sends it anyway)."
+            ),
+            "\(output)"
         )
         #expect(
             output.contains {
-                $0.contains("  Step 1 (play):\n    (nothing entered or exited)\n  'play' selected no transition.")
+                $0.contains(
+                    "  Step 1 (play):\n    (nothing entered or exited)\n  'play' selected no transition: only transitions of states not active match it (the transition on 'play' of stopped (line 24), the transition on 'play' of paused (line 32))."
+                )
+            }
+        )
+        #expect(
+            output.contains {
+                $0.contains(
+                    "  Step 2 (nothing.here):\n    (nothing entered or exited)\n  'nothing.here' selected no transition: no transition of the chart matches it."
+                )
             }
         )
         #expect(output.contains { $0.contains("  Step 2 (nothing.here):\n") })
@@ -171,7 +182,7 @@ struct RunTests {
         #expect(
             output.contains {
                 $0.hasPrefix(
-                    "Unknown command 'back'; to send 'back' as an event, which no state of the chart names: send back."
+                    "Unknown command 'back'; to send 'back' as an event, which no transition of the chart matches: send back."
                 )
                     && !$0.contains(" back,")
             }
@@ -181,7 +192,7 @@ struct RunTests {
         #expect(
             output.contains {
                 $0.hasPrefix(
-                    "Unknown command 'jump'; to send 'jump' as an event, which no state of the chart names: send jump. Available here: done.state.boot, ready, send,"
+                    "Unknown command 'jump'; to send 'jump' as an event, which no transition of the chart matches: send jump. Available here: done.state.boot, ready, send,"
                 )
             }
         )

@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSupport
 
 extension ChartFile {
     /// The chart's name: the document's or the chart's `name`, else `chart`.
@@ -21,7 +22,7 @@ extension ChartFile {
     /// The chart's diagram rendered by Graphviz as `format` (`png`, else `svg`).
     /// - Throws: ``StatechartToolFailure`` (exit status 1) saying why Graphviz failed, or
     ///   how to install it.
-    func image(_ format: StatechartToolInvocation.DiagramFormat) throws(StatechartToolFailure) -> [UInt8] {
+    func image(_ format: DiagramFormat) throws(StatechartToolFailure) -> [UInt8] {
         do {
             switch (self, format) {
             case (.scxml(let document), .png): return try document.png()

@@ -2,6 +2,7 @@ import Foundation
 import StateMachineECMAScript
 import StateMachineHierarchy
 import StateMachineSCXML
+import StateMachineSupport
 
 /// A chart read from a file: an SCXML document or a chart in the JSON format of
 /// ``Statechart`` (with `String` states, events and payloads).
@@ -62,7 +63,7 @@ public enum ChartFile: Sendable {
     /// Graphviz renders.
     /// - Throws: ``StatechartToolFailure`` (exit status 1) saying why Graphviz failed, or
     ///   how to install it.
-    public func diagram(_ format: StatechartToolInvocation.DiagramFormat) throws(StatechartToolFailure) -> [UInt8] {
+    package func diagram(_ format: DiagramFormat) throws(StatechartToolFailure) -> [UInt8] {
         switch (self, format) {
         case (.scxml(let document), .mermaid): return Array(document.mermaid().utf8)
         case (.scxml(let document), .dot): return Array(document.dot().utf8)

@@ -1,4 +1,5 @@
 import Observation
+import StateMachineHierarchy
 import Terminal
 
 /// The `statechart run` screen: the active configuration and the last step's log, with
@@ -13,6 +14,8 @@ final class ChartScreen: Screen {
     private var stepNumber = 0
     private var stepName = "start"
     private var step: ChartStep
+    /// Which transition the last event matched, when by a prefix or `*`.
+    private var matched: String?
 
     /// Words the terminal app reads itself, so events with these names need `send`.
     private static let reserved: Set<String> = ["help", "back", "quit", "exit", "send"]
@@ -36,20 +39,29 @@ final class ChartScreen: Screen {
         guard !log.isEmpty else { return }
         stepNumber += 1
         stepName = "timer"
+        matched = nil
         step = ChartStep(log: log)
     }
 
     func body(style: TerminalStyle) -> [String] {
         let active = session.activeStates
         var lines = ["  Active: " + (active.isEmpty ? "(none)" : active.joined(separator: ", "))]
-        if let variables = session.variables {
-            lines.append("  Data: " + (variables.isEmpty ? "(none)" : variables.joined(separator: ", ")))
+        if let error = session.variablesError {
+            lines.append("  Data: (\(error))")
+        } else if let variables = session.variables, !variables.isEmpty {
+            lines.append("  Data: " + Self.describe(variables).joined(separator: ", "))
         }
         lines.append("  Step \(stepNumber) (\(stepName)):")
         lines += step.log.isEmpty ? ["    (nothing entered or exited)"] : step.log.map { "    " + $0 }
+        if let matched { lines.append("  " + matched) }
         if let note = step.note { lines.append("  " + style.yellow(note)) }
         if let reason = session.endReason { lines.append("  " + style.bold(reason)) }
         return lines
+    }
+
+    /// The variables as the frame shows them: `name = JSON`, sorted by name.
+    static func describe(_ variables: [String: SCXMLValue]) -> [String] {
+        variables.keys.sorted().map { "\($0) = \(variables[$0]!.json)" }
     }
 
     var commands: [CommandSpec] {
@@ -58,13 +70,41 @@ final class ChartScreen: Screen {
             !Self.reserved.contains(event.lowercased()) && !event.contains(where: \.isWhitespace)
         }
         return typeable.map { event in
-            CommandSpec(
+            let isEnabled = accepted.contains(event)
+            return CommandSpec(
                 event,
                 "Send the event '\(event)'",
-                isEnabled: accepted.contains(event),
-                availableWhen: "where an active state has a transition on it ('send \(event)' sends it anyway)"
+                isEnabled: isEnabled,
+                availableWhen: isEnabled ? "" : Self.availableWhen(event, session.match(event))
             )
         } + [CommandSpec("send", arguments: "<event>", "Send any event by name, even one no active state handles")]
+    }
+
+    /// What would allow `event`, which `match` says no active state takes.
+    private static func availableWhen(_ event: String, _ match: EventMatch) -> String {
+        let anyway = "('send \(ParsedCommand.shortened(event))' sends it anyway)"
+        switch match {
+        case .accepted: return ""
+        case .elsewhere(let transitions): return "where a transition matches it: \(transitions) \(anyway)"
+        case .unmatched: return "nowhere: no transition of the chart matches it \(anyway)"
+        }
+    }
+
+    /// An event no command lists that the chart matches (by a prefix, or `*`): sent when an
+    /// active state's transition matches it, refused saying which transitions would.
+    func command(forUnlisted name: String) -> CommandSpec? {
+        guard !name.contains(where: \.isWhitespace), !Self.reserved.contains(name.lowercased()) else { return nil }
+        let match = session.match(name)
+        switch match {
+        case .unmatched: return nil
+        case .accepted, .elsewhere:
+            return CommandSpec(
+                name,
+                "Send the event '\(name)'",
+                isEnabled: match.isAccepted,
+                availableWhen: Self.availableWhen(name, match)
+            )
+        }
     }
 
     /// The active states, as a refusal names them.
@@ -81,7 +121,7 @@ final class ChartScreen: Screen {
             return
                 "'\(ParsedCommand.shortened(event))' is an event of the chart: send \(ParsedCommand.shortened(event))"
         }
-        return "to send '\(shown)' as an event, which no state of the chart names: send \(shown)"
+        return "to send '\(shown)' as an event, which no transition of the chart matches: send \(shown)"
     }
 
     func perform(_ command: ParsedCommand) async -> CommandResult {
@@ -96,6 +136,12 @@ final class ChartScreen: Screen {
                 return .message("An event takes no arguments; to send '\(command.name) ...' use send <event>.")
             }
             event = command.name
+        }
+        // Which transition the chart matches the event with, when it is not by its name.
+        if case .accepted(let transition, byPrefix: true) = session.match(event) {
+            matched = "'\(ParsedCommand.shortened(event))' matches \(transition)."
+        } else {
+            matched = nil
         }
         stepNumber += 1
         stepName = event

@@ -10,12 +10,18 @@ protocol ChartSession: AnyObject {
     var activeStates: [String] { get }
     /// Every event the chart's transitions name, in document order.
     var events: [String] { get }
-    /// The events the active configuration has transitions for.
+    /// The events of ``events`` that a transition of the active configuration matches, in
+    /// the chart's own matching (SCXML: prefixes and `*`; JSON: names).
     var acceptedEvents: [String] { get }
+    /// What the chart would do with `event` now, in its own matching.
+    func match(_ event: String) -> EventMatch
     /// Why the chart takes no more events (it reached a top-level final state), if so.
     var endReason: String? { get }
-    /// The chart's variables (`name = JSON`), for a chart with a data model; nil otherwise.
-    var variables: [String]? { get }
+    /// The chart's variables, for a chart with a data model; nil otherwise (or when they
+    /// cannot be read: see ``variablesError``).
+    var variables: [String: SCXMLValue]? { get }
+    /// Why the variables cannot be read, if so.
+    var variablesError: String? { get }
     /// Starts the chart; what happened.
     func start() -> ChartStep
     /// Sends `event`; what happened.
@@ -34,6 +40,23 @@ struct ChartStep: Equatable {
     var note: String?
 }
 
+/// What a chart would do with an event now, in its own matching.
+enum EventMatch: Equatable {
+    /// A transition of an active state matches it: which one, in words (`the transition on
+    /// 'coin' of idle (line 12)`), and whether by prefix or `*` rather than by its name.
+    case accepted(String, byPrefix: Bool)
+    /// Transitions of the chart match it, none of them of an active state: which, in words.
+    case elsewhere(String)
+    /// No transition of the chart matches it.
+    case unmatched
+
+    /// Whether an active state's transition matches it.
+    var isAccepted: Bool {
+        if case .accepted = self { return true }
+        return false
+    }
+}
+
 /// Runs an SCXML document with ``SCXMLInterpreter``; the log is the trace of every
 /// macrostep, collected through the interpreter's macrostep observer.
 @MainActor
@@ -49,25 +72,77 @@ final class SCXMLSession: ChartSession {
         echo: (@Sendable (String) -> Void)? = nil
     ) {
         let recorder = recorder
-        machine = SCXMLInterpreter(document: document, clock: clock) { trace in
+        machine = SCXMLInterpreter(document: document, clock: clock, recordsContent: true) { trace in
             echo?(trace.joined(separator: " "))
             recorder.append(contentsOf: trace.map(Self.describe))
         }
+        // The states with a `*` transition: a name no descriptor can equal (descriptors have no
+        // spaces) matches only `*`.
+        wildcardSources = Set(document.transitions(matching: " ").map(\.source))
     }
+
+    /// The states that have a transition on `*`.
+    private let wildcardSources: Set<String>
 
     var activeStates: [String] { machine.activeStates }
     var events: [String] { machine.document.events }
-    var acceptedEvents: [String] { machine.acceptedEvents }
+
+    var acceptedEvents: [String] {
+        guard machine.isRunning else { return [] }
+        // The descriptors of the active states' transitions, matched against each event as
+        // the engine matches them; a `*` of an active state takes every event.
+        let active = Set(machine.activeStates)
+        if !wildcardSources.isDisjoint(with: active) { return events }
+        let descriptors = machine.acceptedEvents.map(EventClasses.normalized)
+        return events.filter { event in descriptors.contains { EventClasses.matches(descriptor: $0, event: event) } }
+    }
+
+    func match(_ event: String) -> EventMatch {
+        let matches = machine.document.transitions(matching: event)
+        guard !matches.isEmpty else { return .unmatched }
+        let states = machine.isRunning ? machine.activeStates : []
+        let position = Dictionary(states.enumerated().map { ($1, $0) }) { first, _ in first }
+        // In the order SCXML tries them: the most nested active source first (active states
+        // are in document order, ancestors first), each state's in document order; up to the
+        // first without a condition, which is taken when the others' conditions are false.
+        let active = matches.enumerated().filter { position[$0.element.source] != nil }
+            .sorted {
+                ($1.element.source == $0.element.source
+                    ? $0.offset < $1.offset : position[$0.element.source]! > position[$1.element.source]!)
+            }
+            .map(\.element)
+        if let first = active.first {
+            var tried: [SCXMLDocument.EventMatch] = []
+            for match in active where tried.count < 3 {
+                tried.append(match)
+                if match.condition == nil { break }
+            }
+            return .accepted(tried.map(Self.describe).joined(separator: ", else "), byPrefix: first.descriptor != event)
+        }
+        let shown = matches.prefix(3).map(Self.describe).joined(separator: ", ")
+        return .elsewhere(shown + (matches.count > 3 ? " and \(matches.count - 3) more" : ""))
+    }
+
+    /// `the transition on 'coin' of idle (line 12)`, with `if COND` when it has one.
+    private static func describe(_ match: SCXMLDocument.EventMatch) -> String {
+        "the transition on '\(match.descriptor)' of \(match.source) (line \(match.line))"
+            + (match.condition.map { " if \($0)" } ?? "")
+    }
+
     var endReason: String? {
         machine.isDone ? "The machine reached a top-level final state; it takes no more events." : nil
     }
-    var variables: [String]? {
+    var variables: [String: SCXMLValue]? {
+        guard machine.document.dataModel.name != SCXMLDataModel.null.name else { return nil }
+        return try? machine.variables()
+    }
+    var variablesError: String? {
         guard machine.document.dataModel.name != SCXMLDataModel.null.name else { return nil }
         do {
-            let variables = try machine.variables()
-            return variables.keys.sorted().map { "\($0) = \(variables[$0]!.json)" }
+            _ = try machine.variables()
+            return nil
         } catch {
-            return ["(\(error))"]
+            return "\(error)"
         }
     }
 
@@ -83,11 +158,22 @@ final class SCXMLSession: ChartSession {
     func send(_ event: String) -> ChartStep {
         guard machine.isRunning else { return ChartStep(note: "'\(event)' ignored: the machine is not running.") }
         do {
-            let before = variables
+            let match = self.match(event)
             try machine.send(event)
             var result = ChartStep(log: withoutHeader(recorder.take(), event))
-            // A targetless transition leaves no line in the log, but may change the data.
-            if result.log.isEmpty, variables == before { result.note = "'\(event)' selected no transition." }
+            // A targetless transition leaves no line of its own in the log (its content does).
+            if result.log.isEmpty {
+                switch match {
+                case .accepted(let transition, _):
+                    result.note =
+                        "'\(event)' selected no transition: the conditions of the transitions that match it were false (\(transition))."
+                case .elsewhere(let transitions):
+                    result.note =
+                        "'\(event)' selected no transition: only transitions of states not active match it (\(transitions))."
+                case .unmatched:
+                    result.note = "'\(event)' selected no transition: no transition of the chart matches it."
+                }
+            }
             return result
         } catch {
             return ChartStep(log: withoutHeader(recorder.take(), event), note: "\(error)")
@@ -149,10 +235,23 @@ final class StatechartSession: ChartSession {
     var activeStates: [String] { chart.activeStates }
     var events: [String] { chart.events }
     var acceptedEvents: [String] { chart.acceptedEvents }
+
+    /// A JSON chart matches events by name.
+    func match(_ event: String) -> EventMatch {
+        if chart.acceptedEvents.contains(event) {
+            return .accepted(
+                "a handler of an active state (\(chart.activeStates.joined(separator: ", ")))",
+                byPrefix: false
+            )
+        }
+        return chart.events.contains(event) ? .elsewhere("the handlers of states not active now") : .unmatched
+    }
+
     var endReason: String? {
         chart.isFinished ? "The chart reached a final state of its root region; it handles no more events." : nil
     }
-    var variables: [String]? { nil }
+    var variables: [String: SCXMLValue]? { nil }
+    var variablesError: String? { nil }
 
     func start() -> ChartStep {
         _ = recorder.take()

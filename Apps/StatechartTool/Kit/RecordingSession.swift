@@ -19,7 +19,9 @@ final class RecordingSession: ChartSession {
     var events: [String] { session.events }
     var acceptedEvents: [String] { session.acceptedEvents }
     var endReason: String? { session.endReason }
-    var variables: [String]? { session.variables }
+    var variables: [String: SCXMLValue]? { session.variables }
+    var variablesError: String? { session.variablesError }
+    func match(_ event: String) -> EventMatch { session.match(event) }
 
     func start() -> ChartStep {
         record(session.start(), event: nil)
@@ -40,7 +42,11 @@ final class RecordingSession: ChartSession {
     /// Adds `step` to the trace: `exit X` and `enter X` lines are its exits and entries,
     /// every other line one of its actions.
     private func record(_ step: ChartStep, event: String?) -> ChartStep {
-        var recorded = StatechartTrace.Step(event: event, configuration: session.activeStates)
+        var recorded = StatechartTrace.Step(
+            event: event,
+            configuration: session.activeStates,
+            variables: session.variables
+        )
         for line in step.log {
             if line.hasPrefix("exit ") {
                 recorded.exited.append(String(line.dropFirst("exit ".count)))

@@ -1,6 +1,7 @@
 import Foundation
 import StateMachineHierarchy
 import StateMachineSCXML
+import StateMachineSupport
 import Terminal
 
 /// The `statechart` command-line tool: `run`, `check` and `diagram` on SCXML and JSON
@@ -12,59 +13,114 @@ import Terminal
 /// goes to standard error and names the file and the line or JSON path at fault.
 @MainActor
 public enum StatechartTool {
-    /// The usage text.
-    public static let usage = """
+    /// The usage lines of every command.
+    static let synopsis = """
         usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE] [--allow-sources DIR]...
-               statechart check PATH [--stylesheet XSL] [--allow-sources DIR]...
+               statechart check PATH [--strict] [--stylesheet XSL] [--allow-sources DIR]...
                statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...
                statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...
-               statechart --help
+               statechart help [COMMAND]
+        """
 
-          run FILE      send events to the chart in FILE (.scxml: SCXML semantics; .json: the
-                        Statechart JSON format) at a prompt: type an event (Tab completes the
-                        events the active configuration accepts) or 'send <event>' for any
-                        name; after each step the active states and what was exited and
-                        entered are shown. 'help' lists the commands, 'quit' or Ctrl-D leaves.
-                        Without a terminal, reads one event per line and exits at the end
-                        of input.
-          check PATH    run conformance tests: every SCION-format test in the directory PATH
-                        (a .scxml with a .json of expected configurations beside it), or the
-                        W3C SCXML tests of its manifest.xml (each .txml converted with
-                        xsltproc and confEcma.xsl, then run until it reaches the final state
-                        'pass' or 'fail', the clock jumping to the next delayed send), or
-                        one test file (.scxml with its .json, .txml, or a converted W3C
-                        .scxml); print each failure with its reason, then 'N passed,
-                        M failed'; exit 1 if any failed
-          diagram FILE  print the chart as a Mermaid state diagram or in Graphviz's DOT, or
-                        render it as an SVG or PNG image with Graphviz's dot program
-          view FILE     write one HTML page that steps through a recorded run: the chart's
-                        picture, the list of steps, buttons and arrow keys to step forward
-                        and back, the active states and the transitions taken highlighted
-          --format      mermaid (the default), dot, svg or png (svg and png need Graphviz)
-          -o PATH       write the diagram or page to PATH (needed for png and view)
-          --record TRACE
-                        write every step of the run (event, exits, entries, actions, the
-                        active states after it) to TRACE as JSON when the run ends
-          --trace TRACE the recorded run the page steps through (without it, the start)
-          --stylesheet XSL
-                        the stylesheet that converts .txml tests (default: confEcma.xsl beside
-                        the tests or their manifest)
+    /// Each command's help: what it does and its options.
+    package static let commandHelp: [String: String] = [
+        "run": """
+        usage: statechart run FILE [--log] [--delay-scale FACTOR] [--record TRACE] [--allow-sources DIR]...
+
+        Sends events to the chart in FILE (.scxml: SCXML semantics, with the ECMAScript data
+        model unless the document declares another; .json: the Statechart JSON format) at a
+        prompt: type an event, or 'send <event>' for any name. An event is accepted as the chart
+        matches it: by SCXML's prefix matching ('coin.dollar' takes a transition on 'coin') and
+        '*'. Tab completes the events the active configuration takes. After each step the
+        active states, the chart's variables and what was exited, entered and run are shown.
+        'help' lists the commands, 'quit' or Ctrl-D leaves. Without a terminal, reads one event
+        per line and exits at the end of input.
+
+          --record TRACE  write every step (event, exits, entries, the executable content that
+                          ran, the variables and the active states after it) to TRACE as JSON
+                          when the run ends, and say where; TRACE ends in .json (or give
+                          --format json)
           --delay-scale FACTOR
-                        multiply the delays of delayed transitions and sends (0.01: 100
-                        times shorter; also STATECHART_DELAY_SCALE); the steps they
-                        trigger show as 'timer' steps
+                          multiply the delays of delayed transitions and sends (0.01: 100
+                          times shorter; also STATECHART_DELAY_SCALE); the steps they trigger
+                          show as 'timer' steps
           --allow-sources DIR
-                        also let an SCXML chart's src attributes (each test's, for check)
-                        read the regular files under DIR (repeatable); by default they read
-                        only inside the chart's own folder, at most 1 MiB each, never a
-                        device, FIFO or socket
-          --log         also log every step on standard error (the debugger for a .json
-                        chart, the interpreter's trace for a .scxml one)
-          --help        show this help
+                          also let the chart's src attributes read the regular files under DIR
+                          (repeatable); by default they read only inside the chart's own
+                          folder, at most 1 MiB each, never a device, FIFO or socket
+          --log           also log every step on standard error (the debugger for a .json
+                          chart, the interpreter's trace for a .scxml one)
+        """,
+        "check": """
+        usage: statechart check PATH [--strict] [--stylesheet XSL] [--allow-sources DIR]...
+
+        Runs conformance tests: every SCION-format test in the directory PATH (a .scxml with a
+        .json of expected configurations beside it); the W3C SCXML tests of a manifest.xml (PATH
+        is the manifest or its folder; each .txml converted with xsltproc and confEcma.xsl, then
+        run until it reaches the final state 'pass' or 'fail', the clock jumping to the next
+        delayed send); or one test file (.scxml with its .json, .txml, or a converted W3C
+        .scxml). Prints each failure with its reason (W3C optional tests marked so), then
+        'N passed, M failed' and, for W3C tests, the mandatory and optional counts.
+        Exit status 0 when every mandatory test passes (a SCION test is mandatory), 1 otherwise.
+
+          --strict        optional W3C tests count for the exit status too
+          --stylesheet XSL
+                          the stylesheet that converts .txml tests (default: confEcma.xsl beside
+                          the tests or their manifest)
+          --allow-sources DIR
+                          also let each test's src attributes read the regular files under DIR
+                          (repeatable); by default they read only inside the test's own folder
+        """,
+        "diagram": """
+        usage: statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...
+
+        Prints the chart as a Mermaid state diagram or in Graphviz's DOT, or writes it to PATH,
+        also as an SVG or PNG image that Graphviz's dot program renders.
+
+          -o PATH         write the diagram to PATH; without --format, its extension names the
+                          format: \(DiagramFormat.extensionList) (another extension is an error)
+          --format        mermaid (the default without -o), dot, svg or png; decides over the
+                          extension (png needs -o)
+          --allow-sources DIR
+                          also let the chart's src attributes read the files under DIR
+        """,
+        "view": """
+        usage: statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...
+
+        Writes one HTML page that steps through a recorded run: the chart's picture (zoom with
+        the buttons or Ctrl and the wheel, drag to pan), the list of steps, buttons and arrow
+        keys to step forward and back, the active states and the transitions taken highlighted,
+        and each step's executable content and variables (those it changed highlighted).
+
+          -o PAGE         the page to write; PAGE ends in .html (or give --format html)
+          --trace TRACE   the recorded run the page steps through ('statechart run --record';
+                          without it, the start)
+          --allow-sources DIR
+                          also let the chart's src attributes read the files under DIR
+        """,
+    ]
+
+    /// The usage text: every command's usage line and what it does.
+    public static let usage = """
+        \(synopsis)
+
+          run FILE      send events to the chart in FILE (.scxml or .json) at a prompt, with the
+                        chart's own event matching (prefixes, '*'); --record writes the run
+          check PATH    run SCION or W3C conformance tests (a folder, a manifest.xml, one test);
+                        exit 1 when a mandatory test fails (--strict: any test)
+          diagram FILE  print the chart as Mermaid or DOT, or write it to -o PATH in the format
+                        its extension names (\(DiagramFormat.extensionList))
+          view FILE     write one HTML page that steps through a recorded run (-o PAGE.html)
+          help COMMAND  that command's options (also: statechart COMMAND --help)
 
         exit status: 0 success, 1 failing tests (check) or a file or Graphviz failure,
         2 usage error or bad input
         """
+
+    /// The help of `command`, or the usage when nil.
+    package static func help(_ command: String?) -> String {
+        command.flatMap { commandHelp[$0] } ?? usage
+    }
 
     /// Where the tool writes.
     public struct Output: Sendable {
@@ -101,7 +157,12 @@ public enum StatechartTool {
     ) async -> Int32 {
         switch StatechartToolInvocation.parse(arguments, environment: environment) {
         case .failure(let error):
-            output.standardError("statechart: \(error.message)\n\n\(usage)\n")
+            // The message and where to read more: a usage error is not buried under the help.
+            let command = arguments.first { StatechartToolInvocation.subcommands.contains($0) }
+            let more =
+                command.map { "see 'statechart help \($0)' for its options" }
+                ?? "see 'statechart help' for the commands"
+            output.standardError("statechart: \(error.message)\n\(more)\n")
             return 2
         case .success(let invocation):
             return await run(invocation, output: output, style: style, makeConsole: makeConsole)
@@ -109,7 +170,7 @@ public enum StatechartTool {
     }
 
     /// Runs `invocation`; returns the exit status.
-    public static func run(
+    package static func run(
         _ invocation: StatechartToolInvocation,
         output: Output = .process,
         style: TerminalStyle = TerminalStyle(isEnabled: false),
@@ -117,8 +178,8 @@ public enum StatechartTool {
     ) async -> Int32 {
         do throws(StatechartToolFailure) {
             switch invocation {
-            case .help:
-                output.standardOutput(usage + "\n")
+            case .help(let command):
+                output.standardOutput(help(command) + "\n")
                 return 0
             case .diagram(let file, let format, let path, let allowSources):
                 let bytes = try ChartFile.load(file, allowSources: allowSources).diagram(format)
@@ -135,8 +196,14 @@ public enum StatechartTool {
                 if let tracePath { trace = try RecordedTrace.read(tracePath, for: chart) }
                 try OutputFile.write(Array(try chart.stepThroughPage(trace).utf8), to: path)
                 return 0
-            case .check(let directory, let stylesheet, let allowSources):
-                return try check(directory, stylesheet: stylesheet, allowSources: allowSources, output: output)
+            case .check(let directory, let stylesheet, let allowSources, let strict):
+                return try check(
+                    directory,
+                    stylesheet: stylesheet,
+                    allowSources: allowSources,
+                    strict: strict,
+                    output: output
+                )
             case .run(let file, let log, let delayScale, let record, let allowSources):
                 let clock = ScaledStatechartClock(scale: delayScale)
                 let chart = try ChartFile.load(file, clock: clock, allowSources: allowSources)
@@ -159,6 +226,8 @@ public enum StatechartTool {
                 let status = await app.run()
                 if let recorder, let record {
                     try OutputFile.write(try recorder.trace.jsonBytes(), to: record)
+                    let steps = recorder.trace.steps.count
+                    output.standardOutput("Recorded \(steps) step\(steps == 1 ? "" : "s") to \(record)\n")
                 }
                 return status
             }
@@ -169,15 +238,16 @@ public enum StatechartTool {
     }
 
     /// Runs the conformance tests of `directory`: its W3C tests when it holds a
-    /// `manifest.xml`, else its SCION tests; or the one test `directory` names (a SCION
-    /// `.scxml` or `.json` file, a W3C `.txml` or converted `.scxml`): one line per failure,
-    /// then the summary.
-    /// - Returns: 0 when every test passes, 1 otherwise.
+    /// `manifest.xml` (or is one), else its SCION tests; or the one test `directory` names (a
+    /// SCION `.scxml` or `.json` file, a W3C `.txml` or converted `.scxml`): one line per
+    /// failure, then the summary.
+    /// - Returns: 0 when every mandatory test passes (with `strict`, every test), 1 otherwise.
     /// - Throws: ``StatechartToolFailure`` when the path is missing or holds no test.
     static func check(
         _ directory: String,
         stylesheet: String? = nil,
         allowSources: [String] = [],
+        strict: Bool = false,
         output: Output
     ) throws(StatechartToolFailure) -> Int32 {
         // Each test's document reads from its own folder, and from the folders given.
@@ -186,12 +256,18 @@ public enum StatechartTool {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw StatechartToolFailure("\(directory): no such file or directory")
         }
-        let url = URL(fileURLWithPath: directory)
+        var url = URL(fileURLWithPath: directory)
+        // The manifest stands for its folder.
+        if !isDirectory.boolValue, url.lastPathComponent.lowercased() == "manifest.xml" {
+            url = url.deletingLastPathComponent()
+            isDirectory = true
+        }
         if isW3C(url, isDirectory: isDirectory.boolValue) {
             return try checkW3C(
                 url,
                 stylesheet: stylesheet.map { URL(fileURLWithPath: $0) },
                 sources: sources,
+                strict: strict,
                 output: output
             )
         }

@@ -92,7 +92,9 @@ package struct EventClasses: Sendable {
         return indexByName["*"]
     }
 
-    static func matches(descriptor: String, event: String) -> Bool {
+    /// Whether the (normalised) descriptor matches the event name: equal, `*`, or a prefix
+    /// of it ending at a `.` (SCXML 1.0, section 3.12.1).
+    package static func matches(descriptor: String, event: String) -> Bool {
         if descriptor == "*" || descriptor == event { return true }
         return event.count > descriptor.count && event.hasPrefix(descriptor)
             && event[event.index(event.startIndex, offsetBy: descriptor.count)] == "."

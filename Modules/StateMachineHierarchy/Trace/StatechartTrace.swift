@@ -4,7 +4,8 @@
 /// Names are the states' and events' names as diagrams show them, so a trace of a typed
 /// chart and one of an SCXML document read the same. `Codable`: its JSON form is
 /// `{"chart": ..., "steps": [{"event": ..., "exited": [...], "entered": [...],
-/// "actions": [...], "configuration": [...]}]}`, `event` left out when it is nil.
+/// "actions": [...], "configuration": [...], "variables": {...}}]}`, `event` and `variables`
+/// left out when they are nil.
 public struct StatechartTrace: Sendable, Equatable, Codable {
     /// One run-to-completion step (or the start).
     public struct Step: Sendable, Equatable, Codable {
@@ -15,11 +16,16 @@ public struct StatechartTrace: Sendable, Equatable, Codable {
         public var exited: [String]
         /// The states entered, in the order they were entered.
         public var entered: [String]
-        /// What else the step did: internal transitions (`internal <state> on <event>`),
-        /// and for an SCXML document its trace of raised events, logs and sends.
+        /// What else the step did: internal transitions (`internal <state> on <event>`), and
+        /// for an SCXML document the events it processed and the executable content that ran
+        /// (`assign display`, `log ...`, `send ...`, `raise ...`, `cancel ...`, `script line
+        /// 12`, as `statechart run` records them).
         public var actions: [String]
         /// The active states after the step, in document order.
         public var configuration: [String]
+        /// The data model's variables after the step (an SCXML document with a data model);
+        /// nil, and left out of the JSON, for a chart without one.
+        public var variables: [String: SCXMLValue]?
 
         /// A step.
         public init(
@@ -27,13 +33,15 @@ public struct StatechartTrace: Sendable, Equatable, Codable {
             exited: [String] = [],
             entered: [String] = [],
             actions: [String] = [],
-            configuration: [String]
+            configuration: [String],
+            variables: [String: SCXMLValue]? = nil
         ) {
             self.event = event
             self.exited = exited
             self.entered = entered
             self.actions = actions
             self.configuration = configuration
+            self.variables = variables
         }
     }
 

@@ -20,7 +20,12 @@ extension Statechart {
     /// The page loads nothing: its styles, script and data are inline.
     /// - Throws: ``GraphvizError`` when Graphviz cannot render the diagram.
     public func stepThroughPage(_ trace: StatechartTrace) throws(GraphvizError) -> String {
-        try StepThroughPage.html(title: trace.chart, diagram: definition.diagram, steps: trace.pageSteps)
+        try StepThroughPage.html(
+            title: trace.chart,
+            diagram: definition.diagram,
+            steps: trace.pageSteps,
+            prefixMatching: options.eventMatching == .prefix
+        )
     }
 }
 
@@ -33,7 +38,8 @@ extension StatechartTrace {
                 exited: $0.exited,
                 entered: $0.entered,
                 actions: $0.actions,
-                configuration: $0.configuration
+                configuration: $0.configuration,
+                variables: $0.variables?.mapValues(\.json)
             )
         }
     }

@@ -3,11 +3,13 @@ import StateMachineHierarchy
 /// A data model that SCXML documents can declare (`<scxml datamodel="...">`): what
 /// evaluates their expressions, conditions, locations and scripts.
 ///
-/// A document without a `datamodel` attribute, or with `datamodel="null"`, runs with the
-/// null data model, built in: `In('id')` conditions, quoted literals in `<log expr>`, and
-/// `idlocation` slots. Other data models come from their own products, so that a program
-/// that never loads such a document never links their engine: the `StateMachineECMAScript`
-/// product adds `SCXMLDataModel.ecmascript`. Pass the data model when loading:
+/// A document with `datamodel="null"`, or without a `datamodel` attribute loaded without a
+/// data model, runs with the null data model, built in: `In('id')` conditions, quoted
+/// literals in `<log expr>`, and `idlocation` slots. Other data models come from their own
+/// products, so that a program that never loads such a document never links their engine:
+/// the `StateMachineECMAScript` product adds `SCXMLDataModel.ecmascript`. Pass the data
+/// model when loading; a document without a `datamodel` attribute then runs with it too (W3C
+/// leaves that default to the platform, and SCION and uSCXML choose ECMAScript):
 ///
 /// ```swift
 /// let document = try SCXMLDocument(xml: text, dataModel: .ecmascript)
@@ -24,8 +26,9 @@ public struct SCXMLDataModel: Sendable {
     /// The value of the `datamodel` attribute that selects it (`"null"`, `"ecmascript"`).
     public var name: String { engine.name }
 
-    /// The null data model (SCXML 1.0, section B.1), which every document without a
-    /// `datamodel` attribute uses.
+    /// The null data model (SCXML 1.0, section B.1): what `datamodel="null"` declares, and
+    /// what a document without a `datamodel` attribute runs with when it is loaded without
+    /// a data model.
     public static let null = SCXMLDataModel(engine: SCXMLNullDataModel())
 }
 
@@ -59,6 +62,9 @@ package struct SCXMLScriptSource: Sendable, Hashable {
 
     /// What the text is.
     package var kind: Kind
+    /// The column of the element's start tag (kept as 32 bits beside `kind`, where the
+    /// struct had padding: a document's scripts take no more memory for it).
+    private var storedColumn: Int32
     /// The text as written in the document.
     package var text: String
     /// The line of the element.
@@ -68,9 +74,14 @@ package struct SCXMLScriptSource: Sendable, Hashable {
     /// The attribute that holds it (`cond`, `expr`...), or `<script>` for a script's body.
     package var attribute: String
 
-    /// A source.
-    package init(kind: Kind, text: String, line: Int, element: String, attribute: String) {
+    /// The column of the element's start tag, as the XML parser reports it (the position just
+    /// past its `>`); 0 when unknown.
+    package var column: Int { Int(storedColumn) }
+
+    /// A source; `column` is where the element's start tag is on `line` (0 when unknown).
+    package init(kind: Kind, text: String, line: Int, column: Int = 0, element: String, attribute: String) {
         self.kind = kind
+        storedColumn = Int32(clamping: column)
         self.text = text
         self.line = line
         self.element = element

@@ -20,6 +20,6 @@ extension SCXMLDocument {
     /// The page `Statechart/stepThroughPage(_:)` writes, for a run of this document.
     /// - Throws: `GraphvizError` when Graphviz cannot render the diagram.
     public func stepThroughPage(_ trace: StatechartTrace) throws(GraphvizError) -> String {
-        try StepThroughPage.html(title: trace.chart, diagram: diagram, steps: trace.pageSteps)
+        try StepThroughPage.html(title: trace.chart, diagram: diagram, steps: trace.pageSteps, prefixMatching: true)
     }
 }

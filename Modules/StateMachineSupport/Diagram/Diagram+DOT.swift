@@ -3,7 +3,10 @@
 // A composite or parallel state is a `subgraph cluster_N` labelled with its id (each
 // region of a parallel state a dashed cluster inside it), holding an invisible node named
 // after the state: arrows to or from the state end at that node and are clipped to the
-// cluster's border (`lhead`/`ltail`, with `compound=true`). As UML draws them: initial
+// cluster's border (`lhead`/`ltail`, with `compound=true`); an arrow from a state to itself
+// or to a state inside it goes out through an invisible point beside the cluster and back,
+// so that it too starts at the border. A simple state's loops are one arrow with a line of
+// label each, so that no loop crosses another's label. As UML draws them: initial
 // markers are small filled points, final states a bull's eye with their name beside it,
 // history states small `H`/`H*` circles, forks and joins black bars, junctions diamonds.
 // Every id is a quoted DOT string, so dots, dashes, spaces, quotes and backslashes are safe.
@@ -61,6 +64,8 @@ private struct DOTWriter {
     private var clusters: [String: String] = [:]
     private var nextCluster = 0
     private var nextInitial = 0
+    private var nextArrow = 0
+    private var nextAround = 0
     private let ids: Set<String>
 
     init(diagram: Diagram, elementIDs: Bool) {
@@ -96,17 +101,71 @@ private struct DOTWriter {
                 "\(indent)\(Self.quote(point)) -> \(Self.quote(target))\(attributes(label: "", source: nil, target: target, id: nil));"
             )
         }
-        for transition in region.transitions {
-            var id: String?
-            if elementIDs {
-                id = "t\(transitionIDs.count)"
-                transitionIDs.append((id!, transition))
-            }
-            lines.append(
-                "\(indent)\(Self.quote(transition.source)) -> \(Self.quote(transition.target))"
-                    + "\(attributes(label: transition.label, source: transition.source, target: transition.target, id: id));"
-            )
+        // A simple state's loops are one arrow with a line per transition: Graphviz nests
+        // several loops of one node, and each outer loop crosses the labels of those inside.
+        var loops: [String: [Diagram.Transition]] = [:]
+        for transition in region.transitions where isSimpleLoop(transition) {
+            loops[transition.source, default: []].append(transition)
         }
+        for transition in region.transitions {
+            if isSimpleLoop(transition) {
+                guard let group = loops.removeValue(forKey: transition.source) else { continue }
+                let id = elementIDs ? nextTransitionID(for: group) : nil
+                // A line each, with a space each side as every label has.
+                let label = group.map(\.label).filter { !$0.isEmpty }.joined(separator: " \n ")
+                lines.append(
+                    "\(indent)\(Self.quote(transition.source)) -> \(Self.quote(transition.target))"
+                        + "\(attributes(label: label, source: transition.source, target: transition.target, id: id));"
+                )
+            } else if clusters[transition.source] != nil,
+                transition.source == transition.target || diagram.isInside(transition.target, transition.source)
+            {
+                writeAround(transition, indent: indent)
+            } else {
+                let id = elementIDs ? nextTransitionID(for: [transition]) : nil
+                lines.append(
+                    "\(indent)\(Self.quote(transition.source)) -> \(Self.quote(transition.target))"
+                        + "\(attributes(label: transition.label, source: transition.source, target: transition.target, id: id));"
+                )
+            }
+        }
+    }
+
+    /// Whether `transition` loops on a state drawn as a node (not a cluster).
+    private func isSimpleLoop(_ transition: Diagram.Transition) -> Bool {
+        transition.source == transition.target && clusters[transition.source] == nil
+    }
+
+    /// The id of the next arrow, which draws `transitions`.
+    private mutating func nextTransitionID(for transitions: [Diagram.Transition]) -> String {
+        let id = "t\(nextArrow)"
+        nextArrow += 1
+        for transition in transitions { transitionIDs.append((id, transition)) }
+        return id
+    }
+
+    /// A transition from a container to itself or to a state inside it. Graphviz clips an
+    /// arrow to a cluster's border only when its other end is outside the cluster, so the
+    /// arrow leaves the border for an invisible point beside the cluster and comes back in
+    /// from there: it starts at the state's border, not at the anchor inside it, and never
+    /// in empty space. Both halves carry the arrow's id (`tN` and `tN-in`).
+    private mutating func writeAround(_ transition: Diagram.Transition, indent: String) {
+        var point = "\(transition.source)~\(nextAround)"
+        nextAround += 1
+        while ids.contains(point) { point += "'" }
+        var id: String?
+        if elementIDs {
+            id = nextTransitionID(for: [transition])
+            transitionIDs.append((id! + "-in", transition))
+        }
+        var out = attributes(label: transition.label, source: transition.source, target: point, id: id)
+        out = out.isEmpty ? " [arrowhead=none]" : String(out.dropLast()) + ", arrowhead=none]"
+        lines.append("\(indent)\(Self.quote(point)) [shape=point, style=invis, width=0.01, height=0.01];")
+        lines.append("\(indent)\(Self.quote(transition.source)) -> \(Self.quote(point))\(out);")
+        lines.append(
+            "\(indent)\(Self.quote(point)) -> \(Self.quote(transition.target))"
+                + "\(attributes(label: "", source: point, target: transition.target, id: id.map { $0 + "-in" }));"
+        )
     }
 
     private mutating func write(_ vertex: Diagram.Vertex, depth: Int) {

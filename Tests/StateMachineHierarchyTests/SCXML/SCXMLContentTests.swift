@@ -299,7 +299,10 @@ struct SCXMLXMLTests {
         ("<scxml><state></final></scxml>", "an end tag does not match its start tag"),
         ("<scxml a=\"b/>", "an attribute value is not closed (missing quote)"),
         ("<scxml a/>", "an attribute has no value"),
-        ("<scxml a=\"<\"/>", "'<' is not allowed in an attribute value"),
+        (
+            "<scxml a=\"<\"/>",
+            "'<' is not allowed in an attribute value; a '<' that is not a tag must be written '&lt;'"
+        ),
         ("<scxml>&amp</scxml>", "an entity reference is not complete (expected a name and ';')"),
         ("<scxml>&#xZZ;</scxml>", "a character reference is not valid"),
         ("<scxml>\u{1}</scxml>", "a character is not allowed in XML"),

@@ -482,3 +482,53 @@ struct SCXMLSemanticsTests {
         #expect(throws: StatechartError.eventlessLoop(limit: 1000, cycle: ["a --> a"])) { try raising.send("ping") }
     }
 }
+
+/// A bare `&` or `<` in a script or an attribute: XML's own message, and how to write it.
+@Suite("SCXML: malformed XML from a bare & or <")
+struct EscapingHintTests {
+    static func error(_ xml: String) -> String {
+        do {
+            _ = try SCXMLDocument(xml: xml)
+            return "loaded"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test(
+        "the message says to write &amp; or &lt;, and CDATA for the text of a script",
+        arguments: [
+            (
+                "<scxml>\n  <state id=\"a\"><onentry>\n    <script>if (a && b) x = 1;</script>\n  </onentry></state>\n</scxml>",
+                "line 3, column 20: malformed XML: a name is required here; a bare '&' must be written '&amp;' (or put the text of <script> in <![CDATA[ ... ]]>)"
+            ),
+            (
+                "<scxml>\n  <state id=\"a\"><onentry>\n    <script>if (a < b) x = 1;</script>\n  </onentry></state>\n</scxml>",
+                "line 3, column 20: malformed XML: a name is required here; a '<' that is not a tag must be written '&lt;' (or put the text of <script> in <![CDATA[ ... ]]>)"
+            ),
+            (
+                "<scxml>\n  <state id=\"a\">\n    <transition cond=\"a && b\"/>\n  </state>\n</scxml>",
+                "line 3, column 26: malformed XML: a name is required here; a bare '&' must be written '&amp;'"
+            ),
+            (
+                "<scxml>\n  <state id=\"a\">\n    <transition cond=\"a < b\"/>\n  </state>\n</scxml>",
+                "line 3, column 25: malformed XML: '<' is not allowed in an attribute value; a '<' that is not a tag must be written '&lt;'"
+            ),
+        ]
+    )
+    func hints(xml: String, message: String) {
+        #expect(Self.error(xml) == message)
+    }
+
+    @Test("other XML errors get no such hint")
+    func noHint() {
+        #expect(
+            Self.error("<scxml>\n  <state id=\"a\">\n</scxml>\n")
+                == "line 3, column 9: malformed XML: an end tag does not match its start tag"
+        )
+        #expect(
+            !Self.error("<scxml>\n  <state id=\"a\"><onentry><log expr=\"&amp;x;\"/></onentry></state>\n</scxml>")
+                .contains("&amp;'")
+        )
+    }
+}

@@ -107,26 +107,33 @@ public struct W3CSuite: Sendable {
         limits: W3CConformance.Limits = W3CConformance.Limits()
     ) throws(W3CConformanceError) -> W3CConformance.Outcome {
         let folder = file.deletingLastPathComponent()
-        let name = file.lastPathComponent
         let converter = W3CConverter(stylesheet: try Self.stylesheet(stylesheet, near: folder))
+        return W3CConformance.run(
+            test(forFile: file),
+            from: folder,
+            converter: converter,
+            dataModel: dataModel,
+            sources: sources,
+            limits: limits
+        )
+    }
+
+    /// The test of the one `.txml` file `file`: as the manifest beside it or in the folder
+    /// above lists it (its conformance and dependencies), else a mandatory test with the
+    /// files beside it that it names (see ``run(file:stylesheet:dataModel:sources:limits:)``).
+    public static func test(forFile file: URL) -> W3CTest {
+        let folder = file.deletingLastPathComponent()
+        let name = file.lastPathComponent
         let manifest = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("manifest.xml") }
             .first { FileManager.default.fileExists(atPath: $0.path) }
         let listed = manifest.flatMap { try? W3CTest.manifest(contentsOf: $0) }?.first { $0.documents.contains(name) }
-        let test = W3CTest(
+        return W3CTest(
             id: listed?.id ?? String(name.dropLast(".txml".count)),
             conformance: listed?.conformance ?? .mandatory,
             isManual: listed?.isManual ?? false,
             specSection: listed?.specSection ?? "",
             documents: [name],
             dependencies: listed?.dependencies ?? namedFiles(in: file)
-        )
-        return W3CConformance.run(
-            test,
-            from: folder,
-            converter: converter,
-            dataModel: dataModel,
-            sources: sources,
-            limits: limits
         )
     }
 
