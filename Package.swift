@@ -161,11 +161,12 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Apps/CAllocationCounter"),
         .library("Terminal", path: "Apps/Terminal", dependencies: ["CReadline", "StateMachineSupport"]),
         // What the apps' terminal layer does with Core machines (the `dump` command, the
-        // transition log), apart from Terminal so that the statechart tool does not link Core.
+        // transition log, the `--state FILE` kept in a durable machine), apart from Terminal
+        // so that the statechart tool links neither Core nor SQLite.
         .library(
             "TerminalMachines",
             path: "Apps/TerminalMachines",
-            dependencies: ["Terminal", "StateMachineCore", "StateMachineDump"]
+            dependencies: ["Terminal", "StateMachineCore", "StateMachineDump", "StateMachineDurable"]
         ),
 
         // MARK: Apps
@@ -180,7 +181,7 @@ let package = Package(
         .executable(
             "CaseStudies",
             path: "Apps/CaseStudies",
-            dependencies: ["CaseStudiesScreens", "Terminal", "StateMachineDump"]
+            dependencies: ["CaseStudiesScreens", "Terminal", "TerminalMachines", "StateMachineDump"]
         ),
         .library(
             "NavigationScreens",
@@ -193,7 +194,7 @@ let package = Package(
         .executable(
             "Navigation",
             path: "Apps/Navigation",
-            dependencies: ["NavigationScreens", "Terminal", "StateMachineDump"]
+            dependencies: ["NavigationScreens", "Terminal", "TerminalMachines", "StateMachineDump"]
         ),
         .library(
             "StatechartToolKit",

@@ -17,19 +17,33 @@ public enum CaseStudiesApp {
         public var log = false
         /// Prints the usage and exits (`--help`).
         public var help = false
+        /// The file that keeps the wallet and the counter between runs (`--state FILE`), if any.
+        public var stateFile: String?
 
-        /// Options; the defaults are the originals' timings, no log.
-        public init(delayScale: Double = 1, seed: UInt64? = nil, log: Bool = false, help: Bool = false) {
+        /// Options; the defaults are the originals' timings, no log, nothing kept.
+        public init(
+            delayScale: Double = 1,
+            seed: UInt64? = nil,
+            log: Bool = false,
+            help: Bool = false,
+            stateFile: String? = nil
+        ) {
             self.delayScale = delayScale
             self.seed = seed
             self.log = log
             self.help = help
+            self.stateFile = stateFile
         }
     }
 
     /// The usage text.
     public static let usage = """
-        usage: CaseStudies [--delay-scale FACTOR] [--seed N] [--log] [--help]
+        usage: CaseStudies [--state FILE] [--delay-scale FACTOR] [--seed N] [--log] [--help]
+
+          --state FILE          keep the wallet's credits and the counter's units and tens
+                                in FILE, an SQLite store created when missing, and start
+                                with them next time; each command's result is saved before
+                                its frame shows
 
           --delay-scale FACTOR  multiply the case studies' delays (5 s load, 3 s analysis),
                                 from 0 to 1000; 0.01 makes them 100 times faster (also
@@ -52,21 +66,36 @@ public enum CaseStudiesApp {
             arguments,
             environment: environment,
             delayScaleVariable: "CASESTUDIES_DELAY_SCALE",
-            acceptsSeed: true
+            acceptsSeed: true,
+            acceptsState: true
         ) { argument, _ in
             UsageError("unknown argument '\(argument)'")
         }
-        return common.map { Options(delayScale: $0.delayScale, seed: $0.seed, log: $0.log, help: $0.help) }
+        return common.map {
+            Options(delayScale: $0.delayScale, seed: $0.seed, log: $0.log, help: $0.help, stateFile: $0.stateFile)
+        }
+    }
+
+    /// Opens the file of `--state` (``Options/stateFile``), before the console starts: nil
+    /// without the option.
+    /// - Throws: ``StateFileError`` naming the file, which the app reports (exit status 1).
+    public static func openStateFile(_ options: Options) async throws(StateFileError) -> StateFile<KeptCaseStudies>? {
+        guard let path = options.stateFile else { return nil }
+        return try await StateFile<KeptCaseStudies>.open(path: path, key: "casestudies")
     }
 
     /// The app, ready to run on `console`. Its machines report to `dumpMediator`, and
-    /// `dump` reads `dumpStateMachine` (the defaults: `StateMachineDump`'s).
+    /// `dump` reads `dumpStateMachine` (the defaults: `StateMachineDump`'s). With
+    /// `stateFile` (``openStateFile(_:)``) the wallet and the counter start at the values it
+    /// kept, and each change of them is committed to it before the frame that shows it is
+    /// drawn; the caller closes it after the run.
     public static func make(
         options: Options,
         console: any Console,
         style: TerminalStyle,
         dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent> = defaultDumpStateMachine,
-        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator
+        dumpMediator: Mediator<DumpEvent> = defaultDumpMediator,
+        stateFile: StateFile<KeptCaseStudies>? = nil
     ) -> TerminalApp {
         make(
             options: options,
@@ -74,7 +103,8 @@ public enum CaseStudiesApp {
             style: style,
             dumpStateMachine: dumpStateMachine,
             dumpMediator: dumpMediator,
-            delay: nil
+            delay: nil,
+            stateFile: stateFile
         )
     }
 
@@ -87,17 +117,23 @@ public enum CaseStudiesApp {
         style: TerminalStyle,
         dumpStateMachine: AsyncStateMachine<DumpState, DumpEvent>,
         dumpMediator: Mediator<DumpEvent>,
-        delay: (@Sendable (_ seconds: Double) async throws -> Void)?
+        delay: (@Sendable (_ seconds: Double) async throws -> Void)?,
+        stateFile: StateFile<KeptCaseStudies>? = nil
     ) -> TerminalApp {
         if options.log { routeTransitionLog(to: console) }
-        let environment = CaseStudiesEnvironment(
+        let keeper = stateFile.map(CaseStudiesKeeper.init(file:))
+        let start = keeper?.start
+        var environment = CaseStudiesEnvironment(
             delayScale: options.delayScale,
             log: options.log,
             waitsForOutputs: !console.isInteractive,
             seed: options.seed ?? (console.isInteractive ? nil : 0),
             dumpMediator: dumpMediator,
-            delay: delay
+            delay: delay,
+            start: { start?.withLock { $0 } ?? KeptCaseStudies() }
         )
+        environment.keeper = keeper
+        keeper?.follow { console.write($0) }
         let screens = CurrentScreen()
         let app = TerminalApp(
             name: "casestudies",
@@ -107,7 +143,8 @@ public enum CaseStudiesApp {
             globalCommands: [
                 .dump(from: dumpStateMachine, showsTime: console.isInteractive),
                 .diagram { screens.app?.currentScreen },
-            ]
+            ],
+            keptState: stateFile
         )
         screens.app = app
         return app

@@ -17,7 +17,11 @@ final class CounterScreen: Screen {
         connectCounter(units: unitsMachine, tens: tensMachine, through: mediator)
         units = UIStateMachine(asyncStateMachine: unitsMachine, mapping: makeUnitsUIState)
         tens = UIStateMachine(asyncStateMachine: tensMachine)
+        environment.keeper?.counter = self
     }
+
+    /// The units and the tens shown (the state file keeps them).
+    var shownValues: (units: UInt, tens: UInt) { (units.state.unitsState.value, tens.state.value) }
 
     var title: String { "Counter" }
 

@@ -28,6 +28,8 @@ public struct CaseStudiesEnvironment: Sendable {
     let analysis: AsyncStateMachineFactory<AnalysisState, AnalysisEvent>
     /// The wallet, shared by its three views.
     let wallet: AsyncStateMachineFactory<WalletState, WalletEvent>
+    /// What keeps the wallet and the counter in the state file (`--state`); nil without it.
+    var keeper: CaseStudiesKeeper?
 
     /// The app's environment. Every machine reports to the dump (`dump` command), which
     /// keeps its last state after its screen is left (`trackDeinit: false`, as the
@@ -37,13 +39,18 @@ public struct CaseStudiesEnvironment: Sendable {
     /// `delay` with them: by default a sleep of those seconds times `delayScale`; a test
     /// holds the effects open with its own (an error it throws ends the effect as a
     /// cancelled sleep would).
+    ///
+    /// The wallet (built once) and each counter (built each time its screen opens) start
+    /// at the values `start` gives when they are built: an empty wallet and a counter at 0
+    /// unless the app keeps them (`--state`).
     public init(
         delayScale: Double = 1,
         log: Bool = false,
         waitsForOutputs: Bool = false,
         seed: UInt64? = nil,
         dumpMediator: Mediator<DumpEvent> = defaultDumpMediator,
-        delay: (@Sendable (_ seconds: Double) async throws -> Void)? = nil
+        delay: (@Sendable (_ seconds: Double) async throws -> Void)? = nil,
+        start: @escaping @Sendable () -> KeptCaseStudies = { KeptCaseStudies() }
     ) {
         self.delayScale = delayScale
         self.waitsForOutputs = waitsForOutputs
@@ -64,12 +71,14 @@ public struct CaseStudiesEnvironment: Sendable {
         clicsContinuing = AsyncStateMachineFactory {
             build(makeClicsStateMachine(cancelling: false) { try await seconds(5) })
         }
-        units = AsyncStateMachineFactory { build(makeUnitsStateMachine()) }
-        tens = AsyncStateMachineFactory { build(makeTensStateMachine()) }
+        units = AsyncStateMachineFactory { build(makeUnitsStateMachine(initial: ValueIsFixed(value: start().units))) }
+        tens = AsyncStateMachineFactory { build(makeTensStateMachine(initial: TensState(value: start().tens))) }
         elevator = AsyncStateMachineFactory { build(makeElevatorStateMachine()) }
         analysis = AsyncStateMachineFactory {
             build(makeAnalysisStateMachine { try? await seconds(3) })
         }
-        wallet = AsyncStateMachineFactory(lifecycle: .singleton) { build(makeWalletStateMachine()) }
+        wallet = AsyncStateMachineFactory(lifecycle: .singleton) {
+            build(makeWalletStateMachine(initial: WalletState(cents: start().walletCents)))
+        }
     }
 }

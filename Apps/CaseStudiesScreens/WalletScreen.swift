@@ -19,7 +19,11 @@ final class WalletScreen: Screen {
         full = UIStateMachine(asyncStateMachineFactory: environment.wallet)
         adding = UIStateMachine(asyncStateMachineFactory: environment.wallet)
         readOnly = UIStateMachine(asyncStateMachineFactory: environment.wallet)
+        environment.keeper?.wallet = self
     }
+
+    /// The credits, in cents, each of the three views shows (the state file keeps them).
+    var shownCents: [Int] { [full.state.cents, adding.state.cents, readOnly.state.cents] }
 
     var title: String { "Wallet" }
 

@@ -299,6 +299,27 @@ final class NavigationModel {
         }
     }
 
+    /// Where the user is: the tab, both stacks' routes and the sheet, as the machines say.
+    var location: NavigationLocation {
+        NavigationLocation(section: home.state.section, checkin: checkin.state, music: music.state)
+    }
+
+    /// Goes back to `location` (the one `--state` kept): selects its tab, resets both
+    /// stacks' routes and opens its sheet, then waits until the screens show it.
+    func restore(_ location: NavigationLocation) async {
+        let section = location.section
+        let routes = location.checkinRoutes
+        let musicState = location.musicState
+        home.send(DidSelectSection(section: section))
+        checkin.send(DidRequestResettingCheckinRoutes(routes: routes))
+        music.send(DidRequestResettingMusicRoutes(routes: musicState.routes))
+        if let popup = musicState.popup { music.send(DidRequestSettingPopup(popup: popup)) }
+        await settle { [self] in
+            home.state.section == section && checkin.state.routes == routes && music.state == musicState
+                && shown == shownScreen
+        }
+    }
+
     /// Selects the tab `section`.
     func select(_ section: Section) async {
         home.send(DidSelectSection(section: section))

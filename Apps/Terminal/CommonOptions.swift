@@ -10,7 +10,8 @@ public struct UsageError: Error, Equatable, Sendable {
 }
 
 /// The options every terminal app accepts: `--delay-scale FACTOR` (or an environment
-/// variable), `--log` and `--help`; and `--seed N` for the apps that draw random numbers.
+/// variable), `--log` and `--help`; `--seed N` for the apps that draw random numbers, and
+/// `--state FILE` for the apps that keep where the user is between runs.
 public struct CommonOptions: Equatable, Sendable {
     /// Multiplies the app's delays (1 = the originals' timings).
     public var delayScale: Double = 1
@@ -21,6 +22,8 @@ public struct CommonOptions: Equatable, Sendable {
     public var log = false
     /// Prints the usage and exits.
     public var help = false
+    /// The file that keeps the app's state between runs (`--state FILE`); nil when not given.
+    public var stateFile: String?
 
     /// The defaults.
     public init() {}
@@ -30,12 +33,15 @@ public struct CommonOptions: Equatable, Sendable {
     /// `remaining` and returns an error when the argument is not one of the app's.
     /// `delayScaleVariable` names the environment variable that sets the delay scale.
     /// `acceptsSeed` makes `--seed N` one of the options (CaseStudies and Navigation draw random
-    /// numbers; without it `--seed` goes to `other` like any argument of the app's own).
+    /// numbers; without it `--seed` goes to `other` like any argument of the app's own), and
+    /// `acceptsState` makes `--state FILE` one (given once, a file name that is not empty and
+    /// does not start with `-`).
     public static func parse(
         _ arguments: [String],
         environment: [String: String],
         delayScaleVariable: String,
         acceptsSeed: Bool = false,
+        acceptsState: Bool = false,
         other: (_ argument: String, _ remaining: inout ArraySlice<String>) -> UsageError?
     ) -> Result<CommonOptions, UsageError> {
         var options = CommonOptions()
@@ -70,6 +76,16 @@ public struct CommonOptions: Equatable, Sendable {
                 case .success(let value): options.seed = value
                 case .failure(let error): return .failure(error)
                 }
+            case "--state" where acceptsState:
+                guard let path = remaining.popFirst(), !path.isEmpty, !path.hasPrefix("-") else {
+                    return .failure(
+                        UsageError("--state needs a file to keep the state in (for example --state app.sqlite)")
+                    )
+                }
+                guard options.stateFile == nil else {
+                    return .failure(UsageError("one --state at most; '\(path)' is a second file"))
+                }
+                options.stateFile = path
             default:
                 if let error = other(argument, &remaining) { return .failure(error) }
             }

@@ -46,6 +46,8 @@ public final class TerminalApp {
     private let console: any Console
     private let style: TerminalStyle
     private let globalCommands: [GlobalCommand]
+    /// What the app keeps between runs, if it does: frames wait until it is saved.
+    private let keptState: (any KeptState)?
     private var stack: [any Screen]
     private var lastFrame: String?
     /// Draws the current screen, and again whenever the state it reads changes (the
@@ -66,15 +68,18 @@ public final class TerminalApp {
         CommandSpec("quit", "Leave the app (also: exit, Ctrl-D)"),
     ]
 
-    /// An app named `name` (the prompt) that starts on `home`.
+    /// An app named `name` (the prompt) that starts on `home`. With `keptState`, a frame is
+    /// drawn only once what it shows is saved (see ``KeptState``).
     public init(
         name: String,
         console: any Console,
         style: TerminalStyle,
         home: any Screen,
-        globalCommands: [GlobalCommand] = []
+        globalCommands: [GlobalCommand] = [],
+        keptState: (any KeptState)? = nil
     ) {
         self.name = name
+        self.keptState = keptState
         self.console = console
         self.style = style
         self.stack = [home]
@@ -99,10 +104,13 @@ public final class TerminalApp {
     /// prints the same output, and nothing a command started is still running at the end
     /// of input. On a terminal, frames follow the machines as they change and a command
     /// returns as soon as it has been sent; leaving while a screen is still working says so.
+    /// With a ``KeptState``, each command also waits until what it changed is saved, and no
+    /// frame shows what is not saved yet.
     public func run() async -> Int32 {
         console.onResize { Task { @MainActor [weak self] in self?.render(force: true) } }
         currentScreen.didAppear()
         await settleIfPiped()
+        await keptState?.waitUntilSaved()
         render()
         for await line in console.lines {
             if !console.isInteractive { console.write(prompt(isBusy: false) + line) }
@@ -111,6 +119,7 @@ public final class TerminalApp {
             isRunningCommand = true
             let flow = await handle(command)
             await settleIfPiped()
+            await keptState?.waitUntilSaved()
             isRunningCommand = false
             if flow == .quit { break }
             render()
@@ -264,6 +273,8 @@ public final class TerminalApp {
     /// One drawing of the render loop: the frame, the prompt and its completions, read
     /// under observation tracking.
     private func draw() {
+        // A change that is not saved yet is drawn once it is (`isSaved` is tracked too).
+        if let keptState, !keptState.isSaved { return }
         let screen = currentScreen
         let frame = self.frame(of: screen)
         let completions = screen.commands.filter(\.isEnabled).flatMap(\.completionPhrases)

@@ -75,10 +75,13 @@ public struct DidRequestDecrease: Event {
     public init() {}
 }
 
-/// The units machine: any state + increase -> increasing(v + 1); + decrease (when v > 0)
-/// -> decreasing(v - 1).
-public func makeUnitsStateMachine() -> StateMachine<UnitsState, UnitsEvent> {
-    StateMachine<UnitsState, UnitsEvent>(initial: ValueIsFixed(value: 0)) {
+/// The units machine, starting at `initial` (0 unless given: the CaseStudies app's
+/// `--state` starts it at the units it kept): any state + increase -> increasing(v + 1);
+/// + decrease (when v > 0) -> decreasing(v - 1).
+public func makeUnitsStateMachine(
+    initial: ValueIsFixed = ValueIsFixed(value: 0)
+) -> StateMachine<UnitsState, UnitsEvent> {
+    StateMachine<UnitsState, UnitsEvent>(initial: initial) {
         When(states: ValueIsFixed.self, ValueIsIncreasing.self, ValueIsDecreasing.self) {
             On(event: DidRequestIncrease.self) { state, _ in
                 Transition(state: ValueIsIncreasing(value: state.superState.value + 1))
@@ -114,9 +117,10 @@ public struct TensEvent: Event {
     public init(value: UInt) { self.value = value }
 }
 
-/// The tens machine: a single state that takes each event's value.
-public func makeTensStateMachine() -> StateMachine<TensState, TensEvent> {
-    StateMachine<TensState, TensEvent>(initial: TensState(value: 0)) {
+/// The tens machine, starting at `initial` (0 unless given: the CaseStudies app's `--state`
+/// starts it at the tens it kept): a single state that takes each event's value.
+public func makeTensStateMachine(initial: TensState = TensState(value: 0)) -> StateMachine<TensState, TensEvent> {
+    StateMachine<TensState, TensEvent>(initial: initial) {
         When(state: TensState.self) {
             On(event: TensEvent.self) { _, event in Transition(state: TensState(value: event.value)) }
         }

@@ -68,9 +68,12 @@ public struct DidRequestToRemoveCredits: Event {
     public var description: String { "DidRequestToRemoveCredits(credits: \(dollarsAndCents(cents)))" }
 }
 
-/// The wallet machine.
-public func makeWalletStateMachine() -> StateMachine<WalletState, WalletEvent> {
-    StateMachine<WalletState, WalletEvent>(initial: WalletState(credits: 0)) {
+/// The wallet machine, starting at `initial` (an empty wallet unless given: the
+/// CaseStudies app's `--state` starts it at the credits it kept).
+public func makeWalletStateMachine(
+    initial: WalletState = WalletState(cents: 0)
+) -> StateMachine<WalletState, WalletEvent> {
+    StateMachine<WalletState, WalletEvent>(initial: initial) {
         When(state: WalletState.self) {
             On(event: DidRequestToAddCredits.self) { state, event in
                 Transition(state: WalletState(cents: state.cents + event.cents))

@@ -26,6 +26,25 @@ struct CounterTests {
         }
     }
 
+    @Test("units and tens made with initial states start there (the app's --state); the defaults are 0")
+    func initialStates() async {
+        #expect(makeUnitsStateMachine().initial as? ValueIsFixed == ValueIsFixed(value: 0))
+        #expect(makeTensStateMachine().initial as? TensState == TensState(value: 0))
+        let units = AsyncStateMachine(stateMachine: makeUnitsStateMachine(initial: ValueIsFixed(value: 19)))
+            .disableLog()
+        await expect(asyncStateMachine: units) { assertions in
+            await assertions.assert(state: ValueIsFixed(value: 19))
+            assertions.send(DidRequestIncrease())
+            await assertions.assert(state: ValueIsIncreasing(value: 20))
+        }
+        let tens = AsyncStateMachine(stateMachine: makeTensStateMachine(initial: TensState(value: 1))).disableLog()
+        await expect(asyncStateMachine: tens) { assertions in
+            await assertions.assert(state: TensState(value: 1))
+            assertions.send(TensEvent(value: 2))
+            await assertions.assert(state: TensState(value: 2))
+        }
+    }
+
     @Test("tens takes each event's value")
     func tens() async {
         let machine = AsyncStateMachine(stateMachine: makeTensStateMachine()).disableLog()

@@ -47,6 +47,20 @@ struct WalletTests {
     }
 }
 
+extension WalletTests {
+    @Test("a wallet made with an initial state starts there (the app's --state), and the default is empty")
+    func initialState() async {
+        #expect(makeWalletStateMachine().initial as? WalletState == WalletState(cents: 0))
+        let machine = AsyncStateMachine(stateMachine: makeWalletStateMachine(initial: WalletState(cents: 4250)))
+            .disableLog()
+        await expect(asyncStateMachine: machine) { assertions in
+            await assertions.assert(state: WalletState(cents: 4250))
+            assertions.send(DidRequestToRemoveCredits(cents: 250))
+            await assertions.assert(state: WalletState(cents: 4000))
+        }
+    }
+}
+
 @Suite("Analysis", .timeLimit(.minutes(1)))
 struct AnalysisTests {
     @Test("idle -> in progress -> done -> reset -> idle")

@@ -284,6 +284,7 @@ struct ScriptedTests {
                 == .init(delayScale: 0.5, log: true)
         )
         #expect(try CaseStudiesApp.parse(["--seed", "7"], environment: [:]).get().seed == 7)
+        #expect(try CaseStudiesApp.parse(["--state", "cs.sqlite"], environment: [:]).get().stateFile == "cs.sqlite")
         #expect(try CaseStudiesApp.parse([], environment: ["CASESTUDIES_DELAY_SCALE": "0.1"]).get().delayScale == 0.1)
         #expect(throws: UsageError.self) {
             try CaseStudiesApp.parse(["--delay-scale", "fast"], environment: [:]).get()

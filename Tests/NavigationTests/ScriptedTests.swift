@@ -233,6 +233,8 @@ struct OptionsTests {
         )
         #expect(try NavigationApp.parse([], environment: ["NAVIGATION_DELAY_SCALE": "0.5"]).get().delayScale == 0.5)
         #expect(try NavigationApp.parse(["--help"], environment: [:]).get().help)
+        let kept = try NavigationApp.parse(["--state", "nav.sqlite", "poc://profile"], environment: [:]).get()
+        #expect(kept == NavigationApp.Options(link: DeepLink(host: "profile"), stateFile: "nav.sqlite"))
     }
 
     @Test(

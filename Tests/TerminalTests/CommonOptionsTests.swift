@@ -7,14 +7,18 @@ import Testing
 struct CommonOptionsTests {
     /// Parses `arguments` as an app that takes `--seed` (or not) and no argument of its own,
     /// collecting what reaches `other`.
-    static func parse(_ arguments: [String], acceptsSeed: Bool = true) -> (Result<CommonOptions, UsageError>, [String])
-    {
+    static func parse(
+        _ arguments: [String],
+        acceptsSeed: Bool = true,
+        acceptsState: Bool = true
+    ) -> (Result<CommonOptions, UsageError>, [String]) {
         var others: [String] = []
         let result = CommonOptions.parse(
             arguments,
             environment: [:],
             delayScaleVariable: "TEST_DELAY_SCALE",
-            acceptsSeed: acceptsSeed
+            acceptsSeed: acceptsSeed,
+            acceptsState: acceptsState
         ) { argument, _ in
             others.append(argument)
             return nil
@@ -52,5 +56,28 @@ struct CommonOptionsTests {
         let (result, others) = Self.parse(["--seed", "7"], acceptsSeed: false)
         #expect(try result.get().seed == nil)
         #expect(others == ["--seed", "7"])
+    }
+
+    @Test("--state takes one file, nil when not given; an app that keeps nothing gets it as its own argument")
+    func state() throws {
+        #expect(try Self.parse(["--state", "app.sqlite", "--log"]).0.get().stateFile == "app.sqlite")
+        #expect(try Self.parse(["--log"]).0.get().stateFile == nil)
+        let (result, others) = Self.parse(["--state", "app.sqlite"], acceptsState: false)
+        #expect(try result.get().stateFile == nil)
+        #expect(others == ["--state", "app.sqlite"])
+    }
+
+    @Test(
+        "a --state without a file, with an option after it or given twice is refused",
+        arguments: [
+            (["--state"], "--state needs a file to keep the state in (for example --state app.sqlite)"),
+            (["--state", ""], "--state needs a file to keep the state in (for example --state app.sqlite)"),
+            (["--state", "--log"], "--state needs a file to keep the state in (for example --state app.sqlite)"),
+            (["--state", "a.sqlite", "--state", "b.sqlite"], "one --state at most; 'b.sqlite' is a second file"),
+        ]
+    )
+    func badState(arguments: [String], message: String) {
+        let (result, _) = Self.parse(arguments)
+        #expect(throws: UsageError(message)) { try result.get() }
     }
 }
