@@ -2,6 +2,7 @@ import Foundation
 import StateMachineDurable
 import StateMachineHierarchy
 import StateMachineTable
+import TestSupport
 import Testing
 
 @Suite("Durable machines on SQLite")
@@ -209,6 +210,97 @@ struct DurableMachineTests {
             await door.close()
             #expect(deliveries.all == ["opened door/1/0"])
             #expect(try await store.journal(of: "door").map(\.kind) == [.sent, .timer])
+        }
+    }
+}
+
+@Suite("Durable machines: the inbox and errors", .timeLimit(.minutes(1)))
+struct DurableInboxTests {
+    @Test("events accepted by the inbox while the machine is closed are applied, in order and once, when it opens")
+    func inboxAppliedOnOpen() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let gate = try await store.open("gate", try turnstile(Deliveries()))
+            try await gate.send(.push)
+            await gate.close()
+            // As another process would: straight into the inbox of the closed machine.
+            for (index, event) in [Input.coin, .push, .coin].enumerated() {
+                let id = try await store.post(
+                    "gate",
+                    InboxEntry(kind: .posted, payload: Data("\"\(event.rawValue)\"".utf8), idempotencyKey: "p\(index)", time: 0)
+                )
+                #expect(id != nil)
+            }
+            #expect(try await store.post("gate", InboxEntry(kind: .posted, payload: Data("\"push\"".utf8), idempotencyKey: "p1", time: 0)) == nil)
+            #expect(try await store.inspect("gate")?.unapplied.count == 3)
+            let reopened = try await store.open("gate", try turnstile(Deliveries()))
+            #expect(await reopened.state == .unlocked)
+            await reopened.close()
+            let journal = try await store.journal(of: "gate")
+            #expect(journal.map(\.kind) == [.sent, .posted, .posted, .posted])
+            #expect(journal.compactMap(\.idempotencyKey) == ["p0", "p1", "p2"])
+            #expect(try await store.inspect("gate")?.unapplied.isEmpty == true)
+        }
+    }
+
+    @Test("post journals an event and the machine applies it after the events before it")
+    func post() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let gate = try await store.open("gate", try turnstile(Deliveries()))
+            let receipt = try await gate.post(.coin, idempotencyKey: "first")
+            #expect(!receipt.isDuplicate)
+            try await gate.send(.push)
+            await gate.settle()
+            #expect(await gate.state == .locked)
+            #expect(try await store.journal(of: "gate").map(\.kind) == [.posted, .sent])
+            await gate.close()
+            await #expect(throws: DurableError.closed(key: "gate")) { try await gate.send(.coin) }
+        }
+    }
+
+    @Test("each error says what is wrong and where")
+    func messages() {
+        let identity = DefinitionIdentity(version: "1", fingerprint: "00ff")
+        let cases: [(DurableError, String)] = [
+            (.corrupt(path: "/x", message: "file is not a database"), "/x is not a valid store (file is not a database); nothing was written"),
+            (.readOnly(path: "/x", message: "attempt to write"), "/x is read-only (attempt to write); nothing was written"),
+            (.full(path: "/x", message: "database or disk is full"), "/x is full (database or disk is full); the transaction was rolled back"),
+            (.busy(path: "/x", message: "database is locked"), "/x stayed locked by another connection (database is locked)"),
+            (.storage(path: "/x", code: 1, message: "oops"), "/x: SQLite error 1: oops"),
+            (.machineInUse(key: "k", owner: "b:1:2"), "machine 'k' is open in another live process (b:1:2)"),
+            (
+                .definitionChanged(key: "k", stored: identity, opening: DefinitionIdentity(version: "2", fingerprint: "ff00")),
+                "machine 'k' was stored with version 1 (fingerprint 00ff) and is opened with version 2 (fingerprint ff00); pass a migration to open it"
+            ),
+            (.closed(key: "k"), "machine 'k' is closed"),
+            (.notManualClock, "the store runs on the wall clock, which cannot be set or advanced"),
+        ]
+        for (error, message) in cases { #expect("\(error)" == message) }
+    }
+
+    @Test("the wall clock cannot be set; timers on it fire when they fall due")
+    func wallClock() async throws {
+        try await withTemporaryFolder { folder in
+            let store = try SQLiteStore(path: folder + "/m.sqlite")
+            await #expect(throws: DurableError.notManualClock) { try await store.advanceClock(by: .seconds(1)) }
+            let form = try DurableStatechart<String, String, Int>(version: "1") { _ in
+                Chart.Definition(name: "blink") {
+                    Chart.State("on").after(.milliseconds(20), to: "off")
+                    Chart.State("off")
+                }
+            }
+            let blink = try await store.open("blink", form)
+            let due = try #require(await blink.timers.first?.due)
+            #expect(due > (try await store.now()) - 1_000_000_000)
+            // The fact: the journal gets the timer's entry, within a bound.
+            let fired = await within(seconds: 20, "the timer's step") {
+                while (try? await store.journal(of: "blink"))?.isEmpty ?? true { await Task.yield() }
+                return true
+            }
+            #expect(fired == true)
+            #expect(await blink.state == ["off"])
+            await blink.close()
         }
     }
 }
