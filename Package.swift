@@ -52,6 +52,7 @@ let package = Package(
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
         .executable(name: "Navigation", targets: ["Navigation"]),
         .executable(name: "statechart", targets: ["StatechartTool"]),
+        .plugin(name: "ChartCompilerPlugin", targets: ["ChartCompilerPlugin"]),
     ],
     targets: [
         // MARK: Libraries
@@ -211,6 +212,19 @@ let package = Package(
         ),
 
         // MARK: Executables
+        // The chart compiler: .scxml and .chart.json charts into typed Swift, run at build time
+        // by the ChartCompilerPlugin (a build-tool plugin product) for each chart of a target.
+        .executable(
+            "ChartCompiler",
+            path: "Apps/ChartCompiler",
+            dependencies: ["StateMachineSCXML", "StateMachineHierarchy", "StateMachineECMAScript"]
+        ),
+        .plugin(
+            name: "ChartCompilerPlugin",
+            capability: .buildTool(),
+            dependencies: ["ChartCompiler"],
+            path: "Plugins/ChartCompilerPlugin"
+        ),
         .executable(
             "Benchmarks",
             path: "Apps/Benchmarks",
