@@ -1,14 +1,11 @@
 extension Generator {
     /// The members of a class that runs its document with an `SCXMLInterpreter`.
-    func scxmlBody(dataModel: String) -> String {
-        let dataModelParameter =
-            dataModel == "null"
-            ? "dataModel: SCXMLDataModel? = nil"
-            : "dataModel: SCXMLDataModel"
+    func scxmlBody(declared: String, needsDataModel: Bool) -> String {
+        let dataModelParameter = needsDataModel ? "dataModel: SCXMLDataModel" : "dataModel: SCXMLDataModel? = nil"
         let dataModelDoc =
-            dataModel == "null"
-            ? "the document's data model (the null data model: pass one to run a document written for another)"
-            : "the data model the document declares (`\(dataModel)`), which the program passes: `.ecmascript` from `StateMachineECMAScript`"
+            needsDataModel
+            ? "the data model to run the document with (it needs one: `\(declared)`; `.ecmascript` from `StateMachineECMAScript`)"
+            : "a data model for the document's expressions; it needs none (nil: the null data model)"
         return """
                 /// The running session.
                 public let interpreter: SCXMLInterpreter

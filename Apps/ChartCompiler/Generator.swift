@@ -15,9 +15,9 @@ struct Generator {
 
     /// How the generated class runs the chart.
     enum Engine {
-        /// An `SCXMLInterpreter` on the embedded document, whose data model is `dataModel`
-        /// (`null`, or another that the program must pass).
-        case scxml(dataModel: String)
+        /// An `SCXMLInterpreter` on the embedded document, which runs with the null data
+        /// model unless `needsDataModel` (`declared` names the one it declares or was loaded with).
+        case scxml(declared: String, needsDataModel: Bool)
         /// A `Statechart<String, String, String>` on the embedded JSON chart.
         case json
     }
@@ -31,7 +31,7 @@ struct Generator {
     let text: String
 
     /// The outline of the SCXML document `text` (loaded by `document`) from `file`.
-    static func scxml(document: SCXMLDocument, text: String, file: String) -> Generator {
+    static func scxml(document: SCXMLDocument, text: String, file: String, needsDataModel: Bool) -> Generator {
         let outline = document.outline
         var stateNames = SwiftNames()
         let states = outline.states.map { state in
@@ -56,7 +56,7 @@ struct Generator {
             typeName: SwiftNames.upperCamel(chartName),
             file: file,
             chartName: chartName,
-            engine: .scxml(dataModel: document.dataModel.name),
+            engine: .scxml(declared: document.dataModel.name, needsDataModel: needsDataModel),
             states: states,
             events: events,
             text: text
@@ -137,7 +137,7 @@ struct Generator {
         out += "    /// \(file), as it was when the target was built.\n"
         out += "    public static let text = \(SwiftNames.rawMultiline(text).replacingOccurrences(of: "\n", with: "\n    "))\n\n"
         switch engine {
-        case .scxml(let dataModel): out += scxmlBody(dataModel: dataModel)
+        case .scxml(let declared, let needsDataModel): out += scxmlBody(declared: declared, needsDataModel: needsDataModel)
         case .json: out += jsonBody
         }
         out += configurationsType

@@ -36,10 +36,16 @@ let file = URL(fileURLWithPath: input).lastPathComponent
 let generator: Generator
 if input.hasSuffix(".scxml") {
     do {
-        // Loaded as the generated class loads it, with ECMAScript for a document that declares
-        // it, so that its expressions are checked at build time too; `src` reads nothing.
-        let document = try SCXMLDocument(xml: text, dataModel: .ecmascript)
-        generator = .scxml(document: document, text: text, file: file)
+        // A document that loads without a data model needs none (its generated class takes an
+        // optional one); any other is loaded with ECMAScript, so that its expressions are
+        // checked at build time too, and its class takes the data model to run it with.
+        // `src` reads nothing.
+        if let document = try? SCXMLDocument(xml: text) {
+            generator = .scxml(document: document, text: text, file: file, needsDataModel: false)
+        } else {
+            let document = try SCXMLDocument(xml: text, dataModel: .ecmascript)
+            generator = .scxml(document: document, text: text, file: file, needsDataModel: true)
+        }
     } catch {
         let (line, column, message) = located("\(error)")
         fail(message, line: line, column: column)

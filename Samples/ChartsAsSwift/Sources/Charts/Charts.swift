@@ -1,0 +1,12 @@
+// The charts of this folder become classes at build time (the ChartCompilerPlugin):
+// vending.scxml → Vending, player.chart.json → Player, turnstile-fleet.scxml → TurnstileFleet.
+import StateMachineSCXML
+
+/// The charts this package compiles, by file name, for the tests that load them at run time.
+public enum ChartFiles {
+    /// The SCXML text of each compiled SCXML chart.
+    public static let scxml: [String: String] = [
+        "vending.scxml": Vending.text,
+        "turnstile-fleet.scxml": TurnstileFleet.text,
+    ]
+}
