@@ -302,7 +302,7 @@ let package = Package(
             "StatechartToolTests",
             dependencies: [
                 "StatechartToolKit", "StateMachineHierarchy", "StateMachineSCXML", "StateMachineSupport", "Terminal",
-                "TestSupport",
+                "TestSupport", "ChartCompiler",
             ]
         ),
         // The W3C SCXML conformance tests (../shared/conformance/w3c), converted and run by the
