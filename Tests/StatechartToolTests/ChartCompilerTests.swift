@@ -74,3 +74,22 @@ struct ChartCompilerTests {
         #expect(swift.contains("dataModel: SCXMLDataModel? = nil"))
     }
 }
+
+extension ChartCompilerTests {
+    /// The repository (this file is Tests/StatechartToolTests/ChartCompilerTests.swift).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test("the article's generated code is what the compiler generates for traffic-light.scxml")
+    func articleExample() async throws {
+        let chart = try String(contentsOf: Self.root.appendingPathComponent("Samples/Statecharts/traffic-light.scxml"), encoding: .utf8)
+        let result = try await Self.compile("traffic-light.scxml", chart)
+        #expect(result.status == 0, "\(result.text)")
+        let snippet = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/Snippets/TrafficLight+Chart.swift"),
+            encoding: .utf8
+        )
+        let shown = snippet.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(4).joined(separator: "\n")
+        #expect(result.swift == shown, "regenerate Tests/ReadmeTests/Snippets/TrafficLight+Chart.swift (its first four lines kept)")
+    }
+}
