@@ -140,11 +140,7 @@ public struct DurableSCXML: DurableForm {
 
     /// Decodes an ``Event`` from JSON.
     public func decode(event: Data) throws -> Event {
-        do {
-            return try JSONDecoder().decode(Event.self, from: event)
-        } catch {
-            throw DurableError.encoding("a stored event does not decode as an SCXML event: \(error)")
-        }
+        try JSONDecoder().decodeStored(Event.self, from: event, what: "event")
     }
 
     /// A session started afresh (`state` nil), or reopened at the stored `state` with its

@@ -97,11 +97,7 @@ public struct DurableStatechart<
     public func encode(event: Event) throws -> Data { try encoder.encode(event) }
 
     public func decode(event: Data) throws -> Event {
-        do {
-            return try decoder.decode(Event.self, from: event)
-        } catch {
-            throw DurableError.encoding("a stored event does not decode as \(Event.self): \(error)")
-        }
+        try decoder.decodeStored(Event.self, from: event, what: "event")
     }
 
     public func makeInstance(
@@ -117,12 +113,7 @@ public struct DurableStatechart<
             chart.start()
             return Instance(chart: chart, clock: clock, base: now, delays: [:])
         }
-        var snapshot: StatechartSnapshot
-        do {
-            snapshot = try decoder.decode(StatechartSnapshot.self, from: state)
-        } catch {
-            throw DurableError.encoding("the stored state is not a statechart snapshot: \(error)")
-        }
+        var snapshot = try decoder.decodeStored(StatechartSnapshot.self, from: state, what: "state")
         // The chart's clock starts at the earliest of now and the timers' due times, so that
         // a timer that fell due while the machine was closed keeps its due time (the
         // runtime fires it at that time, before anything else).
@@ -181,10 +172,7 @@ public struct DurableStatechart<
     public func state(of instance: Instance) -> [StateID] { instance.chart.activeStates }
 
     public func perform(_ effect: DeliveredEffect) async throws -> Event? {
-        guard let handler = handlers[effect.name] else {
-            throw DurableError.encoding("no handler for effect '\(effect.name)' (\(effect.key))")
-        }
-        return try await handler(effect)
+        try await effect.perform(with: handlers)
     }
 }
 

@@ -69,11 +69,7 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
     public func encode(event: Event) throws -> Data { try encoder.encode(event) }
 
     public func decode(event: Data) throws -> Event {
-        do {
-            return try decoder.decode(Event.self, from: event)
-        } catch {
-            throw DurableError.encoding("a stored event does not decode as \(Event.self): \(error)")
-        }
+        try decoder.decodeStored(Event.self, from: event, what: "event")
     }
 
     public func makeInstance(
@@ -84,11 +80,7 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
     ) throws -> Instance {
         var start = initialState
         if let state {
-            do {
-                start = try decoder.decode(State.self, from: state)
-            } catch {
-                throw DurableError.encoding("the stored state does not decode as \(State.self): \(error)")
-            }
+            start = try decoder.decodeStored(State.self, from: state, what: "state")
         }
         return Instance(fsm: try build(start, effects))
     }
@@ -102,9 +94,6 @@ public struct DurableTable<State: FSMHashable & Codable, Event: FSMHashable & Co
     public func state(of instance: Instance) -> State { instance.fsm.state }
 
     public func perform(_ effect: DeliveredEffect) async throws -> Event? {
-        guard let handler = handlers[effect.name] else {
-            throw DurableError.encoding("no handler for effect '\(effect.name)' (\(effect.key))")
-        }
-        return try await handler(effect)
+        try await effect.perform(with: handlers)
     }
 }

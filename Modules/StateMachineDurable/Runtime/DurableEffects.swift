@@ -98,3 +98,26 @@ extension JSONEncoder {
         return encoder
     }
 }
+
+extension JSONDecoder {
+    /// Decodes a stored `T` from `data`; a value that does not decode is a
+    /// ``DurableError/encoding(_:)`` naming `what` was stored and the type.
+    package func decodeStored<T: Decodable>(_ type: T.Type, from data: Data, what: String) throws -> T {
+        do {
+            return try decode(type, from: data)
+        } catch {
+            throw DurableError.encoding("the stored \(what) does not decode as \(type): \(error)")
+        }
+    }
+}
+
+extension DeliveredEffect {
+    /// Performs the effect with its handler in `handlers` (by the name it was emitted
+    /// under); an effect without a handler fails its delivery, naming the effect.
+    package func perform<Event>(with handlers: [String: DurableEffectHandler<Event>]) async throws -> Event? {
+        guard let handler = handlers[name] else {
+            throw DurableError.encoding("no handler for effect '\(name)' (\(key))")
+        }
+        return try await handler(self)
+    }
+}

@@ -370,11 +370,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     ) async throws -> (DurableEventKind, Data, String?, DurableInstant) {
         switch item.source {
         case .sent(let event, let idempotencyKey):
-            if let idempotencyKey {
-                guard !keys.contains(idempotencyKey) else { throw Skip.duplicate }
-                if try await store.knows(key, idempotencyKey: idempotencyKey) { throw Skip.duplicate }
-                keys.insert(idempotencyKey)
-            }
+            if let idempotencyKey { try await claimKey(idempotencyKey, in: &keys) }
             let payload = try form.encode(event: event)
             let time = currentTime()
             try await form.apply(event, to: instance, at: time)
@@ -388,9 +384,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             try await form.apply(try form.decode(event: entry.payload), to: instance, at: time)
             return (entry.kind, entry.payload, entry.idempotencyKey, time)
         case .feedback(let event, let effect):
-            guard !keys.contains(effect) else { throw Skip.duplicate }
-            if try await store.knows(key, idempotencyKey: effect) { throw Skip.duplicate }
-            keys.insert(effect)
+            try await claimKey(effect, in: &keys)
             let payload = try form.encode(event: event)
             let time = currentTime()
             try await form.apply(event, to: instance, at: time)
@@ -406,6 +400,14 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             try await form.fire(timer: timer.id, in: instance, at: timer.due)
             return (.timer, Data(timer.id.utf8), nil, timer.due)
         }
+    }
+
+    /// Takes `idempotencyKey` for the step being run; throws ``Skip/duplicate`` when the
+    /// batch or the store has it already.
+    func claimKey(_ idempotencyKey: String, in keys: inout Set<String>) async throws {
+        guard !keys.contains(idempotencyKey) else { throw Skip.duplicate }
+        if try await store.knows(key, idempotencyKey: idempotencyKey) { throw Skip.duplicate }
+        keys.insert(idempotencyKey)
     }
 
     /// Turns what a step recorded into outbox entries and scheduled events.
@@ -463,8 +465,8 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         deliveries += outbox
     }
 
-    /// Returns the instance to the last commit, then repeats `replay`'s steps.
-    func rebuild(replaying replay: [Pending]) async throws {
+    /// Returns the instance and the scheduled events to the last commit.
+    func restoreCommitted() throws {
         instance = try form.makeInstance(
             restoring: committed.state,
             at: currentTime(),
@@ -472,6 +474,11 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             effects: effects
         )
         scheduled = Dictionary(uniqueKeysWithValues: committed.timers.filter { $0.event != nil }.map { ($0.id, $0) })
+    }
+
+    /// Returns the instance to the last commit, then repeats `replay`'s steps.
+    func rebuild(replaying replay: [Pending]) async throws {
+        try restoreCommitted()
         var keys: Set<String> = []
         var sequence = committed.sequence
         for item in replay {
@@ -487,13 +494,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         _ = effects.take()
         for item in batch { item.waiter?.resume(with: .failure(error)) }
         do {
-            instance = try form.makeInstance(
-                restoring: committed.state,
-                at: currentTime(),
-                timers: committed.timers.filter { $0.event == nil },
-                effects: effects
-            )
-            scheduled = Dictionary(uniqueKeysWithValues: committed.timers.filter { $0.event != nil }.map { ($0.id, $0) })
+            try restoreCommitted()
         } catch {
             // The committed state no longer restores (it always did when it was committed):
             // the machine cannot go on; it refuses every later event.
