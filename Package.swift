@@ -10,8 +10,13 @@ let packageSwiftSettings: [SwiftSetting] = [
 
 extension Target {
     /// A library target with the package's Swift settings.
-    static func library(_ name: String, path: String, dependencies: [Target.Dependency] = []) -> Target {
-        .target(name: name, dependencies: dependencies, path: path, swiftSettings: packageSwiftSettings)
+    static func library(
+        _ name: String,
+        path: String,
+        dependencies: [Target.Dependency] = [],
+        plugins: [Target.PluginUsage]? = nil
+    ) -> Target {
+        .target(name: name, dependencies: dependencies, path: path, swiftSettings: packageSwiftSettings, plugins: plugins)
     }
 
     /// An executable target with the package's Swift settings.
@@ -177,7 +182,10 @@ let package = Package(
             dependencies: [
                 "Terminal", "TerminalMachines", "StateMachineUI", "CaseStudiesFeatures", "StateMachineCore",
                 "StateMachineDump", "StateMachineHierarchy", "StateMachineGraph", "StateMachineSupport",
-            ]
+                "StateMachineSCXML", "StateMachineECMAScript",
+            ],
+            // parking-meter.scxml becomes the class ParkingMeter at build time.
+            plugins: ["ChartCompilerPlugin"]
         ),
         .executable(
             "CaseStudies",

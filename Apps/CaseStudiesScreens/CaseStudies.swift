@@ -12,8 +12,9 @@ public struct CaseStudy: Sendable {
 
 extension CaseStudiesApp {
     /// The case studies, in the home screen's order (`open 1` is the first). A new case
-    /// study is its feature file in `Samples/CaseStudiesFeatures`, its screen file here (with
-    /// its `DiagramScreen` conformance), and one line below.
+    /// study is its feature file in `Samples/CaseStudiesFeatures` (or, for a chart the
+    /// ChartCompilerPlugin compiles, its `.scxml` file here), its screen file here (with its
+    /// `DiagramScreen` conformance), and one line below.
     public nonisolated static let caseStudies: [CaseStudy] = [
         CaseStudy(name: "clics-cancel", title: "Clics sample (cancel output)") {
             ClicsScreen(cancelling: true, environment: $0)
@@ -30,6 +31,9 @@ extension CaseStudiesApp {
         },
         CaseStudy(name: "player", title: "Player sample (statechart with a parallel region)") {
             PlayerScreen(dumpMediator: $0.dumpMediator)
+        },
+        CaseStudy(name: "parking-meter", title: "Parking meter sample (SCXML chart compiled to Swift)") {
+            ParkingMeterScreen(dumpMediator: $0.dumpMediator)
         },
     ]
 }

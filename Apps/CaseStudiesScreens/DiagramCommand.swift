@@ -3,6 +3,7 @@ import Foundation
 import StateMachineCore
 import StateMachineGraph
 import StateMachineHierarchy
+import StateMachineSCXML
 import StateMachineSupport
 import StateMachineTable
 import Terminal
@@ -30,6 +31,7 @@ protocol DrawableMachine {
 extension StateGraph: DrawableMachine {}
 extension FSM: DrawableMachine {}
 extension Statechart: DrawableMachine {}
+extension SCXMLDocument: DrawableMachine {}
 
 /// What a screen's `drawing()` gives: its machine, with a note when its exploration was
 /// cut short, or the reason it has none.

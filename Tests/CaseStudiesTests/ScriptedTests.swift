@@ -212,6 +212,39 @@ struct ScriptedTests {
         #expect(await app.finish() == 0)
     }
 
+    @Test(
+        "Parking meter: the class the plugin compiled from parking-meter.scxml; coins sent with a suffix, the chart's guards and data decide"
+    )
+    func parkingMeter() async {
+        // A dump machine of the test's own, as in dump() below.
+        let dumpStateMachine = makeDumpStateMachine()
+        let dumpMediator = Mediator<DumpEvent>()
+        dumpStateMachine.connectAsReceiver(to: dumpMediator)
+        let drain = Task { for await _ in dumpStateMachine {} }
+        defer { drain.cancel() }
+        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
+        await app.type("open parking-meter", expecting: "State: idle   minutes paid: 0   tickets printed: 0")
+        #expect(app.lastFrame.contains("Commands: coin <quarter|dollar>, (print), (cancel), (take)"))
+        await app.type("take", expecting: "'take' is not available in state idle: it is available in printed ('print' first).")
+        await app.type("coin quarter", expecting: "State: paying   minutes paid: 15")
+        // The chart's guard refuses the ticket, and its notice says why; the state stays.
+        await app.type("print", expecting: "A ticket needs at least 30 minutes; 15 paid.")
+        #expect(app.lastFrame.contains("State: paying"))
+        await app.type("coin nickel", expecting: "A coin is a quarter or a dollar; try coin quarter or coin dollar.")
+        await app.type("coin DOLLAR", expecting: "minutes paid: 75")
+        for minutes in [135, 195] { await app.type("coin dollar", expecting: "minutes paid: \(minutes)") }
+        await app.type("coin dollar", expecting: "At most 4 hours: the coin is returned.")
+        #expect(app.lastFrame.contains("minutes paid: 195"))
+        await app.type("print", expecting: "Ticket 1 printed: 195 minutes. Take it.")
+        #expect(app.lastFrame.contains("Commands: (coin <quarter|dollar>), (print), (cancel), take"))
+        await app.type("take", expecting: "State: idle   minutes paid: 0   tickets printed: 1")
+        await app.type("coin dollar", expecting: "State: paying")
+        await app.type("cancel", expecting: "60 minutes refunded.")
+        let dump = await app.type("dump", expecting: "----------------- DUMP -----------------")
+        #expect(dump.contains("ParkingMeter (idle)"))
+        #expect(await app.finish() == 0)
+    }
+
     @Test("dump lists running machines, also those of screens that were left")
     func dump() async {
         // A dump machine of the test's own: the default one's collecting session is
@@ -427,6 +460,7 @@ struct ScriptedTests {
             ("turnstile", "unlocked --> unlocked : coin / thankyou"),
             ("turnstile", "unlocked --> locked : pass / lock"),
             ("player", "stopped --> active : play"),
+            ("parking-meter", "paying --> printed : print [minutes >= 30] / assign tickets, assign notice"),
         ] {
             await app.type("open \(name)", expecting: "== CaseStudies > ")
             #expect((await app.outputOf("diagram")).contains { $0.contains(expected) }, "\(name)")

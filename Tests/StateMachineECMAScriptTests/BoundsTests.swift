@@ -84,7 +84,12 @@ struct BoundsTests {
         ]
     )
     func recursion(text: String, message: String) throws {
-        let session = try Sessions.session([Sessions.source(.value, text), Sessions.source(.value, "1 + 1")])
+        // A time limit far above what the recursion takes, so that a slow machine (the
+        // thread sanitizer, a busy host) still meets the depth limit first.
+        let session = try Sessions.session(
+            [Sessions.source(.value, text), Sessions.source(.value, "1 + 1")],
+            limits: ECMAScriptLimits(timePerCall: .seconds(30), memoryPerSession: 16 << 20)
+        )
         #expect(Self.timed(session, 0).0 == message)
         #expect(try session.evaluate(1) == .number(2))
     }
