@@ -87,10 +87,13 @@ final class AppDriver {
         }
     }
 
-    /// Ends the input and returns the app's exit status.
+    /// Ends the input and returns the app's exit status. The app first runs whatever input
+    /// is still queued (a whole script, when a test typed one before finishing), so the bound
+    /// is a minute: under the thread sanitizer on a busy 2-core host a script of 30 commands
+    /// took more than the 20 s of a single wait.
     func finish() async -> Int32? {
         console.endInput()
         guard let run else { return nil }
-        return await within("the app's exit") { await run.value }
+        return await within(seconds: 60, "the app's exit") { await run.value }
     }
 }
