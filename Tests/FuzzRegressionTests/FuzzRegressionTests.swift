@@ -29,6 +29,7 @@ struct FuzzRegressionTests {
         ("jsonchart", JSONChartHarness.run),
         ("snapshot", SnapshotHarness.run),
         ("semantics", ChartSemanticsHarness.run),
+        ("export", ExportHarness.run),
         ("deeplink", DeepLinkHarness.run),
         ("commands", CommandHarness.run),
     ]

@@ -56,10 +56,13 @@ struct SCXMLExportWriter {
             open += " initial=\"\(Self.attribute(initial))\""
         }
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
-        lines.append(
-            "<!-- Exported by SwiftStateMachine from the statechart '\(Self.comment(outline.name))'. Named actions are"
-        )
-        lines.append("     <log label=\"NAME\"/>; a named guard is guard('NAME'), which reads the guards table below. -->")
+        let origin = "<!-- Exported by SwiftStateMachine from the statechart '\(Self.comment(outline.name))'."
+        if guards.isEmpty {
+            lines.append(origin + " Named actions are <log label=\"NAME\"/>. -->")
+        } else {
+            lines.append(origin + " Named actions are")
+            lines.append("     <log label=\"NAME\"/>; a named guard is guard('NAME'), which reads the guards table below. -->")
+        }
         if !issues.isEmpty {
             lines.append("<!-- Not exported (SCXML cannot express them):")
             lines += issues.map { "     \(Self.comment($0.description))" }
