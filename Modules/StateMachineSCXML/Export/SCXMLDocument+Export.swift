@@ -8,7 +8,9 @@ extension SCXMLDocument {
     ///
     /// Written as SCXML has them: states, compound and parallel states (a parallel
     /// region of several states becomes a `<state>` named `<parallel>.region<N>`, which
-    /// the configuration then shows), finals, `initial`, shallow and deep history with
+    /// the configuration then shows and which keeps a transition inside the region inside
+    /// it, as `StatechartOptions.TransitionDomain.leastCommonRegion` does, where the chart under
+    /// `.scxml` exits the whole parallel state), finals, `initial`, shallow and deep history with
     /// their defaults, transitions with their events (and `done.state.<id>` for done
     /// transitions), eventless transitions, a local transition as `type="internal"`, an
     /// internal one as a targetless transition, a fork as a transition to its targets, and

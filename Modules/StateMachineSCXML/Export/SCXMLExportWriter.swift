@@ -185,14 +185,18 @@ struct SCXMLExportWriter {
                     continue
                 }
                 // SCXML's regions are the parallel state's child states: a region of several
-                // states needs a compound state of its own, which the configuration shows.
+                // states needs a compound state of its own, which the configuration shows and
+                // which is the domain of the transitions inside it (the typed chart under
+                // `.leastCommonCompoundAncestor` exits the parallel state instead).
                 let wrapper = "\(state.id).region\(number)"
                 declare(wrapper, what: "region state", path: regionPath)
                 var open = "\(inner)<state id=\"\(Self.attribute(wrapper))\""
                 if let initial = region.initial, region.initialTargets.isEmpty {
                     open += " initial=\"\(Self.attribute(initial))\""
                 }
-                body.append("\(inner)<!-- region \(number) of '\(Self.comment(state.id))': a state of its own in SCXML -->")
+                body.append(
+                    "\(inner)<!-- region \(number) of '\(Self.comment(state.id))': a state of its own in SCXML; a transition inside it stays inside it -->"
+                )
                 body.append(open + ">")
                 if let initial = initialElement(of: region, path: regionPath, indent: inner + "  ") { body.append(initial) }
                 for child in region.states {
