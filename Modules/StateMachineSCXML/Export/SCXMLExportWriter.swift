@@ -1,5 +1,6 @@
 import Foundation
 import StateMachineHierarchy
+import StateMachineSupport
 
 /// Writes a `StatechartExportOutline` as an SCXML document (see
 /// `SCXMLDocument.export(_:options:)`), collecting what SCXML cannot express as issues.
@@ -13,12 +14,11 @@ struct SCXMLExportWriter {
     /// What cannot be expressed, in document order.
     private(set) var issues: [SCXMLExportError.Issue] = []
 
-    /// Each state's parent (nil for the root's children), kind and path, by id.
+    /// Each state's parent (nil for a child of the root), by id; the composite and the
+    /// parallel states.
     private var parents: [String: String?] = [:]
     private var composites: Set<String> = []
     private var parallels: Set<String> = []
-    /// Each history's owner, by name.
-    private var historyOwners: [String: String] = [:]
     /// Every id the document declares (states, histories, region wrappers).
     private var ids: Set<String> = []
     /// Named guards, in the order first used.
@@ -90,7 +90,6 @@ struct SCXMLExportWriter {
     private mutating func index(_ region: Outline.Region, parent: String?) {
         for state in region.states {
             parents[state.id] = .some(parent)
-            for history in state.histories { historyOwners[history.name] = state.id }
             switch state.content {
             case .simple: break
             case .composite(let inner):
@@ -439,13 +438,12 @@ struct SCXMLExportWriter {
 
     /// `text` for an attribute value in double quotes.
     static func attribute(_ text: String) -> String {
-        Self.text(text).replacingOccurrences(of: "\"", with: "&quot;")
+        markupEscaped(text)
     }
 
     /// `text` for element content.
     static func text(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        markupEscaped(text, inAttribute: false)
     }
 
     /// `text` inside an XML comment, which may not hold `--`.
@@ -457,30 +455,27 @@ struct SCXMLExportWriter {
 
     /// `text` inside a JavaScript string in single quotes.
     static func javaScript(_ text: String) -> String {
+        escaped(text, quote: "'")
+    }
+
+    /// `text` as a JSON string.
+    static func json(_ text: String) -> String {
+        "\"" + escaped(text, quote: "\"") + "\""
+    }
+
+    /// `text` for a JavaScript or JSON string literal between `quote`s: the backslash,
+    /// the quote, control characters and the line separators JavaScript ends lines at
+    /// (U+2028, U+2029) as escapes, which both languages read back as the same text.
+    private static func escaped(_ text: String, quote: Unicode.Scalar) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\\": result += "\\\\"
-            case "'": result += "\\'"
+            case "\\", quote: result += "\\" + String(scalar)
             case _ where scalar.value < 0x20 || scalar == "\u{2028}" || scalar == "\u{2029}":
                 result += String(format: "\\u%04x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result
-    }
-
-    /// `text` as a JSON string.
-    static func json(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
