@@ -17,7 +17,7 @@ extension SCXMLDocument {
     /// a delayed transition as a `<send event="after.<state>.<n>" delay id>` in the
     /// state's `<onentry>`, a `<cancel sendid>` in its `<onexit>` and a transition on that
     /// event. Named blocks become placeholders: an enter, exit or transition action named
-    /// `N` (``Statechart/State/onEnter(named:_:)``, `naming(action:)`) is `<log label="N"/>`;
+    /// `N` (`onEnter(named:_:)`, `onExit(named:_:)`, `naming(action:)`) is `<log label="N"/>`;
     /// a guard named `N` is `cond="guard('N')"`, for which the document declares the
     /// ECMAScript data model, a `guards` table (every guard's value from `options`) and
     /// the function `guard` that reads it.
