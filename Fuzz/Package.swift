@@ -32,6 +32,7 @@ let package = Package(
         fuzzTarget("FuzzJSONChart", ["StateMachineHierarchy"]),
         fuzzTarget("FuzzSnapshot", ["StateMachineHierarchy", "StateMachineSCXML"]),
         fuzzTarget("FuzzChartSemantics", ["StateMachineHierarchy", "StateMachineSCXML"]),
+        fuzzTarget("FuzzExport", ["StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript"]),
         // The Navigation sample's features and the apps' parsers live in targets that are no
         // products (nothing a user imports): their files are linked in.
         fuzzTarget("FuzzDeepLink", ["StateMachineCore"]),

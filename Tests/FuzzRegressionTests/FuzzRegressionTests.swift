@@ -1,4 +1,6 @@
 import Foundation
+import StateMachineECMAScript
+import StateMachineSCXML
 import Testing
 
 // Every input in Fuzz/Regressions/<target>/ (each once made a fuzz target crash, hang or
@@ -29,6 +31,7 @@ struct FuzzRegressionTests {
         ("jsonchart", JSONChartHarness.run),
         ("snapshot", SnapshotHarness.run),
         ("semantics", ChartSemanticsHarness.run),
+        ("export", ExportHarness.run),
         ("deeplink", DeepLinkHarness.run),
         ("commands", CommandHarness.run),
     ]
@@ -41,5 +44,34 @@ struct FuzzRegressionTests {
         for file in files {
             harness(try Data(contentsOf: file))
         }
+    }
+}
+
+@Suite("Export round trip: the check can fail")
+struct ExportRoundTripCheckTests {
+    @Test("A document that differs from the export's output fails the round trip, for every seed chart")
+    func alteredDocumentFails() throws {
+        let files = inputs("export")
+        #expect(!files.isEmpty)
+        var checked = 0
+        for file in files {
+            let chart = SemanticsChart(decoding: try Data(contentsOf: file))
+            #expect(ExportHarness.findings(in: chart) == nil, "\(file.lastPathComponent)")
+            let exported = try SCXMLDocument.export(
+                chart.typedDefinition(probe: SemanticsProbe(), named: true),
+                options: SCXMLExportOptions(guardValues: chart.guardValues)
+            )
+            // Every state's enter placeholder renamed: the traces differ from the start.
+            let altered = exported.replacingOccurrences(of: "<log label=\"in.", with: "<log label=\"altered.")
+            let checker = ChartSemanticsHarness.Checker(chart: chart, exportedXML: altered)
+            let document = try SCXMLDocument(xml: altered, dataModel: .ecmascript)
+            // A chart whose start fails (an eventless loop) is compared no further: skipped.
+            guard try checker.runSCXML(document).failedAt != 0 else { continue }
+            checked += 1
+            #expect(throws: ChartSemanticsHarness.Finding.self, "\(file.lastPathComponent)") {
+                try checker.checkRoundTrip(document)
+            }
+        }
+        #expect(checked >= files.count / 2, "only \(checked) of \(files.count) seed charts start")
     }
 }

@@ -82,8 +82,8 @@ struct ArgumentTests {
     @Test(
         "usage errors name what is wrong",
         arguments: [
-            ([], "missing a subcommand: run, check, diagram or view"),
-            (["draw", "a.scxml"], "unknown subcommand 'draw' (expected run, check, diagram or view)"),
+            ([], "missing a subcommand: run, check, diagram, view or export"),
+            (["draw", "a.scxml"], "unknown subcommand 'draw' (expected run, check, diagram, view or export)"),
             (["run"], "'run' needs a chart file (FILE: .scxml or .json)"),
             (
                 ["check"],
@@ -94,7 +94,7 @@ struct ArgumentTests {
             (["run", "a.scxml", "--verbose"], "unknown option '--verbose'"),
             (
                 ["diagram", "a.scxml", "--format"],
-                "--format needs a value: mermaid, dot, svg or png (diagram), html (view), json (run --record)"
+                "--format needs a value: mermaid, dot, svg or png (diagram), html (view), json (run --record), scxml (export)"
             ),
             (
                 ["diagram", "a.scxml", "--format", "gif"],
@@ -124,15 +124,15 @@ struct ArgumentTests {
             (["view", "a.scxml", "-o", "p.html", "--format", "svg"], "unknown format 'svg' for -o (expected html)"),
             (["run", "a.scxml", "--format", "json"], "--format applies to 'statechart run' only with --record TRACE"),
             (["run", "a.scxml", "--strict"], "--strict applies only to 'statechart check'"),
-            (["help", "draw"], "'help' takes one of run, check, diagram or view, not 'draw'"),
+            (["help", "draw"], "'help' takes one of run, check, diagram, view or export, not 'draw'"),
             (["diagram", "a.scxml", "-o"], "-o needs a value: a file to write"),
             (["view", "a.scxml"], "'view' needs -o PAGE, the HTML file to write (for example -o run.html)"),
             (["view", "a.scxml", "-o", "r.html", "--record", "t.json"], "--record applies only to 'statechart run'"),
             (["run", "a.scxml", "--trace", "t.json"], "--trace applies only to 'statechart view'"),
-            (["run", "a.scxml", "-o", "x"], "-o applies only to 'statechart diagram', 'statechart view'"),
+            (["run", "a.scxml", "-o", "x"], "-o applies only to 'statechart diagram', 'statechart view', 'statechart export'"),
             (
                 ["check", "d", "--format", "dot"],
-                "--format applies only to 'statechart diagram', 'statechart view', 'statechart run'"
+                "--format applies only to 'statechart diagram', 'statechart view', 'statechart run', 'statechart export'"
             ),
             (["check", "dir", "--log"], "--log applies only to 'statechart run'"),
             (

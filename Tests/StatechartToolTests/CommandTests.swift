@@ -64,7 +64,7 @@ struct CommandTests {
         #expect(run.standardOutput.isEmpty)
         #expect(
             run.standardError
-                == "statechart: unknown subcommand 'draw' (expected run, check, diagram or view)\nsee 'statechart help' for the commands\n"
+                == "statechart: unknown subcommand 'draw' (expected run, check, diagram, view or export)\nsee 'statechart help' for the commands\n"
         )
         let option = await runTool(["diagram", "x.scxml", "--colour"])
         #expect(option.status == 2)

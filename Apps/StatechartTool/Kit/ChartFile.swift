@@ -91,3 +91,31 @@ public struct StatechartToolFailure: Error, Equatable, Sendable, CustomStringCon
     /// The message.
     public var description: String { message }
 }
+
+extension ChartFile {
+    /// The JSON chart at `path` as an SCXML document's text (`SCXMLDocument.export`); with
+    /// `partial`, what SCXML cannot express is listed in a comment instead of failing.
+    /// - Throws: ``StatechartToolFailure``: exit status 2 when the file is missing, is no
+    ///   `.json` or is no valid chart (naming the JSON path at fault); 1 when the chart holds
+    ///   what SCXML cannot express, each part listed with where it is.
+    package static func exportSCXML(_ path: String, partial: Bool) throws(StatechartToolFailure) -> String {
+        guard URL(fileURLWithPath: path).pathExtension.lowercased() == "json" else {
+            throw StatechartToolFailure("\(path): export reads a JSON chart (.json); an .scxml file is SCXML already")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StatechartToolFailure("\(path): no such file")
+        }
+        let definition: JSONChart.Definition
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            definition = try JSONChart.definition(fromJSON: data)
+        } catch {
+            throw StatechartToolFailure("\(path): \(error)")
+        }
+        do {
+            return try SCXMLDocument.export(definition, options: SCXMLExportOptions(unexpressible: partial ? .comment : .fail))
+        } catch {
+            throw StatechartToolFailure("\(path): \(error) (--partial writes the rest)", status: 1)
+        }
+    }
+}

@@ -4,8 +4,8 @@ import StateMachineSCXML
 import StateMachineSupport
 import Terminal
 
-/// The `statechart` command-line tool: `run`, `check` and `diagram` on SCXML and JSON
-/// charts. The executable only calls ``main(arguments:environment:output:makeConsole:)``,
+/// The `statechart` command-line tool: `run`, `check`, `diagram`, `view` and `export` on
+/// SCXML and JSON charts. The executable only calls ``main(arguments:environment:output:makeConsole:)``,
 /// so tests drive every subcommand in-process.
 ///
 /// Exit status: 0 on success, 1 when `check` finds failing tests, 2 for a usage error or
@@ -19,6 +19,7 @@ public enum StatechartTool {
                statechart check PATH [--strict] [--stylesheet XSL] [--allow-sources DIR]...
                statechart diagram FILE [--format mermaid|dot|svg|png] [-o PATH] [--allow-sources DIR]...
                statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...
+               statechart export FILE.json [-o FILE.scxml] [--partial]
                statechart help [COMMAND]
         """
 
@@ -98,6 +99,21 @@ public enum StatechartTool {
           --allow-sources DIR
                           also let the chart's src attributes read the files under DIR
         """,
+        "export": """
+        usage: statechart export FILE.json [-o FILE.scxml] [--partial]
+
+        Prints the JSON chart in FILE as an SCXML document, or writes it to -o FILE.scxml:
+        states, parallel regions (a region of several states becomes a state of its own),
+        finals, history, transitions with their kinds, delayed transitions (a <send delay> on
+        entry, a <cancel> on exit), eventless and done transitions, and forks as transitions
+        to several targets. The document runs as the chart does with SCXML semantics. What
+        SCXML cannot express (joins, deferred events) fails the export (exit status 1),
+        listed with where it is.
+
+          -o FILE         write the document to FILE; FILE ends in .scxml (or give --format scxml)
+          --partial       write what SCXML can express and list the rest in a comment at the
+                          document's top
+        """,
     ]
 
     /// The usage text: every command's usage line and what it does.
@@ -111,9 +127,11 @@ public enum StatechartTool {
           diagram FILE  print the chart as Mermaid or DOT, or write it to -o PATH in the format
                         its extension names (\(DiagramFormat.extensionList))
           view FILE     write one HTML page that steps through a recorded run (-o PAGE.html)
+          export FILE   write the JSON chart in FILE as an SCXML document (-o FILE.scxml)
           help COMMAND  that command's options (also: statechart COMMAND --help)
 
-        exit status: 0 success, 1 failing tests (check) or a file or Graphviz failure,
+        exit status: 0 success, 1 failing tests (check), a chart SCXML cannot express
+        (export) or a file or Graphviz failure,
         2 usage error or bad input
         """
 
@@ -195,6 +213,14 @@ public enum StatechartTool {
                 var trace = RecordedTrace.start(of: chart)
                 if let tracePath { trace = try RecordedTrace.read(tracePath, for: chart) }
                 try OutputFile.write(Array(try chart.stepThroughPage(trace).utf8), to: path)
+                return 0
+            case .export(let file, let path, let partial):
+                let text = try ChartFile.exportSCXML(file, partial: partial)
+                if let path {
+                    try OutputFile.write(Array(text.utf8), to: path)
+                } else {
+                    output.standardOutput(text)
+                }
                 return 0
             case .check(let directory, let stylesheet, let allowSources, let strict):
                 return try check(

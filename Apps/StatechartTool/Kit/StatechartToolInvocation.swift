@@ -24,9 +24,13 @@ package enum StatechartToolInvocation: Equatable, Sendable {
     /// `statechart view FILE [--trace TRACE] -o PAGE [--allow-sources DIR]...`: the page that
     /// steps through the run recorded in `trace` (without one, the chart's start alone).
     case view(file: String, trace: String?, output: String, allowSources: [String] = [])
+    /// `statechart export FILE.json [-o FILE.scxml] [--partial]`: the JSON chart as an SCXML
+    /// document, printed or (with `output`) written to a file; with `partial`, what SCXML
+    /// cannot express is listed in a comment at the document's top instead of failing.
+    case export(file: String, output: String? = nil, partial: Bool = false)
 
     /// The subcommands, in the order the usage lists them.
-    package static let subcommands = ["run", "check", "diagram", "view"]
+    package static let subcommands = ["run", "check", "diagram", "view", "export"]
 
     /// What each file a command writes may be: the formats `--format` names, and the
     /// extensions that name them when it is not given (the diagram's come from
@@ -36,6 +40,8 @@ package enum StatechartToolInvocation: Equatable, Sendable {
         static let page = (formats: ["html"], extensions: ["html", "htm"])
         /// `run --record TRACE`: a trace in JSON.
         static let trace = (formats: ["json"], extensions: ["json"])
+        /// `export -o FILE`: an SCXML document.
+        static let document = (formats: ["scxml"], extensions: ["scxml"])
     }
 
     /// Parses `arguments` (without the program name): a subcommand, its one file or
@@ -53,8 +59,9 @@ package enum StatechartToolInvocation: Equatable, Sendable {
         var values: [String: String] = [:]
         var allowSources: [String] = []
         var strict = false
+        var partial = false
         let valued: [String: String] = [
-            "--format": "mermaid, dot, svg or png (diagram), html (view), json (run --record)",
+            "--format": "mermaid, dot, svg or png (diagram), html (view), json (run --record), scxml (export)",
             "-o": "a file to write",
             "--output": "a file to write",
             "--record": "a file to write the trace to (for example trace.json)",
@@ -88,6 +95,10 @@ package enum StatechartToolInvocation: Equatable, Sendable {
                 strict = true
                 return nil
             }
+            if argument == "--partial" {
+                partial = true
+                return nil
+            }
             if argument.hasPrefix("-"), argument != "-" {
                 return UsageError("unknown option '\(argument)'")
             }
@@ -102,25 +113,25 @@ package enum StatechartToolInvocation: Equatable, Sendable {
         let subcommand = operands.first
         if options.help { return .success(.help(command: subcommand.flatMap { subcommands.contains($0) ? $0 : nil })) }
         guard let subcommand else {
-            return .failure(UsageError("missing a subcommand: run, check, diagram or view"))
+            return .failure(UsageError("missing a subcommand: run, check, diagram, view or export"))
         }
         let rest = operands.dropFirst()
         if subcommand == "help" {
             guard let topic = rest.first else { return .success(.help()) }
             guard subcommands.contains(topic), rest.count == 1 else {
                 return .failure(
-                    UsageError("'help' takes one of run, check, diagram or view, not '\(rest.joined(separator: " "))'")
+                    UsageError("'help' takes one of run, check, diagram, view or export, not '\(rest.joined(separator: " "))'")
                 )
             }
             return .success(.help(command: topic))
         }
         guard subcommands.contains(subcommand) else {
-            return .failure(UsageError("unknown subcommand '\(subcommand)' (expected run, check, diagram or view)"))
+            return .failure(UsageError("unknown subcommand '\(subcommand)' (expected run, check, diagram, view or export)"))
         }
         let what =
             subcommand == "check"
             ? "conformance tests (PATH: a directory of SCION or W3C tests, a manifest.xml, or one test file)"
-            : "a chart file (FILE: .scxml or .json)"
+            : subcommand == "export" ? "a JSON chart (FILE: .json)" : "a chart file (FILE: .scxml or .json)"
         guard let operand = rest.first else {
             return .failure(UsageError("'\(subcommand)' needs \(what)"))
         }
@@ -128,7 +139,7 @@ package enum StatechartToolInvocation: Equatable, Sendable {
             return .failure(UsageError("unexpected argument '\(extra)': '\(subcommand)' takes one operand"))
         }
         let allowed: [String: [String]] = [
-            "--format": ["diagram", "view", "run"], "-o": ["diagram", "view"], "--record": ["run"],
+            "--format": ["diagram", "view", "run", "export"], "-o": ["diagram", "view", "export"], "--record": ["run"],
             "--trace": ["view"], "--stylesheet": ["check"], "--allow-sources": ["run", "check", "diagram", "view"],
         ]
         if !allowSources.isEmpty { values["--allow-sources"] = allowSources[0] }
@@ -139,6 +150,9 @@ package enum StatechartToolInvocation: Equatable, Sendable {
         }
         if strict, subcommand != "check" {
             return .failure(UsageError("--strict applies only to 'statechart check'"))
+        }
+        if partial, subcommand != "export" {
+            return .failure(UsageError("--partial applies only to 'statechart export'"))
         }
         if options.log, subcommand != "run" {
             return .failure(UsageError("--log applies only to 'statechart run'"))
@@ -183,6 +197,15 @@ package enum StatechartToolInvocation: Equatable, Sendable {
             return .success(
                 .view(file: operand, trace: values["--trace"], output: output, allowSources: allowSources)
             )
+        case "export":
+            if let output = values["-o"] {
+                if let error = check(output, named: "-o", format: values["--format"], WrittenFile.document) {
+                    return .failure(error)
+                }
+            } else if let format = values["--format"], format.lowercased() != "scxml" {
+                return .failure(UsageError("unknown format '\(format)' for 'export' (expected scxml)"))
+            }
+            return .success(.export(file: operand, output: values["-o"], partial: partial))
         default:
             return diagram(operand, format: values["--format"], output: values["-o"], allowSources: allowSources)
         }

@@ -73,6 +73,12 @@ extension Statechart.Compiler {
                     task: node.task
                 )
             )
+            if node.namesWithoutTransition {
+                throw StatechartError.invalidTransition(
+                    source: path,
+                    reason: "naming(action:guard:) names the transition added before it, and the state has none there"
+                )
+            }
             if node.isFinal, !node.handlers.isEmpty {
                 throw StatechartError.invalidTransition(
                     source: path,

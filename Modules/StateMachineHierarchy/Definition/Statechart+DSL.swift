@@ -59,6 +59,7 @@ extension Statechart {
         public func onEnter(_ action: @escaping Action) -> State {
             var copy = self
             copy.spec.enter = action
+            copy.spec.enterName = nil
             return copy
         }
 
@@ -66,6 +67,7 @@ extension Statechart {
         public func onExit(_ action: @escaping Action) -> State {
             var copy = self
             copy.spec.exit = action
+            copy.spec.exitName = nil
             return copy
         }
 

@@ -109,13 +109,19 @@ extension Statechart {
         /// Sets the block run when the state at `path` is entered, replacing any earlier one.
         public mutating func onEnter(at path: String, _ action: @escaping Action) throws {
             let location = try locate(path)
-            modify(at: location) { $0.enter = action }
+            modify(at: location) {
+                $0.enter = action
+                $0.enterName = nil
+            }
         }
 
         /// Sets the block run when the state at `path` is exited, replacing any earlier one.
         public mutating func onExit(at path: String, _ action: @escaping Action) throws {
             let location = try locate(path)
-            modify(at: location) { $0.exit = action }
+            modify(at: location) {
+                $0.exit = action
+                $0.exitName = nil
+            }
         }
 
         /// Adds a handler for `event` on the state at `source` that transitions to the state
@@ -197,7 +203,10 @@ extension Statechart {
             from source: String? = nil,
             _ action: @escaping Action
         ) throws {
-            try modifyHandler(named: name, from: source) { $0.action = action }
+            try modifyHandler(named: name, from: source) {
+                $0.action = action
+                $0.actionName = nil
+            }
         }
 
         mutating func modifyHandler(

@@ -76,6 +76,13 @@ extension Statechart {
         var deferred: [EventID] = []
         /// Work started on entry and cancelled on exit; its result is sent as an event.
         var task: StateTask?
+        /// The names of the enter and exit blocks (``Statechart/State/onEnter(named:_:)``),
+        /// which the SCXML export writes; nil for a block given without a name.
+        var enterName: String?
+        var exitName: String?
+        /// `naming(action:guard:)` was used before the state had a transition: the
+        /// compiler reports it (there is no transition to name).
+        var namesWithoutTransition = false
 
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(
@@ -121,6 +128,9 @@ extension Statechart {
         var action: Action?
         /// The guard's name, shown by diagrams; nil when the guard has none.
         var guardName: String? = nil
+        /// The action's name, shown by diagrams and written by the SCXML export; nil when
+        /// the action has none.
+        var actionName: String? = nil
 
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(

@@ -75,7 +75,7 @@ extension Statechart.Definition {
                         target: target,
                         events: triggerLabel(handler.trigger, source: id).map { [$0] } ?? [],
                         guardLabel: handler.guardName ?? (handler.guardBlock == nil ? nil : "guard"),
-                        actions: handler.action == nil ? [] : ["action"]
+                        actions: handler.action == nil ? [] : [handler.actionName ?? "action"]
                     )
                 )
             }

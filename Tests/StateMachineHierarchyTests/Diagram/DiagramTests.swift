@@ -96,6 +96,19 @@ struct DiagramTests {
         #expect(try door.handle("open", payload: "key") == .handled)
     }
 
+    @Test("naming(action:guard:) labels a transition with its action's and guard's names; an unnamed action is 'action'")
+    func namedActions() throws {
+        let lamp = try Chart(name: "lamp") {
+            Chart.State("off")
+                .after(.seconds(1), to: "on", action: { _ in }, guard: { _ in true })
+                .naming(action: "blink", guard: "ready")
+            Chart.State("on").on("switch", to: "off", action: { _ in })
+        }
+        let text = lamp.mermaid()
+        #expect(text.contains("off --> on : after 1s [ready] / blink"), "\(text)")
+        #expect(text.contains("on --> off : switch / action"), "\(text)")
+    }
+
     /// A parallel state whose ids need escaping: dots, spaces, a dash, a quote, a keyword.
     static func escaped() throws -> Chart {
         try Chart(name: #"a "quoted" chart"#) {

@@ -143,11 +143,39 @@ extension ChartSemanticsHarness {
     struct Checker {
         let chart: SemanticsChart
         let xml: String
+        /// The typed twin's blocks are named (the export round trip, `ExportHarness`).
+        let named: Bool
 
         /// A checker of `chart`, whose SCXML text it renders once.
         init(chart: SemanticsChart) {
             self.chart = chart
             xml = chart.scxml
+            named = false
+        }
+
+        /// A checker of the export round trip: `xml` is what the export wrote for the
+        /// typed twin with named blocks, which runs beside it.
+        init(chart: SemanticsChart, exportedXML xml: String) {
+            self.chart = chart
+            self.xml = xml
+            named = true
+        }
+
+        /// The export round trip: (a) both configurations are legal, and (b) the exported
+        /// document and the named typed twin step identically (the same configurations,
+        /// entries, exits and placeholder logs, and a failure at the same event).
+        func checkRoundTrip(_ document: SCXMLDocument) throws(Finding) {
+            let scxml = try runSCXML(document)
+            let typed = try runTyped()
+            for (name, run) in [("exported SCXML", scxml), ("typed", typed)] {
+                try checkLegal(run, form: name)
+            }
+            try compare(
+                scxml,
+                typed,
+                check: "(b) the exported document and the typed chart step differently",
+                labels: ("exported SCXML", "typed")
+            )
         }
 
         /// Loads and compiles both forms, runs each (twice, and once more from a snapshot),
@@ -335,7 +363,7 @@ extension ChartSemanticsHarness {
         ) throws(Finding) -> Run {
             let clock = ManualStatechartClock()
             let probe = SemanticsProbe()
-            let definition = chart.typedDefinition(probe: probe)
+            let definition = chart.typedDefinition(probe: probe, named: named)
             var run = Run()
             let machine: SemanticsTypedChart
             do {

@@ -64,14 +64,32 @@ final class SemanticsProbe: @unchecked Sendable {
 
 extension SemanticsChart {
     /// The chart in the typed DSL, its blocks recording into `probe`.
-    func typedDefinition(probe: SemanticsProbe) -> SemanticsTypedChart.Definition {
+    ///
+    /// `named` gives every block a name, for the SCXML export (`ExportHarness`), whose
+    /// placeholders are `<log label="NAME"/>` and `guard('NAME')`: the enter block of `s1`
+    /// is `in.s1` and the exit block `out.s1`, recording `log:in.s1` (or `log:out.s1`) after
+    /// the entry (or exit) instead of running the chart's content; transition `n`'s action
+    /// is `t<n>`, recording `log:t<n>`; its guard is `g<n>`, holding the constant
+    /// ``guardValues`` gives (a block's body is not exported, so `In()`, `<raise>` and
+    /// `<if>` have no named form).
+    func typedDefinition(probe: SemanticsProbe, named: Bool = false) -> SemanticsTypedChart.Definition {
         SemanticsTypedChart.Definition(name: "semantics", initial: rootInitial.map { states[$0].id }) {
-            for child in rootChildren { typedState(child, probe: probe) }
+            for child in rootChildren { typedState(child, probe: probe, named: named) }
         }
     }
 
+    /// The value of each named guard (see ``typedDefinition(probe:named:)``): the
+    /// condition read as if exactly the even-numbered states were active.
+    var guardValues: [String: Bool] {
+        var values: [String: Bool] = [:]
+        for (number, transition) in transitions.enumerated() {
+            if let condition = transition.condition { values["g\(number)"] = condition.holds { $0 % 2 == 0 } }
+        }
+        return values
+    }
+
     /// The typed state `index`, with its children, blocks, histories and handlers.
-    private func typedState(_ index: Int, probe: SemanticsProbe) -> SemanticsTypedChart.State {
+    private func typedState(_ index: Int, probe: SemanticsProbe, named: Bool) -> SemanticsTypedChart.State {
         let state = states[index]
         var typed: SemanticsTypedChart.State
         switch state.kind {
@@ -81,25 +99,39 @@ extension SemanticsChart {
             typed = SemanticsTypedChart.State(final: state.id)
         case .compound:
             typed = SemanticsTypedChart.State(state.id, initial: state.initial.map { states[$0].id }) {
-                for child in state.children { typedState(child, probe: probe) }
+                for child in state.children { typedState(child, probe: probe, named: named) }
             }
         case .parallel:
             typed = SemanticsTypedChart.State(parallel: state.id) {
-                for child in state.children { SemanticsTypedChart.Region { typedState(child, probe: probe) } }
+                for child in state.children {
+                    SemanticsTypedChart.Region { typedState(child, probe: probe, named: named) }
+                }
             }
         }
         let id = state.id
         let ids = states.map(\.id)
         let onEntry = state.onEntry
         let onExit = state.onExit
-        typed = typed.onEnter { context in
-            probe.entered(id)
-            Self.run(onEntry, ids: ids, probe: probe, context: context)
-        }
-        typed = typed.onExit { context in
-            probe.record("exit:\(id)")
-            Self.run(onExit, ids: ids, probe: probe, context: context)
-            probe.exited(id)
+        if named {
+            typed = typed.onEnter(named: "in.\(id)") { _ in
+                probe.entered(id)
+                probe.record("log:in.\(id)")
+            }
+            typed = typed.onExit(named: "out.\(id)") { _ in
+                probe.record("exit:\(id)")
+                probe.record("log:out.\(id)")
+                probe.exited(id)
+            }
+        } else {
+            typed = typed.onEnter { context in
+                probe.entered(id)
+                Self.run(onEntry, ids: ids, probe: probe, context: context)
+            }
+            typed = typed.onExit { context in
+                probe.record("exit:\(id)")
+                Self.run(onExit, ids: ids, probe: probe, context: context)
+                probe.exited(id)
+            }
         }
         for number in state.histories {
             let history = histories[number]
@@ -110,7 +142,10 @@ extension SemanticsChart {
             )
         }
         for number in state.transitions {
-            typed = adding(transitions[number], to: typed, ids: ids, probe: probe)
+            typed =
+                named
+                ? addingNamed(number, to: typed, probe: probe)
+                : adding(transitions[number], to: typed, ids: ids, probe: probe)
         }
         return typed
     }
@@ -122,6 +157,24 @@ extension SemanticsChart {
         ids: [String],
         probe: SemanticsProbe
     ) -> SemanticsTypedChart.State {
+        let actions = transition.actions
+        let action: SemanticsTypedChart.Action? =
+            actions.isEmpty ? nil : { @Sendable context in Self.run(actions, ids: ids, probe: probe, context: context) }
+        var guardBlock: SemanticsTypedChart.Guard?
+        if let condition = transition.condition {
+            guardBlock = { @Sendable _ in condition.holds { probe.isActive(ids[$0]) } }
+        }
+        return adding(transition, to: state, action: action, guard: guardBlock)
+    }
+
+    /// `state` with `transition`'s trigger, target and kind added as a handler running
+    /// `action` behind `guardBlock`.
+    private func adding(
+        _ transition: Transition,
+        to state: SemanticsTypedChart.State,
+        action: SemanticsTypedChart.Action?,
+        guard guardBlock: SemanticsTypedChart.Guard?
+    ) -> SemanticsTypedChart.State {
         let source = states[transition.source].id
         let target: SemanticsTypedChart.Target =
             switch transition.target {
@@ -131,13 +184,6 @@ extension SemanticsChart {
             }
         let kind: StatechartTransitionKind =
             transition.target == nil ? .internal : (isLocal(transition) ? .local : .external)
-        let actions = transition.actions
-        let action: SemanticsTypedChart.Action? =
-            actions.isEmpty ? nil : { @Sendable context in Self.run(actions, ids: ids, probe: probe, context: context) }
-        var guardBlock: SemanticsTypedChart.Guard?
-        if let condition = transition.condition {
-            guardBlock = { @Sendable _ in condition.holds { probe.isActive(ids[$0]) } }
-        }
         switch transition.trigger {
         case .event(let descriptor):
             return state.on(descriptor, to: target, kind: kind, action: action, guard: guardBlock)
@@ -151,6 +197,22 @@ extension SemanticsChart {
         case .after(let seconds, _):
             return state.after(.seconds(seconds), to: target, kind: kind, action: action, guard: guardBlock)
         }
+    }
+
+    /// `state` with transition `number` added with a named action and guard in place of
+    /// its blocks (see ``typedDefinition(probe:named:)``).
+    private func addingNamed(
+        _ number: Int,
+        to state: SemanticsTypedChart.State,
+        probe: SemanticsProbe
+    ) -> SemanticsTypedChart.State {
+        let transition = transitions[number]
+        let holds = guardValues["g\(number)"]
+        let action: SemanticsTypedChart.Action? =
+            transition.actions.isEmpty ? nil : { @Sendable _ in probe.record("log:t\(number)") }
+        let guardBlock: SemanticsTypedChart.Guard? = holds.map { value in { @Sendable _ in value } }
+        return adding(transition, to: state, action: action, guard: guardBlock)
+            .naming(action: action == nil ? nil : "t\(number)", guard: holds == nil ? nil : "g\(number)")
     }
 
     /// Runs executable content as the SCXML reader does: logs into the trace, raises on

@@ -1,0 +1,1 @@
+../../../Tests/FuzzRegressionTests/Harnesses/ChartSemantics/ExportHarness.swift
