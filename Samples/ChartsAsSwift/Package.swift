@@ -36,7 +36,9 @@ let package = Package(
                 .product(name: "StateMachineSCXML", package: repository),
                 .product(name: "StateMachineHierarchy", package: repository),
                 .product(name: "StateMachineECMAScript", package: repository),
-            ]
+            ],
+            // Read by the tests from their folder: the steps of the generated charts.
+            exclude: ["GeneratedSteps"]
         ),
     ],
     swiftLanguageModes: [.v6]

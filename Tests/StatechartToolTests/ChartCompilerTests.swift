@@ -80,16 +80,22 @@ extension ChartCompilerTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test("the article's generated code is what the compiler generates for traffic-light.scxml")
-    func articleExample() async throws {
-        let chart = try String(contentsOf: Self.root.appendingPathComponent("Samples/Statecharts/traffic-light.scxml"), encoding: .utf8)
-        let result = try await Self.compile("traffic-light.scxml", chart)
+    @Test(
+        "the article's generated code is what the compiler generates for the sample charts",
+        arguments: [
+            ("traffic-light.scxml", "TrafficLight+Chart.swift"),
+            ("player-exported.scxml", "Player+ExportedChart.swift"),
+        ]
+    )
+    func articleExample(chartName: String, snippetName: String) async throws {
+        let chart = try String(contentsOf: Self.root.appendingPathComponent("Samples/Statecharts/\(chartName)"), encoding: .utf8)
+        let result = try await Self.compile(chartName, chart)
         #expect(result.status == 0, "\(result.text)")
         let snippet = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/Snippets/TrafficLight+Chart.swift"),
+            contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/Snippets/\(snippetName)"),
             encoding: .utf8
         )
         let shown = snippet.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(4).joined(separator: "\n")
-        #expect(result.swift == shown, "regenerate Tests/ReadmeTests/Snippets/TrafficLight+Chart.swift (its first four lines kept)")
+        #expect(result.swift == shown, "regenerate Tests/ReadmeTests/Snippets/\(snippetName) (its first four lines kept)")
     }
 }
