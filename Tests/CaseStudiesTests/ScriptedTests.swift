@@ -14,6 +14,17 @@ struct ScriptedTests {
     /// The home screen's last line, which shows once the list is drawn.
     nonisolated static let lastEntry = "\(count). \(CaseStudiesApp.caseStudies[count - 1].title)"
 
+    /// An app whose dump machine is the test's own, which no other test's machines reach
+    /// (the default one's collecting session is process-wide, and other tests start and
+    /// stop it), with the task that drains the dump machine: cancel it at the end.
+    static func appWithItsOwnDump() -> (app: AppDriver, drain: Task<Void, Never>) {
+        let dumpStateMachine = makeDumpStateMachine()
+        let dumpMediator = Mediator<DumpEvent>()
+        dumpStateMachine.connectAsReceiver(to: dumpMediator)
+        let drain = Task { for await _ in dumpStateMachine {} }
+        return (AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator), drain)
+    }
+
     /// The number `open` takes for the case study `name`.
     nonisolated static func number(of name: String) -> Int {
         (CaseStudiesApp.caseStudies.firstIndex { $0.name == name } ?? -1) + 1
@@ -216,13 +227,8 @@ struct ScriptedTests {
         "Parking meter: the class the plugin compiled from parking-meter.scxml; coins sent with a suffix, the chart's guards and data decide"
     )
     func parkingMeter() async {
-        // A dump machine of the test's own, as in dump() below.
-        let dumpStateMachine = makeDumpStateMachine()
-        let dumpMediator = Mediator<DumpEvent>()
-        dumpStateMachine.connectAsReceiver(to: dumpMediator)
-        let drain = Task { for await _ in dumpStateMachine {} }
+        let (app, drain) = Self.appWithItsOwnDump()
         defer { drain.cancel() }
-        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
         await app.type("open parking-meter", expecting: "State: idle   minutes paid: 0   tickets printed: 0")
         #expect(app.lastFrame.contains("Commands: coin <quarter|dollar>, (print), (cancel), (take)"))
         await app.type("take", expecting: "'take' is not available in state idle: it is available in printed ('print' first).")
@@ -247,14 +253,8 @@ struct ScriptedTests {
 
     @Test("dump lists running machines, also those of screens that were left")
     func dump() async {
-        // A dump machine of the test's own: the default one's collecting session is
-        // process-wide, and other tests start and stop it.
-        let dumpStateMachine = makeDumpStateMachine()
-        let dumpMediator = Mediator<DumpEvent>()
-        dumpStateMachine.connectAsReceiver(to: dumpMediator)
-        let drain = Task { for await _ in dumpStateMachine {} }
+        let (app, drain) = Self.appWithItsOwnDump()
         defer { drain.cancel() }
-        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
         await app.type("open elevator", expecting: "Persons: 0")
         await app.type("enter", expecting: "Persons: 1")
         await app.type("back", expecting: "1. Clics sample")
@@ -344,13 +344,8 @@ struct ScriptedTests {
 
     @Test("home: dump says that no machine runs yet; a long unknown command is cut with '...'")
     func homeMessages() async {
-        // A dump machine of the test's own, which no other test's machines reach.
-        let dumpStateMachine = makeDumpStateMachine()
-        let dumpMediator = Mediator<DumpEvent>()
-        dumpStateMachine.connectAsReceiver(to: dumpMediator)
-        let drain = Task { for await _ in dumpStateMachine {} }
+        let (app, drain) = Self.appWithItsOwnDump()
         defer { drain.cancel() }
-        let app = AppDriver(dumpStateMachine: dumpStateMachine, dumpMediator: dumpMediator)
         await app.waitForFrame("the home screen") { $0.contains(Self.lastEntry) }
         #expect(
             await app.outputOf("dump") == [
