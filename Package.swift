@@ -47,6 +47,7 @@ let package = Package(
         .library(name: "StateMachineECMAScript", targets: ["StateMachineECMAScript"]),
         .library(name: "StateMachineDurable", targets: ["StateMachineDurable"]),
         .library(name: "StateMachineDurableSCXML", targets: ["StateMachineDurableSCXML"]),
+        .library(name: "StateMachinePostgreSQL", targets: ["StateMachinePostgreSQL"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
@@ -122,6 +123,15 @@ let package = Package(
             dependencies: [
                 "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "CSQLite",
             ]
+        ),
+        // Durable machines on a PostgreSQL server, apart so that SQLite users link no libpq.
+        // CLibPQ links Debian's libpq (libpq-dev; scripts/setup installs it) through a module
+        // map that includes postgresql/libpq-fe.h, without pkg-config.
+        .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ"),
+        .library(
+            "StateMachinePostgreSQL",
+            path: "Modules/StateMachinePostgreSQL",
+            dependencies: ["StateMachineDurable", "StateMachineSupport", "CLibPQ"]
         ),
         // Durable SCXML sessions, apart so that a Core or table user of durable machines
         // links neither FoundationXML nor duktape.
@@ -326,7 +336,7 @@ let package = Package(
             dependencies: [
                 "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineECMAScript", "StateMachineSCXML",
                 "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "TestSupport",
-                "DurableWorker",
+                "DurableWorker", "StateMachinePostgreSQL",
             ]
         ),
         .tests(
