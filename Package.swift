@@ -328,7 +328,7 @@ let package = Package(
             path: "Tests/DurableWorker",
             dependencies: [
                 "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineSCXML", "StateMachineECMAScript",
-                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachinePostgreSQL",
             ]
         ),
         .tests(
@@ -337,6 +337,15 @@ let package = Package(
                 "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineECMAScript", "StateMachineSCXML",
                 "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "TestSupport",
                 "DurableWorker", "StateMachinePostgreSQL",
+            ]
+        ),
+        // Several DurableWorker processes serving one PostgreSQL store: takeover, kills, a
+        // server restart, a malformed row.
+        .tests(
+            "StateMachinePostgreSQLTests",
+            dependencies: [
+                "StateMachinePostgreSQL", "StateMachineDurable", "StateMachineCore", "StateMachineSupport", "TestSupport",
+                "DurableWorker",
             ]
         ),
         .tests(

@@ -74,6 +74,8 @@ public final class PostgreSQLCluster: Sendable {
         process.arguments = ["-c", guardScript, "guard", folder, asPostgres, binaries]
         let input = Pipe()
         let output = Pipe()
+        // Not inherited by the worker processes tests spawn: the guard must see its input end.
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
@@ -189,6 +191,8 @@ public final class PostgreSQLCluster: Sendable {
 
 /// Why a test cluster did not start.
 public struct ClusterError: Error, CustomStringConvertible {
+    /// What went wrong.
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

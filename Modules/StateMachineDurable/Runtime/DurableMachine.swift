@@ -50,6 +50,9 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     var wake: (due: DurableInstant, task: Task<Void, Never>)?
     var isClosed = false
     var isStarted: Bool
+    /// Whether a commit was refused with ``DurableError/claimLost(key:)``: another process
+    /// holds the machine now, and this one must be closed.
+    public internal(set) var hasLostClaim = false
     /// Why the machine's last failed commit or step failed (nil when none has).
     public internal(set) var lastFailure: String?
     /// Why the last delivery of each failed effect failed, by effect key.
@@ -224,9 +227,14 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         }
         let stored = Set(entries.map(\.id))
         inboxQueued.formIntersection(stored.union(pending.compactMap { if case .inbox(let entry) = $0.source { entry.id } else { nil } }))
-        for entry in entries where inboxQueued.insert(entry.id).inserted {
-            pending.append(Pending(source: .inbox(entry), waiter: nil))
+        let fresh = entries.filter { inboxQueued.insert($0.id).inserted }
+        // On a manual clock, an event posted at time T comes after the timers due by T,
+        // whichever process posted it and whenever this one heard of the clock's move.
+        if store.clock == .manual, let latest = fresh.map(\.time).max(), latest > manualTime {
+            manualTime = latest
+            enqueueDueTimers(by: latest)
         }
+        for entry in fresh { pending.append(Pending(source: .inbox(entry), waiter: nil)) }
         await drainLoop()
     }
 
@@ -534,6 +542,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             if case .inbox(let entry) = item.source { inboxQueued.remove(entry.id) }
         }
         lastFailure = "\(error)"
+        if case DurableError.claimLost = error { hasLostClaim = true }
         do {
             try restoreCommitted()
         } catch {

@@ -11,6 +11,14 @@ public struct DurablePost: Sendable, Equatable {
     public let idempotencyKey: String?
     /// Whether the idempotency key had been seen: nothing was added.
     public var isDuplicate: Bool { entry == nil }
+
+    /// What a post of an ``InboxEntry`` with ``DurableStore/post(_:_:)`` returned, for
+    /// ``DurableStore/awaitApplied(_:timeout:)``.
+    public init(key: String, entry: Int64?, idempotencyKey: String?) {
+        self.key = key
+        self.entry = entry
+        self.idempotencyKey = idempotencyKey
+    }
 }
 
 extension DurableStore {

@@ -104,10 +104,10 @@ public actor MachineWorker<Form: DurableForm> {
             busy.insert(key)
             if let entry = held[key] {
                 do {
-                    try await entry.machine.pullInbox()
                     if store.clock == .manual { await entry.machine.clockAdvanced(to: now) }
+                    try await entry.machine.pullInbox()
                     held[key]?.idle = 0
-                    if await entry.machine.isFinishedAfterFailure { await drop(key, after: DurableError.claimLost(key: key)) }
+                    if await entry.machine.hasLostClaim { await drop(key, after: DurableError.claimLost(key: key)) }
                 } catch {
                     await drop(key, after: error)
                 }
@@ -151,10 +151,4 @@ public actor MachineWorker<Form: DurableForm> {
         held = [:]
         for machine in machines { await machine.close() }
     }
-}
-
-extension DurableMachine {
-    /// Whether the machine lost its claim: its last commit was refused with
-    /// ``DurableError/claimLost(key:)``, and it must be closed.
-    var isFinishedAfterFailure: Bool { lastFailure.map { $0 == "\(DurableError.claimLost(key: key))" } ?? false }
 }
