@@ -4,7 +4,7 @@
 // standard output once it is committed, and appends every delivered effect to a file.
 //
 //   DurableWorker FORM STORE EFFECTS [full|normal]
-//   DurableWorker serve CONNECTION SCHEMA EFFECTS [POLL_MS]
+//   DurableWorker serve CONNECTION EFFECTS SCHEMA [POLL_MS]
 //
 // The second form (Tests/StateMachinePostgreSQLTests) serves the Core tally machines of a
 // PostgreSQL store with a MachineWorker, on the store's manual clock, until its standard input
@@ -24,7 +24,7 @@ import StateMachineTable
 
 let arguments = CommandLine.arguments
 if arguments.count >= 5, arguments[1] == "serve" {
-    await serve(connection: arguments[2], schema: arguments[3], pollMilliseconds: arguments.count > 5 ? Int(arguments[5]) ?? 20 : 20)
+    await serve(connection: arguments[2], schema: arguments[4], pollMilliseconds: arguments.count > 5 ? Int(arguments[5]) ?? 20 : 20)
     exit(0)
 }
 guard arguments.count >= 4 else {

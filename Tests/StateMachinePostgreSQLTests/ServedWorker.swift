@@ -41,7 +41,7 @@ final class ServedWorker: Sendable {
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 2)
         let path = executable("DurableWorker").path
         let arguments = [
-            path, "serve", cluster.connection + " application_name=\(name)", schema, effects, String(pollMilliseconds),
+            path, "serve", cluster.connection + " application_name=\(name)", effects, schema, String(pollMilliseconds),
         ]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -137,17 +137,17 @@ extension ServedWorker.Seen {
 /// Runs `sql` with psql on `cluster`'s database; returns its unaligned output.
 @discardableResult
 func psql(_ cluster: PostgreSQLCluster, _ sql: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-    process.arguments = ["-X", "-v", "ON_ERROR_STOP=1", "-At", "-d", cluster.connection, "-c", sql]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    var output: [Int32] = [0, 0]
+    guard pipe(&output) == 0 else { throw POSIXError(.EMFILE) }
+    for descriptor in output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    let process = try PostgreSQLCluster.spawn(
+        ["/usr/bin/psql", "-X", "-v", "ON_ERROR_STOP=1", "-At", "-d", cluster.connection, "-c", sql],
+        output: output[1]
+    )
+    close(output[1])
+    let data = FileHandle(fileDescriptor: output[0], closeOnDealloc: true).readDataToEndOfFile()
     let text = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0 else { throw ClusterError("psql failed: \(text)") }
+    guard PostgreSQLCluster.waitForExit(process) == 0 else { throw ClusterError("psql failed: \(text)") }
     return text.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 

@@ -20,8 +20,8 @@ public final class PostgreSQLCluster: Sendable {
     /// A libpq connection string for database `postgres` as user `postgres`.
     public var connection: String { "host=\(folder) dbname=postgres user=postgres connect_timeout=5" }
 
-    private let guardInput: FileHandle
-    private let guardProcess: Process
+    private let guardInput: Int32
+    private let guardProcess: pid_t
 
     private static let counter = Lock(0)
     private static let shared = Lock<PostgreSQLCluster?>(nil)
@@ -69,27 +69,26 @@ public final class PostgreSQLCluster: Sendable {
             }
             chown(folder, user.pointee.pw_uid, user.pointee.pw_gid)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", guardScript, "guard", folder, asPostgres, binaries]
-        let input = Pipe()
-        let output = Pipe()
-        // Not inherited by the worker processes tests spawn: the guard must see its input end.
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let line = await readLine(output.fileHandleForReading)
+        // Spawned directly (not with Foundation's Process, whose wait for a child can miss
+        // its exit when other threads reap their own children): the guard's input is a pipe
+        // whose write end only this process holds (close-on-exec).
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0 else { throw ClusterError("no pipe for the cluster's guard") }
+        for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let guardProcess = try spawn(["/bin/sh", "-c", guardScript, "guard", folder, asPostgres, binaries], input: input[0], output: output[1])
+        close(input[0])
+        close(output[1])
+        let line = await readLine(FileHandle(fileDescriptor: output[0], closeOnDealloc: true))
         guard line == "ready" else {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            close(input[1])
+            waitForExit(guardProcess)
             throw ClusterError("the test cluster in \(folder) did not start: \(line)")
         }
-        return PostgreSQLCluster(folder: folder, guardInput: input.fileHandleForWriting, guardProcess: process)
+        return PostgreSQLCluster(folder: folder, guardInput: input[1], guardProcess: guardProcess)
     }
 
-    private init(folder: String, guardInput: FileHandle, guardProcess: Process) {
+    private init(folder: String, guardInput: Int32, guardProcess: pid_t) {
         self.folder = folder
         self.guardInput = guardInput
         self.guardProcess = guardProcess
@@ -103,20 +102,43 @@ public final class PostgreSQLCluster: Sendable {
 
     /// Stops the server and removes the folder; returns once done.
     public func remove() {
-        try? guardInput.close()
-        guardProcess.waitUntilExit()
+        close(guardInput)
+        Self.waitForExit(guardProcess)
+    }
+
+    /// Starts `arguments` with standard input and output on the given descriptors (the
+    /// caller's when nil); returns its process ID.
+    public static func spawn(_ arguments: [String], input: Int32? = nil, output: Int32? = nil) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) }
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard status == 0 else { throw ClusterError("cannot start \(arguments[0]): error \(status)") }
+        return pid
+    }
+
+    /// Waits for process `pid` to exit; returns its exit status (-1 when killed).
+    @discardableResult
+    public static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
     }
 
     private func control(_ action: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -l \"$1/log\" -w -o \"$4\" \(action) >/dev/null", "control", folder,
+        let process = try Self.spawn([
+            "/bin/sh", "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -l \"$1/log\" -w -o \"$4\" \(action) >/dev/null", "control", folder,
             Self.asPostgres, Self.binaries, Self.serverOptions(folder),
-        ]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        ])
+        guard Self.waitForExit(process) == 0 else {
             throw ClusterError("pg_ctl \(action) failed in \(folder) (see \(folder)/log)")
         }
     }
@@ -163,14 +185,12 @@ public final class PostgreSQLCluster: Sendable {
             let parts = entry.split(separator: ".")
             guard parts.count == 3, let pid = Int32(parts[1]), pid != getpid(), kill(pid, 0) != 0 else { continue }
             let folder = "/tmp/\(entry)"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
-                "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -m immediate -w stop >/dev/null 2>&1; rm -rf \"$1\"", "clean", folder,
-                asPostgres, binaries,
-            ]
-            try? process.run()
-            process.waitUntilExit()
+            if let process = try? spawn([
+                "/bin/sh", "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -m immediate -w stop >/dev/null 2>&1; rm -rf \"$1\"", "clean",
+                folder, asPostgres, binaries,
+            ]) {
+                waitForExit(process)
+            }
         }
     }
 

@@ -44,8 +44,9 @@ public actor MachineWorker<Form: DurableForm> {
     let onFailure: @Sendable (Failure) -> Void
 
     var held: [String: (machine: DurableMachine<Form>, idle: Int)] = [:]
-    /// Machines that failed to open, and the round from which to try again.
-    var failed: [String: Int] = [:]
+    /// Machines that failed to open: the round from which to try again, the rounds waited
+    /// last (doubling up to a hundred) and the error reported.
+    var failed: [String: (retry: Int, wait: Int, message: String)] = [:]
     var round = 0
 
     /// A worker for `store`'s machines, each opened as the form `form` returns for its key.
@@ -100,7 +101,7 @@ public actor MachineWorker<Form: DurableForm> {
         }
         var busy: Set<String> = []
         for key in keys {
-            if let retry = failed[key], retry > round { continue }
+            if let retry = failed[key]?.retry, retry > round { continue }
             busy.insert(key)
             if let entry = held[key] {
                 do {
@@ -133,9 +134,12 @@ public actor MachineWorker<Form: DurableForm> {
         } catch DurableError.machineInUse {
             // Another worker took it first.
         } catch {
-            // Back off: try again in a few rounds, doubling up to a hundred.
-            failed[key] = round + min(100, max(2, 2 * ((failed[key] ?? round) - round + 1)))
-            onFailure(Failure(key: key, error: error))
+            // Back off: try again in a few rounds, doubling up to a hundred; report an error
+            // once, not on every try.
+            let message = "\(error)"
+            let wait = min(100, 2 * (failed[key]?.wait ?? 1))
+            if failed[key]?.message != message { onFailure(Failure(key: key, error: error)) }
+            failed[key] = (round + wait, wait, message)
         }
     }
 
