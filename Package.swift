@@ -355,7 +355,7 @@ let package = Package(
                 "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast",
                 "StateMachineDump",
                 "StateMachineUI", "StateMachineGraph", "SwiftStateMachine", "StateMachineDurable",
-                "StateMachineDurableSCXML",
+                "StateMachineDurableSCXML", "StateMachinePostgreSQL",
             ]
         ),
         .tests(

@@ -5,12 +5,12 @@ import StateMachineSupport
 
 /// A store on a PostgreSQL server: durable machines shared by many processes, on many hosts.
 ///
-/// Every requirement of ``DurableStore`` is one transaction on the store's one connection
+/// Every requirement of `DurableStore` is one transaction on the store's one connection
 /// (statements prepared once, parameters bound). A machine is claimed by a session-level
 /// advisory lock, which the server releases as soon as the claiming process dies or loses
 /// its connection, and by a claim epoch that every commit checks: a process that lost its
 /// connection and reconnected cannot commit for a machine another process took over
-/// meanwhile (its commit fails with ``DurableError/claimLost(key:)``).
+/// meanwhile (its commit fails with `DurableError/claimLost(key:)`).
 ///
 /// When the server cannot be reached (restarted, a partition), each call waits and retries
 /// with backoff, up to `reconnectTimeout`, telling `onConnectionEvent`; a commit whose
@@ -45,7 +45,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     /// The machines this program has open on the store.
     public let openMachines = DurableMachineRegistry()
     /// How long a call waits for an unreachable server before it fails with
-    /// ``DurableError/unreachable(server:message:)``.
+    /// `DurableError/unreachable(server:message:)`.
     public let reconnectTimeout: Duration
 
     private let connection: PostgreSQLConnection
@@ -82,8 +82,8 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     ///   - reconnectTimeout: how long a call waits for an unreachable server.
     ///   - onConnectionEvent: told when the connection is lost and when it is back (on the
     ///     thread of the call that noticed).
-    /// - Throws: ``DurableError/unreachable(server:message:)`` when the server cannot be
-    ///   reached within `reconnectTimeout`, ``DurableError/server(_:code:message:)`` when
+    /// - Throws: `DurableError/unreachable(server:message:)` when the server cannot be
+    ///   reached within `reconnectTimeout`, `DurableError/server(_:code:message:)` when
     ///   it refuses the schema.
     public init(
         connection: String,
@@ -209,7 +209,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
 
     /// After a reconnection: takes the advisory locks of the machines this store claimed
     /// again. One another process holds by now is lost: its epoch moved, and commits for
-    /// it fail with ``DurableError/claimLost(key:)``.
+    /// it fail with `DurableError/claimLost(key:)`.
     private func relock() throws(PostgreSQLFailure) {
         guard !claims.isEmpty else { return }
         let ids = "{" + claims.values.map { String($0.id) }.joined(separator: ",") + "}"
