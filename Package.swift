@@ -241,12 +241,16 @@ let package = Package(
             dependencies: [
                 "CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
                 "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump",
-                "StateMachineSupport", "StateMachineDurable", "CSQLite",
+                "StateMachineSupport", "StateMachineDurable", "CSQLite", "StateMachinePostgreSQL", "CLibPQ",
+                "PostgreSQLTestCluster",
             ]
         ),
 
         // MARK: Tests
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        // A PostgreSQL cluster of a test's (or a benchmark's) own, started with initdb and pg_ctl
+        // and stopped when its process ends: used by the tests and by Benchmarks.
+        .library("PostgreSQLTestCluster", path: "Tests/PostgreSQLTestCluster", dependencies: ["StateMachineSupport"]),
         .library(
             "TestSupport",
             path: "Tests/TestSupport",
@@ -336,7 +340,7 @@ let package = Package(
             dependencies: [
                 "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineECMAScript", "StateMachineSCXML",
                 "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "TestSupport",
-                "DurableWorker", "StateMachinePostgreSQL",
+                "DurableWorker", "StateMachinePostgreSQL", "PostgreSQLTestCluster",
             ]
         ),
         // Several DurableWorker processes serving one PostgreSQL store: takeover, kills, a
@@ -345,7 +349,7 @@ let package = Package(
             "StateMachinePostgreSQLTests",
             dependencies: [
                 "StateMachinePostgreSQL", "StateMachineDurable", "StateMachineCore", "StateMachineSupport", "TestSupport",
-                "DurableWorker",
+                "DurableWorker", "PostgreSQLTestCluster",
             ]
         ),
         .tests(

@@ -9,7 +9,8 @@ import StateMachineTable
 ///   (same schema, same bytes), with `synchronous` FULL (the default; target ≤ 1.5x) and
 ///   NORMAL (target ≤ 1.5x);
 /// - events per second for one machine with 64 concurrent senders (group commit), and for
-///   1,000 machines with an event each in flight, with FULL and NORMAL (no target: figures).
+///   1,000 machines with an event each in flight, with FULL and NORMAL (no target: figures);
+/// - the PostgreSQL figures (`PostgreSQLBenchmarks`).
 enum DurableBenchmarks {
     static func run(_ report: SuiteReport) async throws {
         for synchronous in [SQLiteStore.Synchronous.full, .normal] {
@@ -17,6 +18,7 @@ enum DurableBenchmarks {
             if report.wants("event.\(level)") { try await event(report, synchronous) }
             if report.wants("throughput.\(level)") { try await throughput(report, synchronous) }
         }
+        try await PostgreSQLBenchmarks.run(report)
     }
 
     enum Gate: String, Codable, Hashable, Sendable { case locked, unlocked }

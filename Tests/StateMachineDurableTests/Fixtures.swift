@@ -1,4 +1,5 @@
 import Foundation
+import PostgreSQLTestCluster
 import StateMachineDurable
 import StateMachinePostgreSQL
 import StateMachineHierarchy

@@ -102,9 +102,17 @@ func postgreSQLExamples(form: DurableTable<OrderState, OrderEvent>) async throws
 
 /// The form the worker example opens each machine with.
 func orderForm(for key: String) throws -> DurableTable<OrderState, OrderEvent> {
-    try DurableTable<OrderState, OrderEvent>(version: "1", initialState: .open) { state, _ in
-        let fsm = FSM<OrderState, OrderEvent>(initialState: state)
-        try fsm.buildTable { define(.open) { when(.pay) | then(.paid) } }
-        return fsm
+    struct OrderTable: SyntaxBuilder {
+        typealias State = OrderState
+        typealias Event = OrderEvent
+
+        func machine(in state: OrderState) throws -> FSM<OrderState, OrderEvent> {
+            let fsm = FSM<OrderState, OrderEvent>(initialState: state)
+            try fsm.buildTable { define(.open) { when(.pay) | then(.paid) } }
+            return fsm
+        }
+    }
+    return try DurableTable<OrderState, OrderEvent>(version: "1", initialState: .open) { state, _ in
+        try OrderTable().machine(in: state)
     }
 }
