@@ -273,9 +273,12 @@ struct WorkerTests {
             }
             let failures = workers.flatMap(\.lines).filter { $0.hasPrefix("failure") }
             #expect(failures.contains { $0.hasPrefix("failure machine 'bad': ") }, "\(failures.prefix(3))")
-            #expect(failures.allSatisfy { $0.hasPrefix("failure machine 'bad': ") }, "\(failures.prefix(3))")
+            // Besides the malformed row, a worker may report a machine another took over while it
+            // reconnected after the restart (it closes it; nothing was committed twice).
+            let unexpected = failures.filter { !$0.hasPrefix("failure machine 'bad': ") && !$0.hasSuffix("was taken over by another process; close it here") }
+            #expect(unexpected.isEmpty, "\(unexpected.prefix(3))")
             print(
-                "faults: \(machines.count) machines x \(rounds + 1) events, 4 workers, killed in rounds \(killRounds), server restarted in round \(restartRound): \(elapsed), \(delivered.count) deliveries of \(expectedEffects.count) effects; bad row: \(failures.first ?? "none")"
+                "faults: \(machines.count) machines x \(rounds + 1) events, 4 workers, killed in rounds \(killRounds), server restarted in round \(restartRound): \(elapsed), \(delivered.count) deliveries of \(expectedEffects.count) effects; bad row: \(failures.first ?? "none"); other reports: \(failures.filter { !$0.hasPrefix("failure machine 'bad'") }.prefix(3))"
             )
             for worker in survivors { await worker.stop() }
             for worker in workers where !survivors.contains(where: { $0 === worker }) { await worker.waitForExit() }
