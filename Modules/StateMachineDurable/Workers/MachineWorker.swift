@@ -51,12 +51,14 @@ public actor MachineWorker<Form: DurableForm> {
 
     /// A worker for `store`'s machines, each opened as the form `form` returns for its key.
     /// - Parameters:
+    ///   - store: the store whose machines the worker serves (shared with other processes).
     ///   - options: how each machine is opened (its timer policy, a migration).
     ///   - pollInterval: how often the worker asks the store for work.
     ///   - idleRounds: after how many rounds without work a held machine is closed.
     ///   - batch: the most machines with work taken from the store in one round.
     ///   - onFailure: told of each machine that could not be opened or driven (a malformed
     ///     stored row, a definition that changed); the worker tries it again after a while.
+    ///   - form: the form machine `key` is opened as.
     public init(
         store: any DurableStore,
         options: DurableOptions = DurableOptions(),
