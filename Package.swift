@@ -348,7 +348,8 @@ let package = Package(
         .tests(
             "StateMachinePostgreSQLTests",
             dependencies: [
-                "StateMachinePostgreSQL", "StateMachineDurable", "StateMachineCore", "StateMachineSupport", "TestSupport",
+                "StateMachinePostgreSQL", "StateMachineDurable", "StateMachineCore", "StateMachineSupport",
+                "TestSupport",
                 "DurableWorker", "PostgreSQLTestCluster",
             ]
         ),

@@ -42,7 +42,8 @@ enum DurableBenchmarks {
 
     /// A fresh folder under the temporary folder, removed after `body`.
     static func withFolder<T>(_ body: (String) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("durable-bench-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("durable-bench-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         return try await body(folder)
@@ -163,7 +164,13 @@ enum DurableBenchmarks {
                 &insert,
                 nil
             )
-            sqlite3_prepare_v2(handle, "UPDATE machines SET state = ?, last_sequence = ? WHERE key = 'gate'", -1, &update, nil)
+            sqlite3_prepare_v2(
+                handle,
+                "UPDATE machines SET state = ?, last_sequence = ? WHERE key = 'gate'",
+                -1,
+                &update,
+                nil
+            )
         }
 
         deinit {

@@ -48,7 +48,11 @@ enum PostgreSQLBenchmarks {
             repetitions: report.repetitions,
             operations: events,
             [
-                { for index in 0..<events { try byHand.apply(machine: "gate", index.isMultiple(of: 2) ? "coin" : "push") } },
+                {
+                    for index in 0..<events {
+                        try byHand.apply(machine: "gate", index.isMultiple(of: 2) ? "coin" : "push")
+                    }
+                },
                 { for index in 0..<events { try await machine.send(index.isMultiple(of: 2) ? .coin : .push) } },
             ]
         )
@@ -86,8 +90,15 @@ enum PostgreSQLBenchmarks {
                             group.addTask {
                                 for step in 0..<perMachine {
                                     for key in mine {
-                                        let id = try connection.post(machine: key, step.isMultiple(of: 2) ? "coin" : "push")
-                                        try connection.apply(machine: key, step.isMultiple(of: 2) ? "coin" : "push", consuming: id)
+                                        let id = try connection.post(
+                                            machine: key,
+                                            step.isMultiple(of: 2) ? "coin" : "push"
+                                        )
+                                        try connection.apply(
+                                            machine: key,
+                                            step.isMultiple(of: 2) ? "coin" : "push",
+                                            consuming: id
+                                        )
                                     }
                                 }
                             }
@@ -101,7 +112,9 @@ enum PostgreSQLBenchmarks {
                     let form = try form()
                     let poster = try await PostgreSQLStore(connection: cluster.connection, schema: schema)
                     var stores: [PostgreSQLStore] = []
-                    for _ in 0..<count { stores.append(try await PostgreSQLStore(connection: cluster.connection, schema: schema)) }
+                    for _ in 0..<count {
+                        stores.append(try await PostgreSQLStore(connection: cluster.connection, schema: schema))
+                    }
                     let serving = stores.map { store in
                         let worker = MachineWorker(store: store, pollInterval: .milliseconds(2)) { _ in form }
                         return Task { await worker.run() }
@@ -111,7 +124,8 @@ enum PostgreSQLBenchmarks {
                         for sender in 0..<8 {
                             group.addTask {
                                 for step in 0..<perMachine {
-                                    for key in machines.enumerated().filter({ $0.offset % 8 == sender }).map(\.element) {
+                                    for key in machines.enumerated().filter({ $0.offset % 8 == sender }).map(\.element)
+                                    {
                                         let posted = try await poster.post(
                                             step.isMultiple(of: 2) ? .coin : .push,
                                             to: key,
@@ -134,9 +148,13 @@ enum PostgreSQLBenchmarks {
             "postgresql.workers.\(count)",
             unit: "ns/event",
             samples[1],
-            baseline: ("by hand on \(count) libpq connection\(count == 1 ? "" : "s"): inbox INSERT, then BEGIN, journal INSERT, inbox DELETE, state UPDATE, COMMIT", samples[0]),
+            baseline: (
+                "by hand on \(count) libpq connection\(count == 1 ? "" : "s"): inbox INSERT, then BEGIN, journal INSERT, inbox DELETE, state UPDATE, COMMIT",
+                samples[0]
+            ),
             target: .ratioAtMost(1.5),
-            note: "\(count) MachineWorker\(count == 1 ? "" : "s") (own connections) applying \(events) events posted to \(machines.count) machines by 8 senders: \(Sample.format(1e9 / samples[1].median)) events/s"
+            note:
+                "\(count) MachineWorker\(count == 1 ? "" : "s") (own connections) applying \(events) events posted to \(machines.count) machines by 8 senders: \(Sample.format(1e9 / samples[1].median)) events/s"
         )
     }
 
@@ -163,7 +181,9 @@ enum PostgreSQLBenchmarks {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for key in machines {
                     group.addTask {
-                        try await store.awaitApplied(try await store.post(.push, to: key, as: form, idempotencyKey: "\(key)-2"))
+                        try await store.awaitApplied(
+                            try await store.post(.push, to: key, as: form, idempotencyKey: "\(key)-2")
+                        )
                     }
                 }
                 try await group.waitForAll()
@@ -177,13 +197,16 @@ enum PostgreSQLBenchmarks {
             unit: "ms",
             Sample(values: times),
             target: .everyAtMost(3_000),
-            note: "a worker process holding \(machines.count) machines killed with kill -9: until an event posted to each is applied by the other worker (poll interval 50 ms)"
+            note:
+                "a worker process holding \(machines.count) machines killed with kill -9: until an event posted to each is applied by the other worker (poll interval 50 ms)"
         )
     }
 
     /// `Benchmarks postgresql-worker CONNECTION SCHEMA`: serves the benchmark's machines until killed.
     static func serveInThisProcess(_ arguments: [String]) async throws {
-        guard arguments.count == 2 else { throw BenchmarkError("postgresql-worker takes a connection string and a schema") }
+        guard arguments.count == 2 else {
+            throw BenchmarkError("postgresql-worker takes a connection string and a schema")
+        }
         let store = try await PostgreSQLStore(connection: arguments[0], schema: arguments[1])
         let form = try form()
         let worker = MachineWorker(store: store, pollInterval: .milliseconds(5), idleRounds: 1_000_000) { _ in form }
@@ -216,7 +239,9 @@ enum PostgreSQLBenchmarks {
                 """
             )
             for machine in machines {
-                try execute("INSERT INTO machines VALUES ('\(machine)', '1', '0', '\"locked\"', 0) ON CONFLICT DO NOTHING")
+                try execute(
+                    "INSERT INTO machines VALUES ('\(machine)', '1', '0', '\"locked\"', 0) ON CONFLICT DO NOTHING"
+                )
             }
             try prepare("insert", "INSERT INTO journal VALUES ($1, $2, 0, $3, NULL, $4)")
             try prepare("update", "UPDATE machines SET state = $2, last_sequence = $3 WHERE key = $1")
@@ -249,7 +274,7 @@ enum PostgreSQLBenchmarks {
         @discardableResult
         private func run(_ name: String, _ parameters: [String]) throws -> String? {
             let values = parameters.map { strdup($0) }
-            defer { values.forEach { free($0) } }
+            defer { for value in values { free(value) } }
             let result = values.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { pointers in
                 PQexecPrepared(handle, name, Int32(parameters.count), pointers.baseAddress, nil, nil, 0)
             }
@@ -264,7 +289,8 @@ enum PostgreSQLBenchmarks {
 
         /// Puts an event in the inbox; returns its id.
         func post(machine: String, _ event: String) throws -> String {
-            try run("post", [machine, "\\x" + Array("\"\(event)\"".utf8).map { String(format: "%02x", $0) }.joined()]) ?? "0"
+            try run("post", [machine, "\\x" + Array("\"\(event)\"".utf8).map { String(format: "%02x", $0) }.joined()])
+                ?? "0"
         }
 
         /// One event: its journal row, its inbox row's removal (when posted) and the new state,
@@ -273,7 +299,10 @@ enum PostgreSQLBenchmarks {
             let sequence = (sequences[machine] ?? 0) + 1
             sequences[machine] = sequence
             let payload = "\\x" + Array("\"\(event)\"".utf8).map { String(format: "%02x", $0) }.joined()
-            let state = "\\x" + Array((event == "coin" ? "\"unlocked\"" : "\"locked\"").utf8).map { String(format: "%02x", $0) }.joined()
+            let state =
+                "\\x"
+                + Array((event == "coin" ? "\"unlocked\"" : "\"locked\"").utf8).map { String(format: "%02x", $0) }
+                .joined()
             try run("begin", [])
             try run("insert", [machine, String(sequence), payload, String(sequence)])
             if let id { try run("consume", [id]) }

@@ -178,7 +178,11 @@ final class PostgreSQLConnection: @unchecked Sendable {
                 } else {
                     let length = Int(PQgetlength(result, row, column))
                     let value = PQgetvalue(result, row, column)!
-                    cells.append(value.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) })
+                    cells.append(
+                        value.withMemoryRebound(to: UInt8.self, capacity: length) {
+                            Array(UnsafeBufferPointer(start: $0, count: length))
+                        }
+                    )
                 }
             }
             rows.cells.append(cells)

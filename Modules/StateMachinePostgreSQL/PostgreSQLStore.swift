@@ -295,7 +295,9 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
                 )
                 if rows.count > 0 {
                     let fence = try connection.run("SELECT epoch FROM claims WHERE machine = $1", [.text(commit.key)])
-                    guard fence.integer(0, 0) == claim.epoch else { throw .refused(DurableError.claimLost(key: commit.key)) }
+                    guard fence.integer(0, 0) == claim.epoch else {
+                        throw .refused(DurableError.claimLost(key: commit.key))
+                    }
                     return
                 }
             }
@@ -308,7 +310,11 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     /// Writes `commit` inside the caller's transaction, after checking that the claim is
     /// still this store's (the check also locks the claim's row, so that a concurrent post
     /// of the same idempotency key waits for this commit).
-    private static func write(_ commit: DurableCommit, epoch: Int64, _ connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
+    private static func write(
+        _ commit: DurableCommit,
+        epoch: Int64,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) {
         let key = commit.key
         let fence = try connection.run(
             "UPDATE claims SET epoch = epoch WHERE machine = $1 AND epoch = $2 RETURNING 1",
@@ -368,10 +374,18 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
 
     /// `elements` as a PostgreSQL array literal.
     static func array(_ elements: [String]) -> String {
-        "{" + elements.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        "{"
+            + elements.map {
+                "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
+            }.joined(separator: ",") + "}"
     }
 
-    private static func markDelivered(_ key: String, _ effects: [String], _ connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
+    private static func markDelivered(
+        _ key: String,
+        _ effects: [String],
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) {
         guard !effects.isEmpty else { return }
         try connection.run(
             "UPDATE outbox SET delivered = true WHERE machine = $1 AND key = ANY($2::text[])",
@@ -472,7 +486,10 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     }
 
     /// Everything stored of machine `key`.
-    private static func read(_ key: String, _ connection: PostgreSQLConnection) throws(PostgreSQLFailure) -> StoredMachine? {
+    private static func read(
+        _ key: String,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) -> StoredMachine? {
         let rows = try connection.run(
             "SELECT version, fingerprint, state, last_sequence FROM machines WHERE key = $1",
             [.text(key)]
@@ -507,12 +524,19 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
 
     private static func kind(_ value: Int64?, of key: String) throws(PostgreSQLFailure) -> DurableEventKind {
         guard let value, let kind = DurableEventKind(rawValue: value) else {
-            throw .refused(DurableError.encoding("an event of machine '\(key)' has unknown kind \(value.map(String.init) ?? "null")"))
+            throw .refused(
+                DurableError.encoding(
+                    "an event of machine '\(key)' has unknown kind \(value.map(String.init) ?? "null")"
+                )
+            )
         }
         return kind
     }
 
-    private static func readInbox(_ key: String, _ connection: PostgreSQLConnection) throws(PostgreSQLFailure) -> [InboxEntry] {
+    private static func readInbox(
+        _ key: String,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) -> [InboxEntry] {
         let rows = try connection.run(
             "SELECT id, kind, payload, idempotency_key, time FROM inbox WHERE machine = $1 ORDER BY id",
             [.text(key)]

@@ -24,7 +24,11 @@ import StateMachineTable
 
 let arguments = CommandLine.arguments
 if arguments.count >= 5, arguments[1] == "serve" {
-    await serve(connection: arguments[2], schema: arguments[4], pollMilliseconds: arguments.count > 5 ? Int(arguments[5]) ?? 20 : 20)
+    await serve(
+        connection: arguments[2],
+        schema: arguments[4],
+        pollMilliseconds: arguments.count > 5 ? Int(arguments[5]) ?? 20 : 20
+    )
     exit(0)
 }
 guard arguments.count >= 4 else {
@@ -69,34 +73,41 @@ struct MachineDriver<Form: DurableForm>: Driver {
 let store = try SQLiteStore(path: storePath, synchronous: synchronous, clock: .manual)
 let driver: any Driver = try await {
     switch formName {
-    case "table": return MachineDriver(
-        machine: try await store.open("machine", WorkerForms.table()),
-        parse: { WorkerForms.Input(rawValue: $0)! },
-        describe: { $0.rawValue }
-    )
-    case "core": return MachineDriver(
-        machine: try await store.open("machine", WorkerForms.core()),
-        parse: WorkerForms.coreEvent,
-        describe: { "\($0)" }
-    )
-    case "chart": return MachineDriver(
-        machine: try await store.open("machine", try WorkerForms.chart()),
-        parse: { .init($0) },
-        describe: { $0.joined(separator: ",") }
-    )
-    case "json": return MachineDriver(
-        machine: try await store.open("machine", try WorkerForms.json()),
-        parse: { .init($0) },
-        describe: { $0.joined(separator: ",") }
-    )
-    case "scxml": return MachineDriver(
-        machine: try await store.open("machine", try WorkerForms.scxml()),
-        parse: { .init($0) },
-        describe: { state in
-            let variables = state.variables.keys.sorted().map { "\($0)=\(state.variables[$0].map { "\($0)" } ?? "")" }
-            return (state.configuration + variables).joined(separator: ",")
-        }
-    )
+    case "table":
+        return MachineDriver(
+            machine: try await store.open("machine", WorkerForms.table()),
+            parse: { WorkerForms.Input(rawValue: $0)! },
+            describe: { $0.rawValue }
+        )
+    case "core":
+        return MachineDriver(
+            machine: try await store.open("machine", WorkerForms.core()),
+            parse: WorkerForms.coreEvent,
+            describe: { "\($0)" }
+        )
+    case "chart":
+        return MachineDriver(
+            machine: try await store.open("machine", try WorkerForms.chart()),
+            parse: { .init($0) },
+            describe: { $0.joined(separator: ",") }
+        )
+    case "json":
+        return MachineDriver(
+            machine: try await store.open("machine", try WorkerForms.json()),
+            parse: { .init($0) },
+            describe: { $0.joined(separator: ",") }
+        )
+    case "scxml":
+        return MachineDriver(
+            machine: try await store.open("machine", try WorkerForms.scxml()),
+            parse: { .init($0) },
+            describe: { state in
+                let variables = state.variables.keys.sorted().map {
+                    "\($0)=\(state.variables[$0].map { "\($0)" } ?? "")"
+                }
+                return (state.configuration + variables).joined(separator: ",")
+            }
+        )
     default:
         FileHandle.standardError.write(Data("DurableWorker: unknown form '\(formName)'\n".utf8))
         exit(2)

@@ -53,19 +53,28 @@ public final class PostgreSQLCluster: Sendable {
 
     /// A schema name no other test of this run uses.
     public static func uniqueSchema(_ prefix: String = "t") -> String {
-        "\(prefix)_\(getpid())_\(counter.withLock { $0 += 1; return $0 })"
+        let number = counter.withLock { counter -> Int in
+            counter += 1
+            return counter
+        }
+        return "\(prefix)_\(getpid())_\(number)"
     }
 
     /// Starts a cluster of its own (for a test that stops and restarts its server).
     public static func start() async throws -> PostgreSQLCluster {
         removeAbandoned()
-        let number = counter.withLock { $0 += 1; return $0 }
+        let number = counter.withLock {
+            $0 += 1
+            return $0
+        }
         let folder = "/tmp/ssmpg.\(getpid()).\(number)"
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         if getuid() == 0 {
             guard let user = getpwnam("postgres") else {
-                throw ClusterError("the tests run as root and there is no postgres user (install postgresql: scripts/setup)")
+                throw ClusterError(
+                    "the tests run as root and there is no postgres user (install postgresql: scripts/setup)"
+                )
             }
             chown(folder, user.pointee.pw_uid, user.pointee.pw_gid)
         }
@@ -76,7 +85,11 @@ public final class PostgreSQLCluster: Sendable {
         var output: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&output) == 0 else { throw ClusterError("no pipe for the cluster's guard") }
         for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        let guardProcess = try spawn(["/bin/sh", "-c", guardScript, "guard", folder, asPostgres, binaries], input: input[0], output: output[1])
+        let guardProcess = try spawn(
+            ["/bin/sh", "-c", guardScript, "guard", folder, asPostgres, binaries],
+            input: input[0],
+            output: output[1]
+        )
         close(input[0])
         close(output[1])
         let line = await readLine(FileHandle(fileDescriptor: output[0], closeOnDealloc: true))
@@ -118,7 +131,7 @@ public final class PostgreSQLCluster: Sendable {
             posix_spawn_file_actions_adddup2(&actions, output, 2)
         }
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
         guard status == 0 else { throw ClusterError("cannot start \(arguments[0]): error \(status)") }
@@ -135,7 +148,8 @@ public final class PostgreSQLCluster: Sendable {
 
     private func control(_ action: String) throws {
         let process = try Self.spawn([
-            "/bin/sh", "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -l \"$1/log\" -w -o \"$4\" \(action) >/dev/null", "control", folder,
+            "/bin/sh", "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -l \"$1/log\" -w -o \"$4\" \(action) >/dev/null",
+            "control", folder,
             Self.asPostgres, Self.binaries, Self.serverOptions(folder),
         ])
         guard Self.waitForExit(process) == 0 else {
@@ -186,7 +200,8 @@ public final class PostgreSQLCluster: Sendable {
             guard parts.count == 3, let pid = Int32(parts[1]), pid != getpid(), kill(pid, 0) != 0 else { continue }
             let folder = "/tmp/\(entry)"
             if let process = try? spawn([
-                "/bin/sh", "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -m immediate -w stop >/dev/null 2>&1; rm -rf \"$1\"", "clean",
+                "/bin/sh", "-c", "$2 \"$3/pg_ctl\" -D \"$1/data\" -m immediate -w stop >/dev/null 2>&1; rm -rf \"$1\"",
+                "clean",
                 folder, asPostgres, binaries,
             ]) {
                 waitForExit(process)

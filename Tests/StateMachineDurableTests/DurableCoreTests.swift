@@ -81,7 +81,10 @@ func tallyForm(closureOutput: Bool = false) -> DurableCore<Int, TallyEvent> {
 
 @Suite("Durable Core machines", .serialized)
 struct DurableCoreTests {
-    @Test("outputs are recorded by name, performed after the commit, and their feedback applied once", arguments: StoreKind.allCases)
+    @Test(
+        "outputs are recorded by name, performed after the commit, and their feedback applied once",
+        arguments: StoreKind.allCases
+    )
     func effects(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             announced.withLock { $0.removeAll() }
@@ -125,7 +128,10 @@ struct DurableCoreTests {
         }
     }
 
-    @Test("an output made from a closure, or an unregistered event, fails its step and commits nothing", arguments: StoreKind.allCases)
+    @Test(
+        "an output made from a closure, or an unregistered event, fails its step and commits nothing",
+        arguments: StoreKind.allCases
+    )
     func unstorable(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)

@@ -35,7 +35,10 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("an event sent with an idempotency key is applied once however often it is sent", arguments: StoreKind.allCases)
+    @Test(
+        "an event sent with an idempotency key is applied once however often it is sent",
+        arguments: StoreKind.allCases
+    )
     func idempotency(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -57,7 +60,10 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("concurrent sends are each applied once, numbered in the order they were applied", arguments: StoreKind.allCases)
+    @Test(
+        "concurrent sends are each applied once, numbered in the order they were applied",
+        arguments: StoreKind.allCases
+    )
     func groupCommit(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -76,7 +82,10 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("an effect whose delivery failed is delivered after reopening, with the same key", arguments: StoreKind.allCases)
+    @Test(
+        "an effect whose delivery failed is delivered after reopening, with the same key",
+        arguments: StoreKind.allCases
+    )
     func atLeastOnce(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -95,7 +104,10 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a scheduled event fires at its due time on the store's clock, and a cancelled one does not", arguments: StoreKind.allCases)
+    @Test(
+        "a scheduled event fires at its due time on the store's clock, and a cancelled one does not",
+        arguments: StoreKind.allCases
+    )
     func scheduledEvents(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -117,7 +129,10 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a timer that fell due while the machine was closed fires, is dropped or restarts, as chosen", arguments: StoreKind.allCases)
+    @Test(
+        "a timer that fell due while the machine was closed fires, is dropped or restarts, as chosen",
+        arguments: StoreKind.allCases
+    )
     func timerPolicies(kind: StoreKind) async throws {
         for policy in [DurableTimerPolicy.fire, .drop, .restart] {
             try await withStores(kind) { stores in
@@ -128,7 +143,11 @@ struct DurableMachineTests {
                 #expect(await door.state == ["opened"])
                 await door.close()
                 try await store.advanceClock(by: .seconds(60))
-                let reopened = try await store.open("door", try doorChart(deliveries), options: .init(timerPolicy: policy))
+                let reopened = try await store.open(
+                    "door",
+                    try doorChart(deliveries),
+                    options: .init(timerPolicy: policy)
+                )
                 switch policy {
                 case .fire:
                     #expect(await reopened.state == ["closed"])
@@ -149,7 +168,10 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a machine stored by another definition is refused, naming both, unless migrated", arguments: StoreKind.allCases)
+    @Test(
+        "a machine stored by another definition is refused, naming both, unless migrated",
+        arguments: StoreKind.allCases
+    )
     func definitionChange(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -160,7 +182,9 @@ struct DurableMachineTests {
             await #expect {
                 _ = try await store.open("gate", next)
             } throws: { error in
-                guard case DurableError.definitionChanged(let key, let stored, let opening) = error else { return false }
+                guard case DurableError.definitionChanged(let key, let stored, let opening) = error else {
+                    return false
+                }
                 return key == "gate" && stored.version == "1" && opening.version == "2"
                     && "\(error)".contains("version 1") && "\(error)".contains("version 2")
             }
@@ -184,7 +208,10 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a statechart's delayed transition is stored by due time and fires after a restart", arguments: StoreKind.allCases)
+    @Test(
+        "a statechart's delayed transition is stored by due time and fires after a restart",
+        arguments: StoreKind.allCases
+    )
     func chartTimer(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let deliveries = Deliveries()
@@ -214,7 +241,10 @@ struct DurableMachineTests {
 
 @Suite("Durable machines: the inbox and errors", .timeLimit(.minutes(1)))
 struct DurableInboxTests {
-    @Test("events accepted by the inbox while the machine is closed are applied, in order and once, when it opens", arguments: StoreKind.allCases)
+    @Test(
+        "events accepted by the inbox while the machine is closed are applied, in order and once, when it opens",
+        arguments: StoreKind.allCases
+    )
     func inboxAppliedOnOpen(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -225,11 +255,21 @@ struct DurableInboxTests {
             for (index, event) in [Input.coin, .push, .coin].enumerated() {
                 let id = try await store.post(
                     "gate",
-                    InboxEntry(kind: .posted, payload: Data("\"\(event.rawValue)\"".utf8), idempotencyKey: "p\(index)", time: 0)
+                    InboxEntry(
+                        kind: .posted,
+                        payload: Data("\"\(event.rawValue)\"".utf8),
+                        idempotencyKey: "p\(index)",
+                        time: 0
+                    )
                 )
                 #expect(id != nil)
             }
-            #expect(try await store.post("gate", InboxEntry(kind: .posted, payload: Data("\"push\"".utf8), idempotencyKey: "p1", time: 0)) == nil)
+            #expect(
+                try await store.post(
+                    "gate",
+                    InboxEntry(kind: .posted, payload: Data("\"push\"".utf8), idempotencyKey: "p1", time: 0)
+                ) == nil
+            )
             #expect(try await store.inspect("gate")?.unapplied.count == 3)
             let reopened = try await store.open("gate", try turnstile(Deliveries()))
             #expect(await reopened.state == .unlocked)
@@ -261,14 +301,30 @@ struct DurableInboxTests {
     func messages() {
         let identity = DefinitionIdentity(version: "1", fingerprint: "00ff")
         let cases: [(DurableError, String)] = [
-            (.corrupt(path: "/x", message: "file is not a database"), "/x is not a valid store (file is not a database); nothing was written"),
-            (.readOnly(path: "/x", message: "attempt to write"), "/x is read-only (attempt to write); nothing was written"),
-            (.full(path: "/x", message: "database or disk is full"), "/x is full (database or disk is full); the transaction was rolled back"),
-            (.busy(path: "/x", message: "database is locked"), "/x stayed locked by another connection (database is locked)"),
+            (
+                .corrupt(path: "/x", message: "file is not a database"),
+                "/x is not a valid store (file is not a database); nothing was written"
+            ),
+            (
+                .readOnly(path: "/x", message: "attempt to write"),
+                "/x is read-only (attempt to write); nothing was written"
+            ),
+            (
+                .full(path: "/x", message: "database or disk is full"),
+                "/x is full (database or disk is full); the transaction was rolled back"
+            ),
+            (
+                .busy(path: "/x", message: "database is locked"),
+                "/x stayed locked by another connection (database is locked)"
+            ),
             (.storage(path: "/x", code: 1, message: "oops"), "/x: SQLite error 1: oops"),
             (.machineInUse(key: "k", owner: "b:1:2"), "machine 'k' is open in another live process (b:1:2)"),
             (
-                .definitionChanged(key: "k", stored: identity, opening: DefinitionIdentity(version: "2", fingerprint: "ff00")),
+                .definitionChanged(
+                    key: "k",
+                    stored: identity,
+                    opening: DefinitionIdentity(version: "2", fingerprint: "ff00")
+                ),
                 "machine 'k' was stored with version 1 (fingerprint 00ff) and is opened with version 2 (fingerprint ff00); pass a migration to open it"
             ),
             (.closed(key: "k"), "machine 'k' is closed"),

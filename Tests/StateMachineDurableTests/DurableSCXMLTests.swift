@@ -148,7 +148,10 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a delayed send is stored by its due time and fires after a restart, at that time", arguments: StoreKind.allCases)
+    @Test(
+        "a delayed send is stored by its due time and fires after a restart, at that time",
+        arguments: StoreKind.allCases
+    )
     func delayedSend(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let form = DurableSCXML(version: "1", document: try basketDocument())
@@ -192,7 +195,10 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a delayed send that fell due while the session was closed fires, is dropped or restarts, as chosen", arguments: StoreKind.allCases)
+    @Test(
+        "a delayed send that fell due while the session was closed fires, is dropped or restarts, as chosen",
+        arguments: StoreKind.allCases
+    )
     func timerPolicies(kind: StoreKind) async throws {
         for policy in [DurableTimerPolicy.fire, .drop, .restart] {
             try await withStores(kind) { stores in
@@ -222,7 +228,9 @@ struct DurableSCXMLTests {
     }
 
     @Test(
-        "a send to a target outside the process goes through the outbox, with a key that stays the same until it is delivered", arguments: StoreKind.allCases)
+        "a send to a target outside the process goes through the outbox, with a key that stays the same until it is delivered",
+        arguments: StoreKind.allCases
+    )
     func outboxSend(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -264,7 +272,9 @@ struct DurableSCXMLTests {
     }
 
     @Test(
-        "a delayed send outside the process waits as a timer, across a restart, then goes through the outbox; a cancelled one never does", arguments: StoreKind.allCases)
+        "a delayed send outside the process waits as a timer, across a restart, then goes through the outbox; a cancelled one never does",
+        arguments: StoreKind.allCases
+    )
     func delayedOutboxSend(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let log = SentLog()
@@ -302,7 +312,10 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("without a send handler, a send outside the process raises error.execution as in a plain interpreter", arguments: StoreKind.allCases)
+    @Test(
+        "without a send handler, a send outside the process raises error.execution as in a plain interpreter",
+        arguments: StoreKind.allCases
+    )
     func noSendHandler(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -314,7 +327,10 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("an invoked child's variables and delayed send are stored with its parent and reopened with it", arguments: StoreKind.allCases)
+    @Test(
+        "an invoked child's variables and delayed send are stored with its parent and reopened with it",
+        arguments: StoreKind.allCases
+    )
     func invokedChild(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let form = DurableSCXML(version: "1", document: try parentDocument())
@@ -340,7 +356,10 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("an invoked child's delayed send that fell due while its parent was closed fires on reopening", arguments: StoreKind.allCases)
+    @Test(
+        "an invoked child's delayed send that fell due while its parent was closed fires on reopening",
+        arguments: StoreKind.allCases
+    )
     func invokedChildTimer(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)
@@ -355,7 +374,10 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a session stored by another document is refused; a change of layout alone is no change", arguments: StoreKind.allCases)
+    @Test(
+        "a session stored by another document is refused; a change of layout alone is no change",
+        arguments: StoreKind.allCases
+    )
     func definitionChange(kind: StoreKind) async throws {
         try await withStores(kind) { stores in
             let store = try await stores.open(clock: .manual)

@@ -1,8 +1,8 @@
 import Foundation
 import PostgreSQLTestCluster
 import StateMachineDurable
-import StateMachinePostgreSQL
 import StateMachineHierarchy
+import StateMachinePostgreSQL
 import StateMachineSupport
 import StateMachineTable
 import TestSupport
@@ -52,7 +52,11 @@ struct TurnstileTable: SyntaxBuilder {
     }
 }
 
-func turnstile(_ deliveries: Deliveries, version: String = "1", failing: Bool = false) throws -> DurableTable<Gate, Input> {
+func turnstile(
+    _ deliveries: Deliveries,
+    version: String = "1",
+    failing: Bool = false
+) throws -> DurableTable<Gate, Input> {
     try DurableTable<Gate, Input>(
         version: version,
         initialState: .locked,
@@ -74,10 +78,12 @@ typealias Chart = Statechart<String, String, Int>
 func doorChart(_ deliveries: Deliveries, version: String = "1") throws -> DurableStatechart<String, String, Int> {
     try DurableStatechart<String, String, Int>(
         version: version,
-        effects: ["opened": { effect in
-            deliveries.record(effect)
-            return nil
-        }]
+        effects: [
+            "opened": { effect in
+                deliveries.record(effect)
+                return nil
+            }
+        ]
     ) { effects in
         Chart.Definition(name: "door") {
             Chart.State("closed").on("open", to: "opened", action: { _ in effects.emit("opened") })
@@ -117,6 +123,8 @@ struct TestStores: Sendable {
 func withStores<T>(_ kind: StoreKind, _ body: (TestStores) async throws -> T) async throws -> T {
     try await withTemporaryFolder { folder in
         let cluster = kind == .postgresql ? try await PostgreSQLCluster.shared() : nil
-        return try await body(TestStores(kind: kind, folder: folder, schema: PostgreSQLCluster.uniqueSchema(), cluster: cluster))
+        return try await body(
+            TestStores(kind: kind, folder: folder, schema: PostgreSQLCluster.uniqueSchema(), cluster: cluster)
+        )
     }
 }

@@ -45,7 +45,7 @@ final class ServedWorker: Sendable {
             path, "serve", cluster.connection + " application_name=\(name)", effects, schema, String(pollMilliseconds),
         ]
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, path, &actions, nil, argv, environ)
         close(toChild[0])

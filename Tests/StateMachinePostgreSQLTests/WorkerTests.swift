@@ -39,8 +39,18 @@ struct WorkerTests {
 
     /// Posts `token` to `key` with idempotency key `idempotency` (posted again after an
     /// error: the key makes it once).
-    static func post(_ store: PostgreSQLStore, _ key: String, _ token: String, idempotency: String) async throws -> DurablePost {
-        let entry = InboxEntry(kind: .posted, payload: Tally.payload(token), idempotencyKey: idempotency, time: try await store.now())
+    static func post(
+        _ store: PostgreSQLStore,
+        _ key: String,
+        _ token: String,
+        idempotency: String
+    ) async throws -> DurablePost {
+        let entry = InboxEntry(
+            kind: .posted,
+            payload: Tally.payload(token),
+            idempotencyKey: idempotency,
+            time: try await store.now()
+        )
         let id = try await store.post(key, entry)
         return DurablePost(key: key, entry: id, idempotencyKey: idempotency)
     }
@@ -96,20 +106,29 @@ struct WorkerTests {
         }
     }
 
-    @Test("several workers serve one set of machines: each posted event is applied once, in order, and its sender learns when")
+    @Test(
+        "several workers serve one set of machines: each posted event is applied once, in order, and its sender learns when"
+    )
     func servedOnce() async throws {
         signal(SIGPIPE, SIG_IGN)
         try await withCluster { cluster, folder in
             let schema = "served"
             let store = try await PostgreSQLStore(connection: cluster.connection, schema: schema, clock: .manual)
-            let workers = try (0..<3).map { try ServedWorker(name: "w\($0)", cluster: cluster, schema: schema, effects: folder + "/effects") }
+            let workers = try (0..<3).map {
+                try ServedWorker(name: "w\($0)", cluster: cluster, schema: schema, effects: folder + "/effects")
+            }
             for worker in workers { await worker.waitForLine { $0 == "ready" } }
             let machines = (0..<30).map { "m\($0)" }
             var models = Dictionary(uniqueKeysWithValues: machines.map { ($0, Tally.Model()) })
             var random = SplitMix64(seed: 42)
             for step in 0..<8 {
                 let tokens = ["add:1", "add:2", "add:5", "clear"]
-                let events = machines.map { key in (key: key, token: tokens[Int.random(in: 0..<tokens.count, using: &random)], idempotency: "\(key)-\(step)") }
+                let events = machines.map { key in
+                    (
+                        key: key, token: tokens[Int.random(in: 0..<tokens.count, using: &random)],
+                        idempotency: "\(key)-\(step)"
+                    )
+                }
                 for event in events { models[event.key]!.apply(event.token, key: event.key, at: 0) }
                 try await Self.round(store, events)
             }
@@ -117,7 +136,10 @@ struct WorkerTests {
                 let stored = try #require(try await store.inspect(key))
                 #expect(Tally.value(of: stored.state) == models[key]!.value, "\(key)")
                 let journal = try await store.journal(of: key)
-                #expect(journal.compactMap(\.idempotencyKey) == (0..<8).map { "\(key)-\($0)" }, "\(key) applied in the order posted, once")
+                #expect(
+                    journal.compactMap(\.idempotencyKey) == (0..<8).map { "\(key)-\($0)" },
+                    "\(key) applied in the order posted, once"
+                )
                 #expect(journal.map(\.sequence) == Array(1...8))
             }
             // A post repeated with its key is a duplicate; awaiting it returns at once.
@@ -148,7 +170,12 @@ struct WorkerTests {
             await first.waitForLine { $0 == "ready" }
             let machines = (0..<20).map { "m\($0)" }
             try await Self.round(store, machines.map { ($0, "add:1", "\($0)-a") })
-            let second = try ServedWorker(name: "second", cluster: cluster, schema: schema, effects: folder + "/effects")
+            let second = try ServedWorker(
+                name: "second",
+                cluster: cluster,
+                schema: schema,
+                effects: folder + "/effects"
+            )
             await second.waitForLine { $0 == "ready" }
             // The first worker holds every machine (it served them all, and holds them while it
             // has had work recently).
@@ -182,8 +209,15 @@ struct WorkerTests {
         try await withCluster { cluster, folder in
             let schema = "faults"
             let effectsPath = folder + "/effects"
-            let store = try await PostgreSQLStore(connection: cluster.connection, schema: schema, clock: .manual, reconnectTimeout: .seconds(120))
-            let workers = try (0..<4).map { try ServedWorker(name: "w\($0)", cluster: cluster, schema: schema, effects: effectsPath) }
+            let store = try await PostgreSQLStore(
+                connection: cluster.connection,
+                schema: schema,
+                clock: .manual,
+                reconnectTimeout: .seconds(120)
+            )
+            let workers = try (0..<4).map {
+                try ServedWorker(name: "w\($0)", cluster: cluster, schema: schema, effects: effectsPath)
+            }
             for worker in workers { await worker.waitForLine { $0 == "ready" } }
             let machines = (0..<Self.faultMachines).map { "m\($0)" }
             var models = Dictionary(uniqueKeysWithValues: machines.map { ($0, Tally.Model()) })
@@ -191,14 +225,18 @@ struct WorkerTests {
             let rounds = Self.faultEvents
             let restartRound = rounds / 2
             let killRounds = [
-                Int.random(in: 1..<restartRound, using: &random), Int.random(in: (restartRound + 1)..<rounds, using: &random),
+                Int.random(in: 1..<restartRound, using: &random),
+                Int.random(in: (restartRound + 1)..<rounds, using: &random),
             ]
             let tokens = ["add:1", "add:2", "add:5", "arm", "clear"]
             let started = ContinuousClock.now
             var time: Int64 = 0
             for round in 0..<rounds {
                 let events = machines.map { key in
-                    (key: key, token: tokens[Int.random(in: 0..<tokens.count, using: &random)], idempotency: "\(key)-\(round)")
+                    (
+                        key: key, token: tokens[Int.random(in: 0..<tokens.count, using: &random)],
+                        idempotency: "\(key)-\(round)"
+                    )
                 }
                 for event in events { models[event.key]!.apply(event.token, key: event.key, at: time) }
                 var during: (@Sendable (Progress) async throws -> Void)?
@@ -243,14 +281,17 @@ struct WorkerTests {
             // Delivered effects: the survivors deliver what the killed left undelivered.
             let survivors = workers.indices.filter { !killRounds.indices.contains($0) }.map { workers[$0] }
             let expectedEffects = Set(models.values.flatMap(\.effects))
-            let delivered: [Substring] = await within(seconds: 60, "every effect's delivery") { () async -> [Substring] in
-                while true {
-                    let text = (try? String(contentsOfFile: effectsPath, encoding: .utf8)) ?? ""
-                    let lines = text.split(separator: "\n")
-                    if Set(lines.map { String($0.prefix { $0 != " " }) }).isSuperset(of: expectedEffects) { return lines }
-                    try? await Task.sleep(for: .milliseconds(20))
-                }
-            } ?? []
+            let delivered: [Substring] =
+                await within(seconds: 60, "every effect's delivery") { () async -> [Substring] in
+                    while true {
+                        let text = (try? String(contentsOfFile: effectsPath, encoding: .utf8)) ?? ""
+                        let lines = text.split(separator: "\n")
+                        if Set(lines.map { String($0.prefix { $0 != " " }) }).isSuperset(of: expectedEffects) {
+                            return lines
+                        }
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                } ?? []
             var payloads: [Substring: Substring] = [:]
             for line in delivered {
                 let key = line.prefix { $0 != " " }
@@ -258,24 +299,35 @@ struct WorkerTests {
                 payloads[key] = line
             }
             let deliveredKeys = Set(payloads.keys.map(String.init))
-            #expect(deliveredKeys == expectedEffects, "missing \(expectedEffects.subtracting(deliveredKeys).sorted().prefix(5)), unexpected \(deliveredKeys.subtracting(expectedEffects).sorted().prefix(5))")
+            #expect(
+                deliveredKeys == expectedEffects,
+                "missing \(expectedEffects.subtracting(deliveredKeys).sorted().prefix(5)), unexpected \(deliveredKeys.subtracting(expectedEffects).sorted().prefix(5))"
+            )
             var wrong: [String] = []
             for key in machines {
                 let stored = try #require(try await store.inspect(key))
                 if Tally.value(of: stored.state) != models[key]!.value || stored.lastSequence != models[key]!.sequence {
-                    wrong.append("\(key): \(String(decoding: stored.state, as: UTF8.self)) at \(stored.lastSequence), expected \(models[key]!.value) at \(models[key]!.sequence)")
+                    wrong.append(
+                        "\(key): \(String(decoding: stored.state, as: UTF8.self)) at \(stored.lastSequence), expected \(models[key]!.value) at \(models[key]!.sequence)"
+                    )
                 }
             }
             #expect(wrong.isEmpty, "\(wrong.prefix(5))")
             for worker in survivors {
-                #expect(worker.lines.contains { $0.hasPrefix("connection lost") }, "\(worker.name): \(worker.lines.prefix(5))")
+                #expect(
+                    worker.lines.contains { $0.hasPrefix("connection lost") },
+                    "\(worker.name): \(worker.lines.prefix(5))"
+                )
                 #expect(worker.lines.contains("connection restored"), "\(worker.name): \(worker.lines.prefix(5))")
             }
             let failures = workers.flatMap(\.lines).filter { $0.hasPrefix("failure") }
             #expect(failures.contains { $0.hasPrefix("failure machine 'bad': ") }, "\(failures.prefix(3))")
             // Besides the malformed row, a worker may report a machine another took over while it
             // reconnected after the restart (it closes it; nothing was committed twice).
-            let unexpected = failures.filter { !$0.hasPrefix("failure machine 'bad': ") && !$0.hasSuffix("was taken over by another process; close it here") }
+            let unexpected = failures.filter {
+                !$0.hasPrefix("failure machine 'bad': ")
+                    && !$0.hasSuffix("was taken over by another process; close it here")
+            }
             #expect(unexpected.isEmpty, "\(unexpected.prefix(3))")
             print(
                 "faults: \(machines.count) machines x \(rounds + 1) events, 4 workers, killed in rounds \(killRounds), server restarted in round \(restartRound): \(elapsed), \(delivered.count) deliveries of \(expectedEffects.count) effects; bad row: \(failures.first ?? "none"); other reports: \(failures.filter { !$0.hasPrefix("failure machine 'bad'") }.prefix(3))"

@@ -197,7 +197,12 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     @discardableResult
     public func post(_ event: Form.Event, idempotencyKey: String? = nil) async throws -> DurableReceipt {
         guard !isClosed else { throw DurableError.closed(key: key) }
-        let entry = InboxEntry(kind: .posted, payload: try form.encode(event: event), idempotencyKey: idempotencyKey, time: currentTime())
+        let entry = InboxEntry(
+            kind: .posted,
+            payload: try form.encode(event: event),
+            idempotencyKey: idempotencyKey,
+            time: currentTime()
+        )
         guard let id = try await store.post(key, entry) else { return DurableReceipt(sequence: nil, isDuplicate: true) }
         var accepted = entry
         accepted.id = id
@@ -226,7 +231,9 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             throw error
         }
         let stored = Set(entries.map(\.id))
-        inboxQueued.formIntersection(stored.union(pending.compactMap { if case .inbox(let entry) = $0.source { entry.id } else { nil } }))
+        inboxQueued.formIntersection(
+            stored.union(pending.compactMap { if case .inbox(let entry) = $0.source { entry.id } else { nil } })
+        )
         let fresh = entries.filter { inboxQueued.insert($0.id).inserted }
         // On a manual clock, an event posted at time T comes after the timers due by T,
         // whichever process posted it and whenever this one heard of the clock's move.
@@ -336,7 +343,15 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
                 sequence += 1
                 let records = effects.take()
                 outbox += try record(records, sequence: sequence, time: time)
-                entries.append(JournalEntry(sequence: sequence, kind: kind, payload: payload, idempotencyKey: idempotencyKey, time: time))
+                entries.append(
+                    JournalEntry(
+                        sequence: sequence,
+                        kind: kind,
+                        payload: payload,
+                        idempotencyKey: idempotencyKey,
+                        time: time
+                    )
+                )
                 if case .inbox(let entry) = item.source { consumed.append(entry.id) }
                 if case .feedback(_, let effect) = item.source { delivered.append(effect) }
                 outcomes.append(.applied(sequence))
@@ -365,7 +380,8 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             let current = allTimers
             let timers = current.isEmpty ? current : current.sorted(by: Self.dueOrder)
             let timersChanged =
-                timersDirty || (timers.isEmpty ? !committed.timers.isEmpty : timers != committed.timers.sorted(by: Self.dueOrder))
+                timersDirty
+                || (timers.isEmpty ? !committed.timers.isEmpty : timers != committed.timers.sorted(by: Self.dueOrder))
             let state = try form.encodeState(of: instance)
             if !entries.isEmpty || !consumed.isEmpty || !delivered.isEmpty || timersChanged {
                 try await store.commit(
@@ -389,7 +405,8 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         }
         for (item, outcome) in zip(batch, outcomes) {
             switch outcome {
-            case .applied(let sequence): item.waiter?.resume(with: .success(DurableReceipt(sequence: sequence, isDuplicate: false)))
+            case .applied(let sequence):
+                item.waiter?.resume(with: .success(DurableReceipt(sequence: sequence, isDuplicate: false)))
             case .duplicate: item.waiter?.resume(with: .success(DurableReceipt(sequence: nil, isDuplicate: true)))
             case .failed(let error): item.waiter?.resume(with: .failure(error))
             }

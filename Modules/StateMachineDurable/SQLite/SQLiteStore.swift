@@ -83,7 +83,8 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         self.path = path
         self.clock = clock
         connection = try SQLiteConnection(path: path, readOnly: mode == .readOnly)
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         try connection.execute("PRAGMA busy_timeout = \(max(0, milliseconds))")
         // Reading the schema reads the file's first page: a file that is not a database
         // fails here, with SQLITE_NOTADB.
@@ -241,7 +242,11 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         }
     }
 
-    private static func knows(_ key: String, _ idempotencyKey: String, _ connection: SQLiteConnection) throws(DurableError) -> Bool {
+    private static func knows(
+        _ key: String,
+        _ idempotencyKey: String,
+        _ connection: SQLiteConnection
+    ) throws(DurableError) -> Bool {
         var found = false
         try connection.run(
             """
@@ -316,9 +321,16 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         }
     }
 
-    private static func markDelivered(_ key: String, _ effects: [String], _ connection: SQLiteConnection) throws(DurableError) {
+    private static func markDelivered(
+        _ key: String,
+        _ effects: [String],
+        _ connection: SQLiteConnection
+    ) throws(DurableError) {
         for effect in effects {
-            try connection.run("UPDATE outbox SET delivered = 1 WHERE machine = ? AND key = ?", [.text(key), .text(effect)])
+            try connection.run(
+                "UPDATE outbox SET delivered = 1 WHERE machine = ? AND key = ?",
+                [.text(key), .text(effect)]
+            )
         }
     }
 
@@ -343,7 +355,8 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
             )
         }
         guard var machine else { return nil }
-        try connection.run("SELECT id, due, delay, event FROM timers WHERE machine = ? ORDER BY due, id", [.text(key)]) {
+        try connection.run("SELECT id, due, delay, event FROM timers WHERE machine = ? ORDER BY due, id", [.text(key)])
+        {
             row in
             machine.timers.append(
                 DurableTimer(
@@ -359,7 +372,10 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         return machine
     }
 
-    private static func readJournal(_ key: String, _ connection: SQLiteConnection) throws(DurableError) -> [JournalEntry] {
+    private static func readJournal(
+        _ key: String,
+        _ connection: SQLiteConnection
+    ) throws(DurableError) -> [JournalEntry] {
         var entries: [JournalEntry] = []
         try connection.run(
             "SELECT sequence, kind, payload, idempotency_key, time FROM journal WHERE machine = ? ORDER BY sequence",

@@ -34,7 +34,12 @@ extension DurableStore {
         as form: Form,
         idempotencyKey: String? = nil
     ) async throws -> DurablePost {
-        let entry = InboxEntry(kind: .posted, payload: try form.encode(event: event), idempotencyKey: idempotencyKey, time: try await now())
+        let entry = InboxEntry(
+            kind: .posted,
+            payload: try form.encode(event: event),
+            idempotencyKey: idempotencyKey,
+            time: try await now()
+        )
         let id = try await post(key, entry)
         return DurablePost(key: key, entry: id, idempotencyKey: idempotencyKey)
     }
@@ -47,7 +52,11 @@ extension DurableStore {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var delay = Duration.milliseconds(1)
-        while try await inboxHolds(post.key, entry: post.entry, idempotencyKey: post.entry == nil ? post.idempotencyKey : nil) {
+        while try await inboxHolds(
+            post.key,
+            entry: post.entry,
+            idempotencyKey: post.entry == nil ? post.idempotencyKey : nil
+        ) {
             guard clock.now + delay < deadline else {
                 throw DurableError.unreachable(
                     server: "machine '\(post.key)'",
