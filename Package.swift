@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "StateMachineECMAScript", targets: ["StateMachineECMAScript"]),
         .library(name: "StateMachineDurable", targets: ["StateMachineDurable"]),
         .library(name: "StateMachineDurableSCXML", targets: ["StateMachineDurableSCXML"]),
+        .library(name: "StateMachinePostgreSQL", targets: ["StateMachinePostgreSQL"]),
         .library(name: "SwiftStateMachine", targets: ["SwiftStateMachine"]),
         .executable(name: "Benchmarks", targets: ["Benchmarks"]),
         .executable(name: "CaseStudies", targets: ["CaseStudies"]),
@@ -127,6 +128,15 @@ let package = Package(
             dependencies: [
                 "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "CSQLite",
             ]
+        ),
+        // Durable machines on a PostgreSQL server, apart so that SQLite users link no libpq.
+        // CLibPQ links Debian's libpq (libpq-dev; scripts/setup installs it) through a module
+        // map that includes postgresql/libpq-fe.h, without pkg-config.
+        .systemLibrary(name: "CLibPQ", path: "Modules/CLibPQ"),
+        .library(
+            "StateMachinePostgreSQL",
+            path: "Modules/StateMachinePostgreSQL",
+            dependencies: ["StateMachineDurable", "StateMachineSupport", "CLibPQ"]
         ),
         // Durable SCXML sessions, apart so that a Core or table user of durable machines
         // links neither FoundationXML nor duktape.
@@ -239,12 +249,16 @@ let package = Package(
             dependencies: [
                 "CAllocationCounter", "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
                 "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast", "StateMachineDump",
-                "StateMachineSupport", "StateMachineDurable", "CSQLite",
+                "StateMachineSupport", "StateMachineDurable", "CSQLite", "StateMachinePostgreSQL", "CLibPQ",
+                "PostgreSQLTestCluster",
             ]
         ),
 
         // MARK: Tests
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        // A PostgreSQL cluster of a test's (or a benchmark's) own, started with initdb and pg_ctl
+        // and stopped when its process ends: used by the tests and by Benchmarks.
+        .library("PostgreSQLTestCluster", path: "Tests/PostgreSQLTestCluster", dependencies: ["StateMachineSupport"]),
         .library(
             "TestSupport",
             path: "Tests/TestSupport",
@@ -326,7 +340,7 @@ let package = Package(
             path: "Tests/DurableWorker",
             dependencies: [
                 "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineSCXML", "StateMachineECMAScript",
-                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy",
+                "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachinePostgreSQL",
             ]
         ),
         .tests(
@@ -334,7 +348,17 @@ let package = Package(
             dependencies: [
                 "StateMachineDurable", "StateMachineDurableSCXML", "StateMachineECMAScript", "StateMachineSCXML",
                 "StateMachineCore", "StateMachineTable", "StateMachineHierarchy", "StateMachineSupport", "TestSupport",
-                "DurableWorker",
+                "DurableWorker", "StateMachinePostgreSQL", "PostgreSQLTestCluster",
+            ]
+        ),
+        // Several DurableWorker processes serving one PostgreSQL store: takeover, kills, a
+        // server restart, a malformed row.
+        .tests(
+            "StateMachinePostgreSQLTests",
+            dependencies: [
+                "StateMachinePostgreSQL", "StateMachineDurable", "StateMachineCore", "StateMachineSupport",
+                "TestSupport",
+                "DurableWorker", "PostgreSQLTestCluster",
             ]
         ),
         .tests(
@@ -344,7 +368,7 @@ let package = Package(
                 "StateMachineHierarchy", "StateMachineSCXML", "StateMachineECMAScript", "StateMachineBroadcast",
                 "StateMachineDump",
                 "StateMachineUI", "StateMachineGraph", "SwiftStateMachine", "StateMachineDurable",
-                "StateMachineDurableSCXML",
+                "StateMachineDurableSCXML", "StateMachinePostgreSQL",
             ]
         ),
         .tests(

@@ -9,7 +9,8 @@ import StateMachineTable
 ///   (same schema, same bytes), with `synchronous` FULL (the default; target ≤ 1.5x) and
 ///   NORMAL (target ≤ 1.5x);
 /// - events per second for one machine with 64 concurrent senders (group commit), and for
-///   1,000 machines with an event each in flight, with FULL and NORMAL (no target: figures).
+///   1,000 machines with an event each in flight, with FULL and NORMAL (no target: figures);
+/// - the PostgreSQL figures (`PostgreSQLBenchmarks`).
 enum DurableBenchmarks {
     static func run(_ report: SuiteReport) async throws {
         for synchronous in [SQLiteStore.Synchronous.full, .normal] {
@@ -17,6 +18,7 @@ enum DurableBenchmarks {
             if report.wants("event.\(level)") { try await event(report, synchronous) }
             if report.wants("throughput.\(level)") { try await throughput(report, synchronous) }
         }
+        try await PostgreSQLBenchmarks.run(report)
     }
 
     enum Gate: String, Codable, Hashable, Sendable { case locked, unlocked }
@@ -40,7 +42,8 @@ enum DurableBenchmarks {
 
     /// A fresh folder under the temporary folder, removed after `body`.
     static func withFolder<T>(_ body: (String) async throws -> T) async throws -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("durable-bench-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("durable-bench-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         return try await body(folder)
@@ -161,7 +164,13 @@ enum DurableBenchmarks {
                 &insert,
                 nil
             )
-            sqlite3_prepare_v2(handle, "UPDATE machines SET state = ?, last_sequence = ? WHERE key = 'gate'", -1, &update, nil)
+            sqlite3_prepare_v2(
+                handle,
+                "UPDATE machines SET state = ?, last_sequence = ? WHERE key = 'gate'",
+                -1,
+                &update,
+                nil
+            )
         }
 
         deinit {

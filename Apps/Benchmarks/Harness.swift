@@ -62,10 +62,14 @@ enum Target: Sendable {
     case atMost(Double)
     /// The median is at most this multiple of the baseline's median.
     case ratioAtMost(Double)
+    /// Every repetition is at most this value, in the figure's unit.
+    case everyAtMost(Double)
 
-    func isMet(median: Double, baseline: Double?) -> Bool {
+    func isMet(_ sample: Sample, baseline: Double?) -> Bool {
+        let median = sample.median
         switch self {
         case .atMost(let limit): return median <= limit
+        case .everyAtMost(let limit): return sample.max <= limit
         case .ratioAtMost(let limit):
             guard let baseline, baseline > 0 else { return false }
             return median / baseline <= limit
@@ -76,6 +80,7 @@ enum Target: Sendable {
         switch self {
         case .atMost(let limit): "<= \(Sample.format(limit)) \(unit)"
         case .ratioAtMost(let limit): "<= \(Sample.format(limit))x baseline"
+        case .everyAtMost(let limit): "every run <= \(Sample.format(limit)) \(unit)"
         }
     }
 }
@@ -116,7 +121,7 @@ struct Figure: Sendable, Encodable {
         self.baselineName = baselineName
         self.baseline = baseline
         self.target = target?.text(unit: unit)
-        self.met = target?.isMet(median: sample.median, baseline: baseline?.median)
+        self.met = target?.isMet(sample, baseline: baseline?.median)
         self.note = note
     }
 

@@ -52,6 +52,15 @@ if CommandLine.arguments.dropFirst().first == "profile" {
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst().first == "postgresql-worker" {
+    do {
+        try await PostgreSQLBenchmarks.serveInThisProcess(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "scale-load" {
     do {
         try ScaleBenchmarks.loadInFreshProcess(Array(CommandLine.arguments.dropFirst(2)))

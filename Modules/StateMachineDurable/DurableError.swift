@@ -26,6 +26,15 @@ public enum DurableError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed(key: String)
     /// The store's clock is the wall clock, which cannot be set.
     case notManualClock
+    /// A database server (`server`: where the store's connection string points) refused a
+    /// statement, with its SQLSTATE `code`: the transaction was rolled back.
+    case server(String, code: String, message: String)
+    /// The store's server could not be reached within its reconnect timeout: nothing was
+    /// written (or, for a commit, the journal was checked before it was repeated).
+    case unreachable(server: String, message: String)
+    /// This process's claim on machine `key` ended (its connection was lost and another
+    /// process took the machine over): the machine cannot commit here; close it.
+    case claimLost(key: String)
 
     /// What went wrong, in one sentence.
     public var description: String {
@@ -41,6 +50,9 @@ public enum DurableError: Error, Sendable, Equatable, CustomStringConvertible {
         case .encoding(let message): message
         case .closed(let key): "machine '\(key)' is closed"
         case .notManualClock: "the store runs on the wall clock, which cannot be set or advanced"
+        case .server(let server, let code, let message): "\(server): PostgreSQL error \(code): \(message)"
+        case .unreachable(let server, let message): "\(server) cannot be reached (\(message)); nothing was written"
+        case .claimLost(let key): "machine '\(key)' was taken over by another process; close it here"
         }
     }
 }

@@ -4,6 +4,12 @@
 // standard output once it is committed, and appends every delivered effect to a file.
 //
 //   DurableWorker FORM STORE EFFECTS [full|normal]
+//   DurableWorker serve CONNECTION EFFECTS SCHEMA [POLL_MS]
+//
+// The second form (Tests/StateMachinePostgreSQLTests) serves the Core tally machines of a
+// PostgreSQL store with a MachineWorker, on the store's manual clock, until its standard input
+// closes: it prints `ready` once serving, `connection lost: …` and `connection restored` as
+// its store reports them, and `failure MACHINE: …` for a machine it cannot open or drive.
 //
 // Input lines: `INDEX send EVENT` (sent with the idempotency key `eINDEX`), `INDEX clock NS`
 // (the store's manual clock moved to NS) and `dump` (prints `state STATE`, closes the
@@ -13,9 +19,18 @@ import StateMachineCore
 import StateMachineDurable
 import StateMachineDurableSCXML
 import StateMachineHierarchy
+import StateMachinePostgreSQL
 import StateMachineTable
 
 let arguments = CommandLine.arguments
+if arguments.count >= 5, arguments[1] == "serve" {
+    await serve(
+        connection: arguments[2],
+        schema: arguments[4],
+        pollMilliseconds: arguments.count > 5 ? Int(arguments[5]) ?? 20 : 20
+    )
+    exit(0)
+}
 guard arguments.count >= 4 else {
     FileHandle.standardError.write(Data("usage: DurableWorker FORM STORE EFFECTS [full|normal]\n".utf8))
     exit(2)
@@ -24,7 +39,7 @@ let (formName, storePath) = (arguments[1], arguments[2])
 let synchronous: SQLiteStore.Synchronous = arguments.count > 4 && arguments[4] == "full" ? .full : .normal
 
 /// Writes `line` and a newline to standard output, unbuffered.
-func say(_ line: String) {
+@Sendable func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
@@ -58,34 +73,41 @@ struct MachineDriver<Form: DurableForm>: Driver {
 let store = try SQLiteStore(path: storePath, synchronous: synchronous, clock: .manual)
 let driver: any Driver = try await {
     switch formName {
-    case "table": return MachineDriver(
-        machine: try await store.open("machine", WorkerForms.table()),
-        parse: { WorkerForms.Input(rawValue: $0)! },
-        describe: { $0.rawValue }
-    )
-    case "core": return MachineDriver(
-        machine: try await store.open("machine", WorkerForms.core()),
-        parse: WorkerForms.coreEvent,
-        describe: { "\($0)" }
-    )
-    case "chart": return MachineDriver(
-        machine: try await store.open("machine", try WorkerForms.chart()),
-        parse: { .init($0) },
-        describe: { $0.joined(separator: ",") }
-    )
-    case "json": return MachineDriver(
-        machine: try await store.open("machine", try WorkerForms.json()),
-        parse: { .init($0) },
-        describe: { $0.joined(separator: ",") }
-    )
-    case "scxml": return MachineDriver(
-        machine: try await store.open("machine", try WorkerForms.scxml()),
-        parse: { .init($0) },
-        describe: { state in
-            let variables = state.variables.keys.sorted().map { "\($0)=\(state.variables[$0].map { "\($0)" } ?? "")" }
-            return (state.configuration + variables).joined(separator: ",")
-        }
-    )
+    case "table":
+        return MachineDriver(
+            machine: try await store.open("machine", WorkerForms.table()),
+            parse: { WorkerForms.Input(rawValue: $0)! },
+            describe: { $0.rawValue }
+        )
+    case "core":
+        return MachineDriver(
+            machine: try await store.open("machine", WorkerForms.core()),
+            parse: WorkerForms.coreEvent,
+            describe: { "\($0)" }
+        )
+    case "chart":
+        return MachineDriver(
+            machine: try await store.open("machine", try WorkerForms.chart()),
+            parse: { .init($0) },
+            describe: { $0.joined(separator: ",") }
+        )
+    case "json":
+        return MachineDriver(
+            machine: try await store.open("machine", try WorkerForms.json()),
+            parse: { .init($0) },
+            describe: { $0.joined(separator: ",") }
+        )
+    case "scxml":
+        return MachineDriver(
+            machine: try await store.open("machine", try WorkerForms.scxml()),
+            parse: { .init($0) },
+            describe: { state in
+                let variables = state.variables.keys.sorted().map {
+                    "\($0)=\(state.variables[$0].map { "\($0)" } ?? "")"
+                }
+                return (state.configuration + variables).joined(separator: ",")
+            }
+        )
     default:
         FileHandle.standardError.write(Data("DurableWorker: unknown form '\(formName)'\n".utf8))
         exit(2)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The README's first command: `scripts/setup` says what it did. Where the tests run,
-/// everything it installs is there already (the build needs readline, duktape and SQLite, the test
+/// everything it installs is there already (the build needs readline, duktape, SQLite and libpq, the test
 /// plans python3, the diagram tests graphviz, the W3C conformance tests xsltproc), so it must
 /// say that nothing was needed, naming what it found.
 ///
@@ -19,7 +19,7 @@ struct SetupScriptTests {
         #expect(status == 0, "\(text)")
         #expect(
             text
-                == "scripts/setup: nothing to install (libreadline-dev duktape-dev libsqlite3-dev python3 graphviz xsltproc already there)\n"
+                == "scripts/setup: nothing to install (libreadline-dev duktape-dev libsqlite3-dev postgresql libpq-dev python3 graphviz xsltproc already there)\n"
         )
     }
 

@@ -81,11 +81,14 @@ func tallyForm(closureOutput: Bool = false) -> DurableCore<Int, TallyEvent> {
 
 @Suite("Durable Core machines", .serialized)
 struct DurableCoreTests {
-    @Test("outputs are recorded by name, performed after the commit, and their feedback applied once")
-    func effects() async throws {
-        try await withTemporaryFolder { folder in
+    @Test(
+        "outputs are recorded by name, performed after the commit, and their feedback applied once",
+        arguments: StoreKind.allCases
+    )
+    func effects(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
             announced.withLock { $0.removeAll() }
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let store = try await stores.open(clock: .manual)
             let tally = try await store.open("tally", tallyForm())
             try await tally.send(Add(amount: 2))
             try await tally.send(Add(amount: 3))
@@ -108,10 +111,10 @@ struct DurableCoreTests {
         }
     }
 
-    @Test("a Delayed output is stored as a timer and fires on the store's clock")
-    func delayed() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test("a Delayed output is stored as a timer and fires on the store's clock", arguments: StoreKind.allCases)
+    func delayed(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let tally = try await store.open("tally", tallyForm())
             try await tally.send(Add(amount: 4))
             try await tally.send(Arm())
@@ -125,10 +128,13 @@ struct DurableCoreTests {
         }
     }
 
-    @Test("an output made from a closure, or an unregistered event, fails its step and commits nothing")
-    func unstorable() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "an output made from a closure, or an unregistered event, fails its step and commits nothing",
+        arguments: StoreKind.allCases
+    )
+    func unstorable(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let tally = try await store.open("tally", tallyForm(closureOutput: true))
             await #expect {
                 try await tally.send(Add(amount: 1))

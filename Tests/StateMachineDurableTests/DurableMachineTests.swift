@@ -5,15 +5,14 @@ import StateMachineTable
 import TestSupport
 import Testing
 
-@Suite("Durable machines on SQLite")
+@Suite("Durable machines on each store")
 struct DurableMachineTests {
-    @Test("a table's state, journal and outbox survive closing and reopening the store")
-    func reopen() async throws {
-        try await withTemporaryFolder { folder in
-            let path = folder + "/machines.sqlite"
+    @Test("a table's state, journal and outbox survive closing and reopening the store", arguments: StoreKind.allCases)
+    func reopen(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
             let deliveries = Deliveries()
             do {
-                let store = try SQLiteStore(path: path, clock: .manual)
+                let store = try await stores.open(clock: .manual)
                 let gate = try await store.open("gate", try turnstile(deliveries))
                 let receipt = try await gate.send(.coin)
                 #expect(receipt.sequence == 1 && !receipt.isDuplicate)
@@ -22,7 +21,7 @@ struct DurableMachineTests {
                 await gate.close()
             }
             #expect(deliveries.all == ["unlock gate/1/0"])
-            let store = try SQLiteStore(path: path, clock: .manual)
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(deliveries))
             #expect(await gate.state == .unlocked)
             try await gate.send(.push)
@@ -36,10 +35,13 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("an event sent with an idempotency key is applied once however often it is sent")
-    func idempotency() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "an event sent with an idempotency key is applied once however often it is sent",
+        arguments: StoreKind.allCases
+    )
+    func idempotency(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(Deliveries()))
             let first = try await gate.send(.coin, idempotencyKey: "coin-1")
             let again = try await gate.send(.coin, idempotencyKey: "coin-1")
@@ -58,10 +60,13 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("concurrent sends are each applied once, numbered in the order they were applied")
-    func groupCommit() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "concurrent sends are each applied once, numbered in the order they were applied",
+        arguments: StoreKind.allCases
+    )
+    func groupCommit(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(Deliveries()))
             let sequences = try await withThrowingTaskGroup(of: Int64?.self) { group in
                 for index in 0..<200 {
@@ -77,10 +82,13 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("an effect whose delivery failed is delivered after reopening, with the same key")
-    func atLeastOnce() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "an effect whose delivery failed is delivered after reopening, with the same key",
+        arguments: StoreKind.allCases
+    )
+    func atLeastOnce(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let deliveries = Deliveries()
             let failing = try await store.open("gate", try turnstile(deliveries, failing: true))
             try await failing.send(.coin)
@@ -96,10 +104,13 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a scheduled event fires at its due time on the store's clock, and a cancelled one does not")
-    func scheduledEvents() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "a scheduled event fires at its due time on the store's clock, and a cancelled one does not",
+        arguments: StoreKind.allCases
+    )
+    func scheduledEvents(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(Deliveries()))
             try await gate.send(.coin)
             #expect(await gate.timers.map(\.id) == ["relock"])
@@ -118,18 +129,25 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a timer that fell due while the machine was closed fires, is dropped or restarts, as chosen")
-    func timerPolicies() async throws {
+    @Test(
+        "a timer that fell due while the machine was closed fires, is dropped or restarts, as chosen",
+        arguments: StoreKind.allCases
+    )
+    func timerPolicies(kind: StoreKind) async throws {
         for policy in [DurableTimerPolicy.fire, .drop, .restart] {
-            try await withTemporaryFolder { folder in
-                let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            try await withStores(kind) { stores in
+                let store = try await stores.open(clock: .manual)
                 let deliveries = Deliveries()
                 let door = try await store.open("door", try doorChart(deliveries))
                 try await door.send(.init("open"))
                 #expect(await door.state == ["opened"])
                 await door.close()
                 try await store.advanceClock(by: .seconds(60))
-                let reopened = try await store.open("door", try doorChart(deliveries), options: .init(timerPolicy: policy))
+                let reopened = try await store.open(
+                    "door",
+                    try doorChart(deliveries),
+                    options: .init(timerPolicy: policy)
+                )
                 switch policy {
                 case .fire:
                     #expect(await reopened.state == ["closed"])
@@ -150,10 +168,13 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a machine stored by another definition is refused, naming both, unless migrated")
-    func definitionChange() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "a machine stored by another definition is refused, naming both, unless migrated",
+        arguments: StoreKind.allCases
+    )
+    func definitionChange(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(Deliveries(), version: "1"))
             try await gate.send(.coin)
             await gate.close()
@@ -161,7 +182,9 @@ struct DurableMachineTests {
             await #expect {
                 _ = try await store.open("gate", next)
             } throws: { error in
-                guard case DurableError.definitionChanged(let key, let stored, let opening) = error else { return false }
+                guard case DurableError.definitionChanged(let key, let stored, let opening) = error else {
+                    return false
+                }
                 return key == "gate" && stored.version == "1" && opening.version == "2"
                     && "\(error)".contains("version 1") && "\(error)".contains("version 2")
             }
@@ -172,12 +195,12 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a machine open in this process cannot be opened again until it is closed")
-    func claim() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test("a machine open in this process cannot be opened again until it is closed", arguments: StoreKind.allCases)
+    func claim(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(Deliveries()))
-            let other = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            let other = try await stores.open(clock: .manual)
             await #expect(throws: DurableError.self) { _ = try await other.open("gate", try turnstile(Deliveries())) }
             await gate.close()
             let again = try await other.open("gate", try turnstile(Deliveries()))
@@ -185,13 +208,15 @@ struct DurableMachineTests {
         }
     }
 
-    @Test("a statechart's delayed transition is stored by due time and fires after a restart")
-    func chartTimer() async throws {
-        try await withTemporaryFolder { folder in
-            let path = folder + "/m.sqlite"
+    @Test(
+        "a statechart's delayed transition is stored by due time and fires after a restart",
+        arguments: StoreKind.allCases
+    )
+    func chartTimer(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
             let deliveries = Deliveries()
             do {
-                let store = try SQLiteStore(path: path, clock: .manual)
+                let store = try await stores.open(clock: .manual)
                 try await store.advanceClock(by: .seconds(5))
                 let door = try await store.open("door", try doorChart(deliveries))
                 try await door.send(.init("open"))
@@ -200,7 +225,7 @@ struct DurableMachineTests {
                 await door.settle()
                 await door.close()
             }
-            let store = try SQLiteStore(path: path, clock: .manual)
+            let store = try await stores.open(clock: .manual)
             let door = try await store.open("door", try doorChart(deliveries))
             #expect(await door.timers.map(\.due) == [15_000_000_000])
             try await store.advanceClock(by: .seconds(5))
@@ -216,10 +241,13 @@ struct DurableMachineTests {
 
 @Suite("Durable machines: the inbox and errors", .timeLimit(.minutes(1)))
 struct DurableInboxTests {
-    @Test("events accepted by the inbox while the machine is closed are applied, in order and once, when it opens")
-    func inboxAppliedOnOpen() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "events accepted by the inbox while the machine is closed are applied, in order and once, when it opens",
+        arguments: StoreKind.allCases
+    )
+    func inboxAppliedOnOpen(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(Deliveries()))
             try await gate.send(.push)
             await gate.close()
@@ -227,11 +255,21 @@ struct DurableInboxTests {
             for (index, event) in [Input.coin, .push, .coin].enumerated() {
                 let id = try await store.post(
                     "gate",
-                    InboxEntry(kind: .posted, payload: Data("\"\(event.rawValue)\"".utf8), idempotencyKey: "p\(index)", time: 0)
+                    InboxEntry(
+                        kind: .posted,
+                        payload: Data("\"\(event.rawValue)\"".utf8),
+                        idempotencyKey: "p\(index)",
+                        time: 0
+                    )
                 )
                 #expect(id != nil)
             }
-            #expect(try await store.post("gate", InboxEntry(kind: .posted, payload: Data("\"push\"".utf8), idempotencyKey: "p1", time: 0)) == nil)
+            #expect(
+                try await store.post(
+                    "gate",
+                    InboxEntry(kind: .posted, payload: Data("\"push\"".utf8), idempotencyKey: "p1", time: 0)
+                ) == nil
+            )
             #expect(try await store.inspect("gate")?.unapplied.count == 3)
             let reopened = try await store.open("gate", try turnstile(Deliveries()))
             #expect(await reopened.state == .unlocked)
@@ -243,10 +281,10 @@ struct DurableInboxTests {
         }
     }
 
-    @Test("post journals an event and the machine applies it after the events before it")
-    func post() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test("post journals an event and the machine applies it after the events before it", arguments: StoreKind.allCases)
+    func post(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let gate = try await store.open("gate", try turnstile(Deliveries()))
             let receipt = try await gate.post(.coin, idempotencyKey: "first")
             #expect(!receipt.isDuplicate)
@@ -263,14 +301,30 @@ struct DurableInboxTests {
     func messages() {
         let identity = DefinitionIdentity(version: "1", fingerprint: "00ff")
         let cases: [(DurableError, String)] = [
-            (.corrupt(path: "/x", message: "file is not a database"), "/x is not a valid store (file is not a database); nothing was written"),
-            (.readOnly(path: "/x", message: "attempt to write"), "/x is read-only (attempt to write); nothing was written"),
-            (.full(path: "/x", message: "database or disk is full"), "/x is full (database or disk is full); the transaction was rolled back"),
-            (.busy(path: "/x", message: "database is locked"), "/x stayed locked by another connection (database is locked)"),
+            (
+                .corrupt(path: "/x", message: "file is not a database"),
+                "/x is not a valid store (file is not a database); nothing was written"
+            ),
+            (
+                .readOnly(path: "/x", message: "attempt to write"),
+                "/x is read-only (attempt to write); nothing was written"
+            ),
+            (
+                .full(path: "/x", message: "database or disk is full"),
+                "/x is full (database or disk is full); the transaction was rolled back"
+            ),
+            (
+                .busy(path: "/x", message: "database is locked"),
+                "/x stayed locked by another connection (database is locked)"
+            ),
             (.storage(path: "/x", code: 1, message: "oops"), "/x: SQLite error 1: oops"),
             (.machineInUse(key: "k", owner: "b:1:2"), "machine 'k' is open in another live process (b:1:2)"),
             (
-                .definitionChanged(key: "k", stored: identity, opening: DefinitionIdentity(version: "2", fingerprint: "ff00")),
+                .definitionChanged(
+                    key: "k",
+                    stored: identity,
+                    opening: DefinitionIdentity(version: "2", fingerprint: "ff00")
+                ),
                 "machine 'k' was stored with version 1 (fingerprint 00ff) and is opened with version 2 (fingerprint ff00); pass a migration to open it"
             ),
             (.closed(key: "k"), "machine 'k' is closed"),
@@ -279,10 +333,10 @@ struct DurableInboxTests {
         for (error, message) in cases { #expect("\(error)" == message) }
     }
 
-    @Test("the wall clock cannot be set; timers on it fire when they fall due")
-    func wallClock() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite")
+    @Test("the wall clock cannot be set; timers on it fire when they fall due", arguments: StoreKind.allCases)
+    func wallClock(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open()
             await #expect(throws: DurableError.notManualClock) { try await store.advanceClock(by: .seconds(1)) }
             let form = try DurableStatechart<String, String, Int>(version: "1") { _ in
                 Chart.Definition(name: "blink") {

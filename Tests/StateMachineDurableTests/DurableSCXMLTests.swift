@@ -121,21 +121,20 @@ final class SentLog: Sendable {
 
 struct HandlerFailure: Error {}
 
-@Suite("Durable SCXML sessions on SQLite")
+@Suite("Durable SCXML sessions on each store")
 struct DurableSCXMLTests {
-    @Test("a session's ECMAScript variables survive closing and reopening the store")
-    func variablesSurvive() async throws {
-        try await withTemporaryFolder { folder in
-            let path = folder + "/m.sqlite"
+    @Test("a session's ECMAScript variables survive closing and reopening the store", arguments: StoreKind.allCases)
+    func variablesSurvive(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
             do {
-                let store = try SQLiteStore(path: path, clock: .manual)
+                let store = try await stores.open(clock: .manual)
                 let basket = try await store.open("basket", DurableSCXML(version: "1", document: try basketDocument()))
                 try await basket.send(.init("add", data: .string("apple")))
                 try await basket.send(.init("add", data: .string("pear")))
                 #expect(await basket.state.variables["count"] == .number(2))
                 await basket.close()
             }
-            let store = try SQLiteStore(path: path, clock: .manual)
+            let store = try await stores.open(clock: .manual)
             let basket = try await store.open("basket", DurableSCXML(version: "1", document: try basketDocument()))
             let state = await basket.state
             #expect(state.configuration == ["idle"])
@@ -149,13 +148,15 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a delayed send is stored by its due time and fires after a restart, at that time")
-    func delayedSend() async throws {
-        try await withTemporaryFolder { folder in
-            let path = folder + "/m.sqlite"
+    @Test(
+        "a delayed send is stored by its due time and fires after a restart, at that time",
+        arguments: StoreKind.allCases
+    )
+    func delayedSend(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
             let form = DurableSCXML(version: "1", document: try basketDocument())
             do {
-                let store = try SQLiteStore(path: path, clock: .manual)
+                let store = try await stores.open(clock: .manual)
                 try await store.advanceClock(by: .seconds(5))
                 let basket = try await store.open("basket", form)
                 try await basket.send(.init("arm"))
@@ -164,7 +165,7 @@ struct DurableSCXMLTests {
                 try await store.advanceClock(by: .seconds(4))
                 await basket.close()
             }
-            let store = try SQLiteStore(path: path, clock: .manual)
+            let store = try await stores.open(clock: .manual)
             let basket = try await store.open("basket", form)
             #expect(await basket.timers.map(\.id) == ["send:ring"])
             #expect(await basket.timers.map(\.due) == [15_000_000_000])
@@ -179,10 +180,10 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a cancelled delayed send is no longer a timer")
-    func cancelledSend() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test("a cancelled delayed send is no longer a timer", arguments: StoreKind.allCases)
+    func cancelledSend(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let basket = try await store.open("basket", DurableSCXML(version: "1", document: try basketDocument()))
             try await basket.send(.init("arm"))
             try await basket.send(.init("disarm"))
@@ -194,11 +195,14 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a delayed send that fell due while the session was closed fires, is dropped or restarts, as chosen")
-    func timerPolicies() async throws {
+    @Test(
+        "a delayed send that fell due while the session was closed fires, is dropped or restarts, as chosen",
+        arguments: StoreKind.allCases
+    )
+    func timerPolicies(kind: StoreKind) async throws {
         for policy in [DurableTimerPolicy.fire, .drop, .restart] {
-            try await withTemporaryFolder { folder in
-                let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+            try await withStores(kind) { stores in
+                let store = try await stores.open(clock: .manual)
                 let form = DurableSCXML(version: "1", document: try basketDocument())
                 let basket = try await store.open("basket", form)
                 try await basket.send(.init("arm"))
@@ -224,11 +228,12 @@ struct DurableSCXMLTests {
     }
 
     @Test(
-        "a send to a target outside the process goes through the outbox, with a key that stays the same until it is delivered"
+        "a send to a target outside the process goes through the outbox, with a key that stays the same until it is delivered",
+        arguments: StoreKind.allCases
     )
-    func outboxSend() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    func outboxSend(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let log = SentLog()
             let failing = DurableSCXML(version: "1", document: try shopDocument()) { send, effect in
                 log.record(send, effect)
@@ -267,18 +272,18 @@ struct DurableSCXMLTests {
     }
 
     @Test(
-        "a delayed send outside the process waits as a timer, across a restart, then goes through the outbox; a cancelled one never does"
+        "a delayed send outside the process waits as a timer, across a restart, then goes through the outbox; a cancelled one never does",
+        arguments: StoreKind.allCases
     )
-    func delayedOutboxSend() async throws {
-        try await withTemporaryFolder { folder in
-            let path = folder + "/m.sqlite"
+    func delayedOutboxSend(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
             let log = SentLog()
             let form = DurableSCXML(version: "1", document: try reminderDocument()) { send, effect in
                 log.record(send, effect)
                 return nil
             }
             do {
-                let store = try SQLiteStore(path: path, clock: .manual)
+                let store = try await stores.open(clock: .manual)
                 let reminder = try await store.open("reminder", form)
                 try await reminder.send(.init("order"))
                 #expect(await reminder.timers.map(\.id) == ["send:remind"])
@@ -286,7 +291,7 @@ struct DurableSCXMLTests {
                 await reminder.close()
                 #expect(try await store.outbox(of: "reminder").isEmpty)
             }
-            let store = try SQLiteStore(path: path, clock: .manual)
+            let store = try await stores.open(clock: .manual)
             let reminder = try await store.open("reminder", form)
             #expect(await reminder.timers.map(\.id) == ["send:remind"])
             try await store.advanceClock(by: .seconds(5))
@@ -307,10 +312,13 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("without a send handler, a send outside the process raises error.execution as in a plain interpreter")
-    func noSendHandler() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "without a send handler, a send outside the process raises error.execution as in a plain interpreter",
+        arguments: StoreKind.allCases
+    )
+    func noSendHandler(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let shop = try await store.open("shop", DurableSCXML(version: "1", document: try shopDocument()))
             try await shop.send(.init("order", data: .number(7)))
             #expect(await shop.state.configuration == ["failed"])
@@ -319,13 +327,15 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("an invoked child's variables and delayed send are stored with its parent and reopened with it")
-    func invokedChild() async throws {
-        try await withTemporaryFolder { folder in
-            let path = folder + "/m.sqlite"
+    @Test(
+        "an invoked child's variables and delayed send are stored with its parent and reopened with it",
+        arguments: StoreKind.allCases
+    )
+    func invokedChild(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
             let form = DurableSCXML(version: "1", document: try parentDocument())
             do {
-                let store = try SQLiteStore(path: path, clock: .manual)
+                let store = try await stores.open(clock: .manual)
                 let parent = try await store.open("parent", form)
                 #expect(await parent.timers.map(\.id) == ["invoke:worker/send:#1"])
                 try await parent.send(.init("tick"))
@@ -334,7 +344,7 @@ struct DurableSCXMLTests {
                 try await store.advanceClock(by: .seconds(10))
                 await parent.close()
             }
-            let store = try SQLiteStore(path: path, clock: .manual)
+            let store = try await stores.open(clock: .manual)
             let parent = try await store.open("parent", form)
             #expect(await parent.timers.map(\.id) == ["invoke:worker/send:#1"])
             #expect(await parent.timers.map(\.due) == [30_000_000_000])
@@ -346,10 +356,13 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("an invoked child's delayed send that fell due while its parent was closed fires on reopening")
-    func invokedChildTimer() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "an invoked child's delayed send that fell due while its parent was closed fires on reopening",
+        arguments: StoreKind.allCases
+    )
+    func invokedChildTimer(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let form = DurableSCXML(version: "1", document: try parentDocument())
             let parent = try await store.open("parent", form)
             await parent.close()
@@ -361,10 +374,13 @@ struct DurableSCXMLTests {
         }
     }
 
-    @Test("a session stored by another document is refused; a change of layout alone is no change")
-    func definitionChange() async throws {
-        try await withTemporaryFolder { folder in
-            let store = try SQLiteStore(path: folder + "/m.sqlite", clock: .manual)
+    @Test(
+        "a session stored by another document is refused; a change of layout alone is no change",
+        arguments: StoreKind.allCases
+    )
+    func definitionChange(kind: StoreKind) async throws {
+        try await withStores(kind) { stores in
+            let store = try await stores.open(clock: .manual)
             let original = DurableSCXML(version: "1", document: try basketDocument())
             #expect(
                 DurableSCXML(version: "1", document: try basketDocument(layout: "\n\n   ")).identity

@@ -1,8 +1,12 @@
 import Foundation
+import PostgreSQLTestCluster
 import StateMachineDurable
 import StateMachineHierarchy
+import StateMachinePostgreSQL
 import StateMachineSupport
 import StateMachineTable
+import TestSupport
+import Testing
 
 /// A folder of its own under the system's temporary folder, removed when `body` returns or throws.
 func withTemporaryFolder<T>(_ body: (String) async throws -> T) async throws -> T {
@@ -48,7 +52,11 @@ struct TurnstileTable: SyntaxBuilder {
     }
 }
 
-func turnstile(_ deliveries: Deliveries, version: String = "1", failing: Bool = false) throws -> DurableTable<Gate, Input> {
+func turnstile(
+    _ deliveries: Deliveries,
+    version: String = "1",
+    failing: Bool = false
+) throws -> DurableTable<Gate, Input> {
     try DurableTable<Gate, Input>(
         version: version,
         initialState: .locked,
@@ -70,10 +78,12 @@ typealias Chart = Statechart<String, String, Int>
 func doorChart(_ deliveries: Deliveries, version: String = "1") throws -> DurableStatechart<String, String, Int> {
     try DurableStatechart<String, String, Int>(
         version: version,
-        effects: ["opened": { effect in
-            deliveries.record(effect)
-            return nil
-        }]
+        effects: [
+            "opened": { effect in
+                deliveries.record(effect)
+                return nil
+            }
+        ]
     ) { effects in
         Chart.Definition(name: "door") {
             Chart.State("closed").on("open", to: "opened", action: { _ in effects.emit("opened") })
@@ -81,5 +91,40 @@ func doorChart(_ deliveries: Deliveries, version: String = "1") throws -> Durabl
                 .on("close", to: "closed")
                 .after(.seconds(10), to: "closed")
         }
+    }
+}
+
+/// The stores every guarantee is tested on: the same test runs once on each.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgresql
+
+    var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
+}
+
+/// Where a test's stores live: a temporary folder (SQLite's file), or a schema of its own in
+/// the test process's PostgreSQL cluster. `open` opens the test's store, again and again:
+/// each call is another connection to the same data, as another program's would be.
+struct TestStores: Sendable {
+    let kind: StoreKind
+    let folder: String
+    let schema: String
+    let cluster: PostgreSQLCluster?
+
+    func open(clock: DurableClock = .system) async throws -> any DurableStore {
+        switch kind {
+        case .sqlite: try SQLiteStore(path: folder + "/m.sqlite", clock: clock)
+        case .postgresql: try await PostgreSQLStore(connection: cluster!.connection, schema: schema, clock: clock)
+        }
+    }
+}
+
+/// Runs `body` with a fresh store of `kind` (removed afterwards).
+func withStores<T>(_ kind: StoreKind, _ body: (TestStores) async throws -> T) async throws -> T {
+    try await withTemporaryFolder { folder in
+        let cluster = kind == .postgresql ? try await PostgreSQLCluster.shared() : nil
+        return try await body(
+            TestStores(kind: kind, folder: folder, schema: PostgreSQLCluster.uniqueSchema(), cluster: cluster)
+        )
     }
 }

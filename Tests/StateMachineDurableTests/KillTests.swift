@@ -23,7 +23,10 @@ struct KillTests {
     static let kills = environment["DURABLE_KILLS"].flatMap(Int.init) ?? 20
     static let synchronous = environment["DURABLE_KILL_SYNCHRONOUS"] ?? "normal"
 
-    @Test("the final state, journal and effects of a killed run equal an uninterrupted run's", arguments: KillScript.forms)
+    @Test(
+        "the final state, journal and effects of a killed run equal an uninterrupted run's",
+        arguments: KillScript.forms
+    )
     func killed(form: String) async throws {
         signal(SIGPIPE, SIG_IGN)
         var random = SplitMix64(seed: UInt64(form.utf8.reduce(41) { $0 &* 31 &+ UInt64($1) }))
@@ -32,7 +35,9 @@ struct KillTests {
             let reference = try await KillScript.run(form, script, in: folder + "/reference", killAt: [])
             #expect(reference.restarts == 0)
             var chosen: Set<Int> = []
-            while chosen.count < min(Self.kills, script.count - 1) { chosen.insert(Int.random(in: 1..<script.count, using: &random)) }
+            while chosen.count < min(Self.kills, script.count - 1) {
+                chosen.insert(Int.random(in: 1..<script.count, using: &random))
+            }
             let points = chosen.sorted()
             let killed = try await KillScript.run(form, script, in: folder + "/killed", killAt: points)
             #expect(killed.restarts == points.count)
@@ -51,7 +56,9 @@ struct KillTests {
                 #expect(payloads[key, default: line] == line, "effect \(key) delivered with two payloads")
                 payloads[key] = line
             }
-            print("kill -9 \(form): \(script.count) lines, \(points.count) kills, \(killed.journal.count) journal entries, \(Set(killed.effects).count) effects (\(killed.effects.count - Set(killed.effects).count) delivered again with the same key)")
+            print(
+                "kill -9 \(form): \(script.count) lines, \(points.count) kills, \(killed.journal.count) journal entries, \(Set(killed.effects).count) effects (\(killed.effects.count - Set(killed.effects).count) delivered again with the same key)"
+            )
         }
     }
 }
@@ -92,7 +99,8 @@ enum KillScript {
     /// Runs `script` in worker processes in `folder`: each is killed (SIGKILL) once it has
     /// acknowledged the line numbered by the next of `killAt`, and the next starts from the
     /// first line not acknowledged.
-    static func run(_ form: String, _ script: [String], in folder: String, killAt points: [Int]) async throws -> Outcome {
+    static func run(_ form: String, _ script: [String], in folder: String, killAt points: [Int]) async throws -> Outcome
+    {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = folder + "/machines.sqlite"
         let effects = folder + "/effects.txt"
@@ -114,7 +122,9 @@ enum KillScript {
                 restarts += 1
                 guard reached != nil else { throw CocoaError(.executableLoad) }
             } else {
-                let final = await within(seconds: 300, "the \(form) worker's final state") { await worker.waitForState() }
+                let final = await within(seconds: 300, "the \(form) worker's final state") {
+                    await worker.waitForState()
+                }
                 await worker.waitForExit()
                 guard let final, let final else { throw CocoaError(.executableLoad) }
                 state = final
@@ -134,143 +144,47 @@ enum KillScript {
     }
 }
 
-/// A worker process on pipes, spawned with `posix_spawn` (not Foundation's `Process`,
-/// whose dispatch sources race with a child killed while its pipes are in use): its input
-/// written from a thread of its own (a killed worker's pipe fails the writes, which are
-/// dropped), its output read line by line by another.
+/// A DurableWorker process on pipes (``PipedProcess``): its acknowledgements and its final
+/// state, read from its output.
 final class WorkerProcess: Sendable {
-    /// The worker's process ID.
-    let processIdentifier: pid_t
-    private let input: Int32
-    private let shared = Lock(Seen())
-
-    fileprivate struct Seen {
-        var partial = ""
+    struct Seen: Sendable {
         var lastAcknowledged = 0
         var state: String?
-        var ended = false
-        var exited = false
-        var waiters: [(condition: @Sendable (Seen) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
+    private let process: PipedProcess<Seen>
+
+    /// The worker's process ID.
+    var processIdentifier: pid_t { process.processIdentifier }
+
     init(arguments: [String]) throws {
-        var toChild: [Int32] = [0, 0]
-        var fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw POSIXError(.EMFILE) }
-        // Not inherited by other children this process spawns meanwhile.
-        for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        let path = executable("DurableWorker").path
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        close(toChild[0])
-        close(fromChild[1])
-        guard status == 0 else {
-            close(toChild[1])
-            close(fromChild[0])
-            throw POSIXError(POSIXErrorCode(rawValue: status) ?? .ENOEXEC)
-        }
-        processIdentifier = pid
-        input = toChild[1]
-        let output = fromChild[0]
-        Thread.detachNewThread { [self] in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                update { $0.receive(String(decoding: buffer[..<count], as: UTF8.self)) }
+        process = try PipedProcess(path: executable("DurableWorker").path, arguments: arguments, initial: Seen()) {
+            seen,
+            line in
+            if line.hasPrefix("ok "), let number = Int(line.dropFirst(3)) {
+                seen.lastAcknowledged = max(seen.lastAcknowledged, number)
+            } else if line.hasPrefix("state ") {
+                seen.state = String(line.dropFirst(6))
             }
-            close(output)
-            update { $0.ended = true }
-        }
-        let spawned = pid
-        Thread.detachNewThread { [self] in
-            var status: Int32 = 0
-            while waitpid(spawned, &status, 0) < 0, errno == EINTR {}
-            update { $0.exited = true }
         }
     }
 
     /// Writes `text` to the worker's input from another thread, closing it after when `closing`.
-    func write(_ text: String, closing: Bool = true) {
-        let input = input
-        Thread.detachNewThread {
-            let bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let count = bytes[offset...].withUnsafeBytes { Glibc.write(input, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                offset += count
-            }
-            if closing { close(input) }
-        }
-    }
+    func write(_ text: String, closing: Bool = true) { process.write(text, closing: closing) }
 
-    var lastAcknowledged: Int { shared.withLock { $0.lastAcknowledged } }
+    var lastAcknowledged: Int { process.seen.lastAcknowledged }
 
     func waitForAcknowledgement(of line: Int) async {
-        await wait { $0.lastAcknowledged >= line || $0.ended }
+        await process.wait { seen, ended in seen.lastAcknowledged >= line || ended }
     }
 
     func waitForState() async -> String? {
-        await wait { $0.state != nil || $0.ended }
-        return shared.withLock { $0.state }
+        await process.wait { seen, ended in seen.state != nil || ended }
+        return process.seen.state
     }
 
-    func kill() { Glibc.kill(processIdentifier, SIGKILL) }
+    func kill() { process.kill() }
 
     /// Waits until the worker has exited and its output has ended.
-    func waitForExit() async {
-        await wait { $0.exited && $0.ended }
-    }
-
-    private func wait(until condition: @escaping @Sendable (Seen) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let ready = shared.withLock { seen in
-                if condition(seen) { return true }
-                seen.waiters.append((condition, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    private func update(_ change: (inout Seen) -> Void) {
-        let ready = shared.withLock { seen -> [CheckedContinuation<Void, Never>] in
-            change(&seen)
-            var ready: [CheckedContinuation<Void, Never>] = []
-            let snapshot = seen
-            seen.waiters.removeAll { waiter in
-                guard waiter.condition(snapshot) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready { continuation.resume() }
-    }
-}
-
-extension WorkerProcess.Seen {
-    /// Takes in output: each complete line is an acknowledgement or the final state.
-    mutating func receive(_ text: String) {
-        partial += text
-        while let newline = partial.firstIndex(of: "\n") {
-            let line = partial[..<newline]
-            if line.hasPrefix("ok "), let number = Int(line.dropFirst(3)) {
-                lastAcknowledged = max(lastAcknowledged, number)
-            } else if line.hasPrefix("state ") {
-                state = String(line.dropFirst(6))
-            }
-            partial.removeSubrange(...newline)
-        }
-    }
+    func waitForExit() async { await process.waitForExit() }
 }

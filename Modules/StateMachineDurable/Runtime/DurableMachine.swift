@@ -40,6 +40,9 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     var manualTime: DurableInstant
 
     var pending: [Pending] = []
+    /// The inbox entries taken into `pending` whose commit may not be visible to a read of
+    /// the inbox yet: a pull of the inbox skips them (see ``pullInbox()``).
+    var inboxQueued: Set<Int64> = []
     var draining = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var deliveries: [OutboxEntry] = []
@@ -47,6 +50,11 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     var wake: (due: DurableInstant, task: Task<Void, Never>)?
     var isClosed = false
     var isStarted: Bool
+    /// Whether a commit was refused with ``DurableError/claimLost(key:)``: another process
+    /// holds the machine now, and this one must be closed.
+    public internal(set) var hasLostClaim = false
+    /// Why the machine's last failed commit or step failed (nil when none has).
+    public internal(set) var lastFailure: String?
     /// Why the last delivery of each failed effect failed, by effect key.
     public internal(set) var deliveryFailures: [String: String] = [:]
 
@@ -122,7 +130,10 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         committed = (state ?? Data(), timers, stored?.lastSequence ?? 0)
         timersDirty = dirty
         isStarted = stored != nil
-        for entry in stored?.unapplied ?? [] { pending.append(Pending(source: .inbox(entry), waiter: nil)) }
+        for entry in stored?.unapplied ?? [] {
+            pending.append(Pending(source: .inbox(entry), waiter: nil))
+            inboxQueued.insert(entry.id)
+        }
         deliveries = stored?.undelivered ?? []
     }
 
@@ -186,13 +197,52 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     @discardableResult
     public func post(_ event: Form.Event, idempotencyKey: String? = nil) async throws -> DurableReceipt {
         guard !isClosed else { throw DurableError.closed(key: key) }
-        let entry = InboxEntry(kind: .posted, payload: try form.encode(event: event), idempotencyKey: idempotencyKey, time: currentTime())
+        let entry = InboxEntry(
+            kind: .posted,
+            payload: try form.encode(event: event),
+            idempotencyKey: idempotencyKey,
+            time: currentTime()
+        )
         guard let id = try await store.post(key, entry) else { return DurableReceipt(sequence: nil, isDuplicate: true) }
         var accepted = entry
         accepted.id = id
-        pending.append(Pending(source: .inbox(accepted), waiter: nil))
-        startDraining()
+        if inboxQueued.insert(id).inserted {
+            pending.append(Pending(source: .inbox(accepted), waiter: nil))
+            startDraining()
+        }
         return DurableReceipt(sequence: nil, isDuplicate: false)
+    }
+
+    /// Applies the events other processes posted to the machine's inbox (with
+    /// ``DurableStore/post(_:to:as:idempotencyKey:)``) since it was opened or last pulled, in
+    /// order, and returns once they are committed. A ``MachineWorker`` calls it for the
+    /// machines it holds.
+    public func pullInbox() async throws {
+        guard !isClosed else { throw DurableError.closed(key: key) }
+        await settleCommits()
+        // No commit of this machine runs until the read is done: an entry the read does not
+        // return was consumed by a commit before it, and no read will return it again.
+        draining = true
+        let entries: [InboxEntry]
+        do {
+            entries = try await store.inbox(of: key)
+        } catch {
+            finishDraining()
+            throw error
+        }
+        let stored = Set(entries.map(\.id))
+        inboxQueued.formIntersection(
+            stored.union(pending.compactMap { if case .inbox(let entry) = $0.source { entry.id } else { nil } })
+        )
+        let fresh = entries.filter { inboxQueued.insert($0.id).inserted }
+        // On a manual clock, an event posted at time T comes after the timers due by T,
+        // whichever process posted it and whenever this one heard of the clock's move.
+        if store.clock == .manual, let latest = fresh.map(\.time).max(), latest > manualTime {
+            manualTime = latest
+            enqueueDueTimers(by: latest)
+        }
+        for entry in fresh { pending.append(Pending(source: .inbox(entry), waiter: nil)) }
+        await drainLoop()
     }
 
     /// The machine's state as of its last step.
@@ -293,7 +343,15 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
                 sequence += 1
                 let records = effects.take()
                 outbox += try record(records, sequence: sequence, time: time)
-                entries.append(JournalEntry(sequence: sequence, kind: kind, payload: payload, idempotencyKey: idempotencyKey, time: time))
+                entries.append(
+                    JournalEntry(
+                        sequence: sequence,
+                        kind: kind,
+                        payload: payload,
+                        idempotencyKey: idempotencyKey,
+                        time: time
+                    )
+                )
                 if case .inbox(let entry) = item.source { consumed.append(entry.id) }
                 if case .feedback(_, let effect) = item.source { delivered.append(effect) }
                 outcomes.append(.applied(sequence))
@@ -307,6 +365,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             } catch {
                 _ = effects.take()
                 outcomes.append(.failed(error))
+                lastFailure = "\(error)"
                 // The failed step may have changed the instance: rebuild it from the last
                 // commit and repeat the batch's steps that succeeded.
                 do {
@@ -321,7 +380,8 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
             let current = allTimers
             let timers = current.isEmpty ? current : current.sorted(by: Self.dueOrder)
             let timersChanged =
-                timersDirty || (timers.isEmpty ? !committed.timers.isEmpty : timers != committed.timers.sorted(by: Self.dueOrder))
+                timersDirty
+                || (timers.isEmpty ? !committed.timers.isEmpty : timers != committed.timers.sorted(by: Self.dueOrder))
             let state = try form.encodeState(of: instance)
             if !entries.isEmpty || !consumed.isEmpty || !delivered.isEmpty || timersChanged {
                 try await store.commit(
@@ -345,7 +405,8 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
         }
         for (item, outcome) in zip(batch, outcomes) {
             switch outcome {
-            case .applied(let sequence): item.waiter?.resume(with: .success(DurableReceipt(sequence: sequence, isDuplicate: false)))
+            case .applied(let sequence):
+                item.waiter?.resume(with: .success(DurableReceipt(sequence: sequence, isDuplicate: false)))
             case .duplicate: item.waiter?.resume(with: .success(DurableReceipt(sequence: nil, isDuplicate: true)))
             case .failed(let error): item.waiter?.resume(with: .failure(error))
             }
@@ -492,7 +553,13 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     /// committed state. Inbox entries and due timers stay stored, for a later commit.
     func fail(_ batch: [Pending], with error: any Error) {
         _ = effects.take()
-        for item in batch { item.waiter?.resume(with: .failure(error)) }
+        for item in batch {
+            item.waiter?.resume(with: .failure(error))
+            // Still in the store: the next pull of the inbox takes it again.
+            if case .inbox(let entry) = item.source { inboxQueued.remove(entry.id) }
+        }
+        lastFailure = "\(error)"
+        if case DurableError.claimLost = error { hasLostClaim = true }
         do {
             try restoreCommitted()
         } catch {

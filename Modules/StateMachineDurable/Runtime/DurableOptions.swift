@@ -125,4 +125,7 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+
+    /// The duration in whole nanoseconds, for the stores of other modules.
+    package var durableNanoseconds: Int64 { nanoseconds }
 }

@@ -12,12 +12,12 @@ import Darwin
 /// ID and its start time in clock ticks since boot (field 22 of `/proc/PID/stat`), with the
 /// host's boot ID. A store records the process that claims a machine; another process may
 /// take the machine over once that process is gone (killed, crashed), never while it runs.
-struct ProcessIdentity: Sendable {
+package struct ProcessIdentity: Sendable {
     /// `host-boot-id:pid:start`.
-    let token: String
+    package let token: String
 
     /// This process.
-    static let current = ProcessIdentity(token: "\(bootID):\(getpid()):\(startTime(of: getpid()) ?? "?")")
+    package static let current = ProcessIdentity(token: "\(bootID):\(getpid()):\(startTime(of: getpid()) ?? "?")")
 
     /// Whether the process `token` names still runs. A token from another boot (or host)
     /// names a process that is gone only when the boot ID is this host's previous one,

@@ -83,7 +83,8 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         self.path = path
         self.clock = clock
         connection = try SQLiteConnection(path: path, readOnly: mode == .readOnly)
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         try connection.execute("PRAGMA busy_timeout = \(max(0, milliseconds))")
         // Reading the schema reads the file's first page: a file that is not a database
         // fails here, with SQLITE_NOTADB.
@@ -241,7 +242,11 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         }
     }
 
-    private static func knows(_ key: String, _ idempotencyKey: String, _ connection: SQLiteConnection) throws(DurableError) -> Bool {
+    private static func knows(
+        _ key: String,
+        _ idempotencyKey: String,
+        _ connection: SQLiteConnection
+    ) throws(DurableError) -> Bool {
         var found = false
         try connection.run(
             """
@@ -272,15 +277,60 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         }
     }
 
+    public func inbox(of key: String) async throws -> [InboxEntry] {
+        try withConnection { connection throws(DurableError) in try Self.readInbox(key, connection) }
+    }
+
+    public func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool {
+        try withConnection { connection throws(DurableError) in
+            var found = false
+            try connection.run(
+                "SELECT 1 FROM inbox WHERE machine = ?1 AND (id = ?2 OR idempotency_key = ?3) LIMIT 1",
+                [.text(key), id.map(SQLiteValue.integer) ?? .null, .text(idempotencyKey)]
+            ) { _ in found = true }
+            return found
+        }
+    }
+
+    public func machinesWithWork(dueBy time: DurableInstant, limit: Int) async throws -> [String] {
+        let owner = owner.token
+        let candidates = try withConnection { connection throws(DurableError) -> [(String, String?)] in
+            var rows: [(String, String?)] = []
+            try connection.run(
+                """
+                SELECT work.machine, owners.owner FROM (
+                    SELECT DISTINCT machine FROM inbox
+                    UNION SELECT machine FROM timers WHERE due <= ?1
+                    UNION SELECT machine FROM outbox WHERE delivered = 0) AS work
+                LEFT JOIN owners ON owners.machine = work.machine
+                ORDER BY work.machine LIMIT ?2
+                """,
+                [.integer(time), .integer(Int64(max(0, limit)))]
+            ) { row in rows.append((row.text(0) ?? "", row.text(1))) }
+            return rows
+        }
+        return candidates.filter { _, holder in
+            guard let holder, holder != owner else { return true }
+            return !ProcessIdentity.isAlive(holder)
+        }.map(\.0)
+    }
+
     public func markDelivered(_ key: String, effects: [String]) async throws {
         try withConnection { connection throws(DurableError) in
             try connection.transaction { () throws(DurableError) in try Self.markDelivered(key, effects, connection) }
         }
     }
 
-    private static func markDelivered(_ key: String, _ effects: [String], _ connection: SQLiteConnection) throws(DurableError) {
+    private static func markDelivered(
+        _ key: String,
+        _ effects: [String],
+        _ connection: SQLiteConnection
+    ) throws(DurableError) {
         for effect in effects {
-            try connection.run("UPDATE outbox SET delivered = 1 WHERE machine = ? AND key = ?", [.text(key), .text(effect)])
+            try connection.run(
+                "UPDATE outbox SET delivered = 1 WHERE machine = ? AND key = ?",
+                [.text(key), .text(effect)]
+            )
         }
     }
 
@@ -305,7 +355,8 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
             )
         }
         guard var machine else { return nil }
-        try connection.run("SELECT id, due, delay, event FROM timers WHERE machine = ? ORDER BY due, id", [.text(key)]) {
+        try connection.run("SELECT id, due, delay, event FROM timers WHERE machine = ? ORDER BY due, id", [.text(key)])
+        {
             row in
             machine.timers.append(
                 DurableTimer(
@@ -321,7 +372,10 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
         return machine
     }
 
-    private static func readJournal(_ key: String, _ connection: SQLiteConnection) throws(DurableError) -> [JournalEntry] {
+    private static func readJournal(
+        _ key: String,
+        _ connection: SQLiteConnection
+    ) throws(DurableError) -> [JournalEntry] {
         var entries: [JournalEntry] = []
         try connection.run(
             "SELECT sequence, kind, payload, idempotency_key, time FROM journal WHERE machine = ? ORDER BY sequence",
@@ -429,7 +483,7 @@ public final class SQLiteStore: DurableStore, @unchecked Sendable {
 
 extension DurableClock {
     /// Nanoseconds since 1970 on the system's real-time clock.
-    static func wallTime() -> DurableInstant {
+    package static func wallTime() -> DurableInstant {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)

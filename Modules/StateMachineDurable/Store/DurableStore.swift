@@ -41,6 +41,18 @@ public protocol DurableStore: AnyObject, Sendable {
     /// the journal or the inbox already.
     func post(_ key: String, _ entry: InboxEntry) async throws -> Int64?
 
+    /// Machine `key`'s inbox: the events accepted and not yet applied, oldest first.
+    func inbox(of key: String) async throws -> [InboxEntry]
+
+    /// Whether machine `key`'s inbox holds the entry numbered `id`, or an entry with
+    /// idempotency key `idempotencyKey`: false once the commit that applied it is done.
+    func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool
+
+    /// Up to `limit` machines a worker (``MachineWorker``) has something to do for: an
+    /// event in the inbox, a timer due by `time` or an effect not yet delivered; machines
+    /// another live process has claimed are left out (this process's own are not).
+    func machinesWithWork(dueBy time: DurableInstant, limit: Int) async throws -> [String]
+
     /// Marks machine `key`'s outbox entries `effects` delivered.
     func markDelivered(_ key: String, effects: [String]) async throws
 

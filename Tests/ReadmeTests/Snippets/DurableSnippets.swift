@@ -1,12 +1,13 @@
 // swift-format-ignore-file
 // The durable products' DocC examples (StateMachineDurable.md, DurableMachines.md,
-// StateMachineDurableSCXML.md), verbatim and compiled with this test target:
+// StateMachineDurableSCXML.md, StateMachinePostgreSQL.md), verbatim and compiled with this test target:
 // ReadmeCodeTests checks that every swift block of the articles appears in a compiled file.
 // Each function gives a block what it assumes; edit the articles and this file together.
 import Foundation
 import StateMachineDurable
 import StateMachineDurableSCXML
 import StateMachineECMAScript
+import StateMachinePostgreSQL
 import StateMachineSCXML
 import StateMachineTable
 
@@ -80,4 +81,38 @@ func durableSCXMLExample() async throws {
     try await till.send(.init("sell"))
     print(await till.state.variables["total"] ?? .null)  // 3, also after a restart
     await till.close()
+}
+
+/// StateMachinePostgreSQL's landing page and the article's PostgreSQL section.
+func postgreSQLExamples(form: DurableTable<OrderState, OrderEvent>) async throws {
+    let store = try await PostgreSQLStore(connection: "host=/var/run/postgresql dbname=app", schema: "orders")
+    let order = try await store.open("order-17", form)
+    try await order.send(.pay, idempotencyKey: "payment-9f2")
+    await order.close()
+
+    let worker = MachineWorker(store: store) { key in try orderForm(for: key) }
+    let serving = Task { await worker.run() }
+    // … until the process should stop:
+    serving.cancel()
+    await serving.value
+
+    let posted = try await store.post(.pay, to: "order-18", as: form, idempotencyKey: "payment-a71")
+    try await store.awaitApplied(posted)  // its step is committed, by whichever worker holds it
+}
+
+/// The form the worker example opens each machine with.
+func orderForm(for key: String) throws -> DurableTable<OrderState, OrderEvent> {
+    struct OrderTable: SyntaxBuilder {
+        typealias State = OrderState
+        typealias Event = OrderEvent
+
+        func machine(in state: OrderState) throws -> FSM<OrderState, OrderEvent> {
+            let fsm = FSM<OrderState, OrderEvent>(initialState: state)
+            try fsm.buildTable { define(.open) { when(.pay) | then(.paid) } }
+            return fsm
+        }
+    }
+    return try DurableTable<OrderState, OrderEvent>(version: "1", initialState: .open) { state, _ in
+        try OrderTable().machine(in: state)
+    }
 }

@@ -1,0 +1,313 @@
+import CLibPQ
+import Foundation
+import PostgreSQLTestCluster
+import StateMachineDurable
+import StateMachinePostgreSQL
+import StateMachineTable
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Durable machines on PostgreSQL (`Benchmarks durable`, figures `postgresql.*`), on a cluster
+/// the benchmark starts itself (as the tests do: initdb into a temporary folder, run as the
+/// `postgres` user when root, a Unix socket, `fsync=off`), removed at the end:
+/// - one event sent to a durable table machine on a `PostgreSQLStore` and awaited, against the
+///   same statements by hand on one libpq connection (BEGIN, journal INSERT, state UPDATE,
+///   COMMIT, prepared), target ≤ 1.5x;
+/// - events per second with 1, 2 and 4 `MachineWorker`s (each with its own connection) applying
+///   events posted to 200 machines, against the same work by 1, 2 and 4 libpq connections (per
+///   event: the inbox INSERT, then BEGIN, journal INSERT, inbox DELETE, state UPDATE, COMMIT),
+///   target ≤ 1.5x the baseline's time per event;
+/// - takeover: a worker process (this executable, `Benchmarks postgresql-worker`) holding 50
+///   machines is killed with kill -9; the time until an event posted to each of them is applied
+///   by the worker that remains, target ≤ 3 s in every run.
+enum PostgreSQLBenchmarks {
+    static func run(_ report: SuiteReport) async throws {
+        let names = ["postgresql.event"] + [1, 2, 4].map { "postgresql.workers.\($0)" } + ["postgresql.takeover"]
+        guard names.contains(where: report.wants) else { return }
+        let cluster = try await PostgreSQLCluster.start()
+        defer { cluster.remove() }
+        if report.wants("postgresql.event") { try await event(report, cluster) }
+        for count in [1, 2, 4] where report.wants("postgresql.workers.\(count)") {
+            try await workers(report, cluster, count: count)
+        }
+        if report.wants("postgresql.takeover") { try await takeover(report, cluster) }
+    }
+
+    static func form() throws -> DurableTable<DurableBenchmarks.Gate, DurableBenchmarks.Input> {
+        try DurableBenchmarks.Turnstile().form()
+    }
+
+    static func event(_ report: SuiteReport, _ cluster: PostgreSQLCluster) async throws {
+        let events = 1_000
+        let store = try await PostgreSQLStore(connection: cluster.connection, schema: "bench_event")
+        let machine = try await store.open("gate", try form())
+        let byHand = try ByHand(cluster.connection, schema: "bench_event_by_hand", machines: ["gate"])
+        let samples = try await Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: events,
+            [
+                {
+                    for index in 0..<events {
+                        try byHand.apply(machine: "gate", index.isMultiple(of: 2) ? "coin" : "push")
+                    }
+                },
+                { for index in 0..<events { try await machine.send(index.isMultiple(of: 2) ? .coin : .push) } },
+            ]
+        )
+        await machine.close()
+        report.add(
+            "postgresql.event",
+            unit: "ns/event",
+            samples[1],
+            baseline: ("by hand: BEGIN, journal INSERT, state UPDATE, COMMIT on one libpq connection", samples[0]),
+            target: .ratioAtMost(1.5),
+            note: "a durable table machine's send on a PostgreSQLStore, awaited (Unix socket, fsync=off)"
+        )
+    }
+
+    /// `count` workers apply `events` events posted to 200 machines; the baseline does the same
+    /// inserts and updates on `count` connections.
+    static func workers(_ report: SuiteReport, _ cluster: PostgreSQLCluster, count: Int) async throws {
+        let machines = (0..<200).map { "gate-\($0)" }
+        let perMachine = 10
+        let events = machines.count * perMachine
+        var round = 0
+        let samples = try await Harness.interleaved(
+            repetitions: max(3, report.repetitions / 3),
+            operations: events,
+            [
+                {
+                    round += 1
+                    let schema = "bench_hand_\(count)_\(round)"
+                    let connections = try (0..<count).map { index in
+                        try ByHand(cluster.connection, schema: schema, machines: index == 0 ? machines : [])
+                    }
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for (index, connection) in connections.enumerated() {
+                            let mine = machines.enumerated().filter { $0.offset % count == index }.map(\.element)
+                            group.addTask {
+                                for step in 0..<perMachine {
+                                    for key in mine {
+                                        let id = try connection.post(
+                                            machine: key,
+                                            step.isMultiple(of: 2) ? "coin" : "push"
+                                        )
+                                        try connection.apply(
+                                            machine: key,
+                                            step.isMultiple(of: 2) ? "coin" : "push",
+                                            consuming: id
+                                        )
+                                    }
+                                }
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                },
+                {
+                    round += 1
+                    let schema = "bench_workers_\(count)_\(round)"
+                    let form = try form()
+                    let poster = try await PostgreSQLStore(connection: cluster.connection, schema: schema)
+                    var stores: [PostgreSQLStore] = []
+                    for _ in 0..<count {
+                        stores.append(try await PostgreSQLStore(connection: cluster.connection, schema: schema))
+                    }
+                    let serving = stores.map { store in
+                        let worker = MachineWorker(store: store, pollInterval: .milliseconds(2)) { _ in form }
+                        return Task { await worker.run() }
+                    }
+                    // Eight senders post and await their events, each machine's in order.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for sender in 0..<8 {
+                            group.addTask {
+                                for step in 0..<perMachine {
+                                    for key in machines.enumerated().filter({ $0.offset % 8 == sender }).map(\.element)
+                                    {
+                                        let posted = try await poster.post(
+                                            step.isMultiple(of: 2) ? .coin : .push,
+                                            to: key,
+                                            as: form,
+                                            idempotencyKey: "\(key)-\(step)"
+                                        )
+                                        if step == perMachine - 1 { try await poster.awaitApplied(posted) }
+                                    }
+                                }
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                    for task in serving { task.cancel() }
+                    for task in serving { await task.value }
+                },
+            ]
+        )
+        report.add(
+            "postgresql.workers.\(count)",
+            unit: "ns/event",
+            samples[1],
+            baseline: (
+                "by hand on \(count) libpq connection\(count == 1 ? "" : "s"): inbox INSERT, then BEGIN, journal INSERT, inbox DELETE, state UPDATE, COMMIT",
+                samples[0]
+            ),
+            target: .ratioAtMost(1.5),
+            note:
+                "\(count) MachineWorker\(count == 1 ? "" : "s") (own connections) applying \(events) events posted to \(machines.count) machines by 8 senders: \(Sample.format(1e9 / samples[1].median)) events/s"
+        )
+    }
+
+    /// A worker process holding 50 machines is killed; the time until the remaining worker has
+    /// applied an event posted to each.
+    static func takeover(_ report: SuiteReport, _ cluster: PostgreSQLCluster) async throws {
+        let machines = (0..<50).map { "gate-\($0)" }
+        let form = try form()
+        var times: [Double] = []
+        for run in 0..<max(3, report.repetitions / 3) {
+            let schema = "bench_takeover_\(run)"
+            let store = try await PostgreSQLStore(connection: cluster.connection, schema: schema)
+            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            let child = try PostgreSQLCluster.spawn([executable, "postgresql-worker", cluster.connection, schema])
+            // The child serves alone: it holds every machine once their first event is applied.
+            for key in machines {
+                try await store.awaitApplied(try await store.post(.coin, to: key, as: form, idempotencyKey: "\(key)-1"))
+            }
+            let worker = MachineWorker(store: store, pollInterval: .milliseconds(50)) { _ in form }
+            let serving = Task { await worker.run() }
+            kill(child, SIGKILL)
+            let killed = ContinuousClock.now
+            PostgreSQLCluster.waitForExit(child)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for key in machines {
+                    group.addTask {
+                        try await store.awaitApplied(
+                            try await store.post(.push, to: key, as: form, idempotencyKey: "\(key)-2")
+                        )
+                    }
+                }
+                try await group.waitForAll()
+            }
+            times.append((ContinuousClock.now - killed).nanoseconds / 1e6)
+            serving.cancel()
+            await serving.value
+        }
+        report.add(
+            "postgresql.takeover",
+            unit: "ms",
+            Sample(values: times),
+            target: .everyAtMost(3_000),
+            note:
+                "a worker process holding \(machines.count) machines killed with kill -9: until an event posted to each is applied by the other worker (poll interval 50 ms)"
+        )
+    }
+
+    /// `Benchmarks postgresql-worker CONNECTION SCHEMA`: serves the benchmark's machines until killed.
+    static func serveInThisProcess(_ arguments: [String]) async throws {
+        guard arguments.count == 2 else {
+            throw BenchmarkError("postgresql-worker takes a connection string and a schema")
+        }
+        let store = try await PostgreSQLStore(connection: arguments[0], schema: arguments[1])
+        let form = try form()
+        let worker = MachineWorker(store: store, pollInterval: .milliseconds(5), idleRounds: 1_000_000) { _ in form }
+        await worker.run()
+    }
+
+    /// The baseline: the statements a durable event costs, by hand on one libpq connection,
+    /// on tables like the store's.
+    final class ByHand: @unchecked Sendable {
+        // @unchecked Sendable: each ByHand is used by one task at a time (the benchmark's
+        // sequence of calls), never by two at once.
+        private let handle: OpaquePointer
+        private var sequences: [String: Int64] = [:]
+
+        init(_ connection: String, schema: String, machines: [String]) throws {
+            guard let handle = PQconnectdb(connection), PQstatus(handle) == CONNECTION_OK else {
+                throw BenchmarkError("cannot connect to \(connection)")
+            }
+            self.handle = handle
+            _ = PQsetNoticeProcessor(handle, { _, _ in }, nil)
+            try execute(
+                """
+                CREATE SCHEMA IF NOT EXISTS \(schema); SET search_path TO \(schema);
+                CREATE TABLE IF NOT EXISTS journal(machine text NOT NULL, sequence bigint NOT NULL, kind bigint NOT NULL,
+                    payload bytea NOT NULL, idempotency_key text, time bigint NOT NULL, PRIMARY KEY(machine, sequence));
+                CREATE TABLE IF NOT EXISTS machines(key text PRIMARY KEY, version text NOT NULL, fingerprint text NOT NULL,
+                    state bytea NOT NULL, last_sequence bigint NOT NULL);
+                CREATE TABLE IF NOT EXISTS inbox(id bigserial PRIMARY KEY, machine text NOT NULL, kind bigint NOT NULL,
+                    payload bytea NOT NULL, idempotency_key text, time bigint NOT NULL);
+                """
+            )
+            for machine in machines {
+                try execute(
+                    "INSERT INTO machines VALUES ('\(machine)', '1', '0', '\"locked\"', 0) ON CONFLICT DO NOTHING"
+                )
+            }
+            try prepare("insert", "INSERT INTO journal VALUES ($1, $2, 0, $3, NULL, $4)")
+            try prepare("update", "UPDATE machines SET state = $2, last_sequence = $3 WHERE key = $1")
+            try prepare("post", "INSERT INTO inbox(machine, kind, payload, time) VALUES ($1, 1, $2, 0) RETURNING id")
+            try prepare("consume", "DELETE FROM inbox WHERE id = $1")
+            try prepare("begin", "BEGIN")
+            try prepare("commit", "COMMIT")
+        }
+
+        deinit { PQfinish(handle) }
+
+        func execute(_ sql: String) throws {
+            let result = PQexec(handle, sql)
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+                throw BenchmarkError("PostgreSQL: \(String(cString: PQerrorMessage(handle)))")
+            }
+        }
+
+        private func prepare(_ name: String, _ sql: String) throws {
+            let result = PQprepare(handle, name, sql, 0, nil)
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+                throw BenchmarkError("PostgreSQL: \(String(cString: PQerrorMessage(handle)))")
+            }
+        }
+
+        /// Runs prepared statement `name` with text parameters; returns the first column of its first row.
+        @discardableResult
+        private func run(_ name: String, _ parameters: [String]) throws -> String? {
+            let values = parameters.map { strdup($0) }
+            defer { for value in values { free(value) } }
+            let result = values.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { pointers in
+                PQexecPrepared(handle, name, Int32(parameters.count), pointers.baseAddress, nil, nil, 0)
+            }
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+                throw BenchmarkError("PostgreSQL: \(String(cString: PQerrorMessage(handle)))")
+            }
+            guard status == PGRES_TUPLES_OK, PQntuples(result) > 0 else { return nil }
+            return String(cString: PQgetvalue(result, 0, 0))
+        }
+
+        /// Puts an event in the inbox; returns its id.
+        func post(machine: String, _ event: String) throws -> String {
+            try run("post", [machine, "\\x" + Array("\"\(event)\"".utf8).map { String(format: "%02x", $0) }.joined()])
+                ?? "0"
+        }
+
+        /// One event: its journal row, its inbox row's removal (when posted) and the new state,
+        /// in one transaction.
+        func apply(machine: String, _ event: String, consuming id: String? = nil) throws {
+            let sequence = (sequences[machine] ?? 0) + 1
+            sequences[machine] = sequence
+            let payload = "\\x" + Array("\"\(event)\"".utf8).map { String(format: "%02x", $0) }.joined()
+            let state =
+                "\\x"
+                + Array((event == "coin" ? "\"unlocked\"" : "\"locked\"").utf8).map { String(format: "%02x", $0) }
+                .joined()
+            try run("begin", [])
+            try run("insert", [machine, String(sequence), payload, String(sequence)])
+            if let id { try run("consume", [id]) }
+            try run("update", [machine, state, String(sequence)])
+            try run("commit", [])
+        }
+    }
+}

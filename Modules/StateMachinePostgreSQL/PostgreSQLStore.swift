@@ -1,0 +1,627 @@
+import CLibPQ
+import FoundationEssentials
+import StateMachineDurable
+import StateMachineSupport
+
+/// A store on a PostgreSQL server: durable machines shared by many processes, on many hosts.
+///
+/// Every requirement of `DurableStore` is one transaction on the store's one connection
+/// (statements prepared once, parameters bound). A machine is claimed by a session-level
+/// advisory lock, which the server releases as soon as the claiming process dies or loses
+/// its connection, and by a claim epoch that every commit checks: a process that lost its
+/// connection and reconnected cannot commit for a machine another process took over
+/// meanwhile (its commit fails with `DurableError/claimLost(key:)`).
+///
+/// When the server cannot be reached (restarted, a partition), each call waits and retries
+/// with backoff, up to `reconnectTimeout`, telling `onConnectionEvent`; a commit whose
+/// outcome the lost connection hid is checked against the journal before it is repeated, so
+/// that nothing is applied twice.
+///
+/// ```swift
+/// let store = try await PostgreSQLStore(connection: "host=/tmp/pg dbname=app")
+/// let door = try await store.open("door-1", DurableStatechart(definition, version: "1"))
+/// try await door.send(.init("open"))
+/// await door.close()
+/// ```
+public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
+    // @unchecked Sendable: `connection` and `claims` are only used inside `access.withLock`
+    // (a pthread mutex), so no two threads use them at once; every other stored property is
+    // immutable and Sendable.
+
+    /// What happened to the store's connection to its server.
+    public enum ConnectionEvent: Sendable, Equatable {
+        /// The connection was lost or could not be made: calls wait and retry.
+        case lost(String)
+        /// The connection is back; calls go on.
+        case restored
+    }
+
+    /// The server, as the connection string names it (without its password).
+    public let server: String
+    /// The PostgreSQL schema that holds the store's tables.
+    public let schema: String
+    /// The clock the store's timers run on.
+    public let clock: DurableClock
+    /// The machines this program has open on the store.
+    public let openMachines = DurableMachineRegistry()
+    /// How long a call waits for an unreachable server before it fails with
+    /// `DurableError/unreachable(server:message:)`.
+    public let reconnectTimeout: Duration
+
+    private let connection: PostgreSQLConnection
+    /// The machines this store has claimed: their claim's lock number and epoch.
+    private var claims: [String: (id: Int64, epoch: Int64)] = [:]
+    private var connected = false
+    /// Held while the connection (or `claims`) is used: one transaction at a time.
+    private let access = Lock(())
+    private let onConnectionEvent: (@Sendable (ConnectionEvent) -> Void)?
+    private let owner = ProcessIdentity.current.token
+
+    /// The first key of the store's two-key advisory locks (`pg_try_advisory_lock(class, id)`):
+    /// a hash of the schema's name, so that stores in two schemas of one database do not
+    /// clash, nor with the application's own one-key advisory locks.
+    private let lockClass: Int64
+
+    /// The lock class of `schema`: its 31-bit FNV-1a hash.
+    static func lockClass(of schema: String) -> Int64 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in schema.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int64(hash & 0x7fff_ffff)
+    }
+
+    /// The lock that keeps two processes from creating the tables at once.
+    static let schemaLock: Int64 = 0x5353_4d44
+
+    /// Connects to the server `connection` names (a libpq connection string or URI) and
+    /// creates the store's tables in `schema` when missing.
+    /// - Parameters:
+    ///   - connection: a libpq connection string, such as `host=/var/run/postgresql dbname=app`
+    ///     or `postgresql://app@db.example/app`.
+    ///   - schema: the PostgreSQL schema for the tables, created when missing.
+    ///   - clock: the clock timers run on: the wall clock, or one kept in the database.
+    ///   - reconnectTimeout: how long a call waits for an unreachable server.
+    ///   - onConnectionEvent: told when the connection is lost and when it is back (on the
+    ///     thread of the call that noticed).
+    /// - Throws: `DurableError/unreachable(server:message:)` when the server cannot be
+    ///   reached within `reconnectTimeout`, `DurableError/server(_:code:message:)` when
+    ///   it refuses the schema.
+    public init(
+        connection: String,
+        schema: String = "durable",
+        clock: DurableClock = .system,
+        reconnectTimeout: Duration = .seconds(30),
+        onConnectionEvent: (@Sendable (ConnectionEvent) -> Void)? = nil
+    ) async throws {
+        let server = Self.describe(connection)
+        self.server = server
+        self.schema = schema
+        self.clock = clock
+        self.reconnectTimeout = reconnectTimeout
+        self.onConnectionEvent = onConnectionEvent
+        self.lockClass = Self.lockClass(of: schema)
+        self.connection = PostgreSQLConnection(conninfo: connection, server: server)
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try connection.execute(
+                """
+                BEGIN; SELECT pg_advisory_xact_lock(\(Self.schemaLock));
+                CREATE SCHEMA IF NOT EXISTS \(Self.quote(schema));
+                SET LOCAL search_path TO \(Self.quote(schema));
+                \(Self.tables)
+                COMMIT;
+                """
+            )
+        }
+    }
+
+    /// The tables, created when missing (see the "Durable machines" article).
+    static let tables = """
+        CREATE TABLE IF NOT EXISTS machines(
+            key text PRIMARY KEY, version text NOT NULL, fingerprint text NOT NULL,
+            state bytea NOT NULL, last_sequence bigint NOT NULL);
+        CREATE TABLE IF NOT EXISTS journal(
+            machine text NOT NULL, sequence bigint NOT NULL, kind bigint NOT NULL,
+            payload bytea NOT NULL, idempotency_key text, time bigint NOT NULL,
+            PRIMARY KEY(machine, sequence));
+        CREATE UNIQUE INDEX IF NOT EXISTS journal_idempotency
+            ON journal(machine, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        CREATE TABLE IF NOT EXISTS inbox(
+            id bigserial PRIMARY KEY, machine text NOT NULL, kind bigint NOT NULL,
+            payload bytea NOT NULL, idempotency_key text, time bigint NOT NULL);
+        CREATE INDEX IF NOT EXISTS inbox_machine ON inbox(machine, id);
+        CREATE UNIQUE INDEX IF NOT EXISTS inbox_idempotency
+            ON inbox(machine, idempotency_key) WHERE idempotency_key IS NOT NULL;
+        CREATE TABLE IF NOT EXISTS outbox(
+            machine text NOT NULL, key text NOT NULL, position bigint NOT NULL,
+            name text NOT NULL, payload bytea NOT NULL, delivered boolean NOT NULL,
+            PRIMARY KEY(machine, key));
+        CREATE INDEX IF NOT EXISTS outbox_undelivered ON outbox(machine) WHERE NOT delivered;
+        CREATE TABLE IF NOT EXISTS timers(
+            machine text NOT NULL, id text NOT NULL, due bigint NOT NULL,
+            delay bigint NOT NULL, event bytea, PRIMARY KEY(machine, id));
+        CREATE INDEX IF NOT EXISTS timers_due ON timers(due);
+        CREATE TABLE IF NOT EXISTS claims(
+            machine text PRIMARY KEY, id serial UNIQUE, epoch bigint NOT NULL DEFAULT 0, owner text);
+        CREATE TABLE IF NOT EXISTS clock(id int PRIMARY KEY CHECK (id = 0), now bigint NOT NULL);
+        INSERT INTO clock(id, now) VALUES (0, 0) ON CONFLICT DO NOTHING;
+        """
+
+    /// `name` as a PostgreSQL identifier.
+    static func quote(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The connection string without its password, for messages.
+    static func describe(_ connection: String) -> String {
+        connection.split(separator: " ").filter { !$0.lowercased().hasPrefix("password=") }.joined(separator: " ")
+    }
+
+    // MARK: The connection
+
+    /// Runs `body` with the connection, once no other thread uses it, connecting first when
+    /// needed. A lost connection is retried, with backoff, up to `reconnectTimeout`, when
+    /// `retrying` (`body` is told it is run again: what it wrote before may be committed).
+    @discardableResult
+    private func withConnection<T>(
+        retrying: Bool,
+        _ body: (PostgreSQLConnection, _ isRetry: Bool) throws(PostgreSQLFailure) -> T
+    ) async throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + reconnectTimeout
+        var delay = Duration.milliseconds(10)
+        var isRetry = false
+        var reported = false
+        while true {
+            let result: Result<T, PostgreSQLFailure> = access.withLock { _ in
+                do throws(PostgreSQLFailure) {
+                    if !connected || !connection.isConnected {
+                        connected = false
+                        if let message = connection.connect() { throw .connectionLost(message) }
+                        try connection.execute("SET search_path TO \(Self.quote(schema))")
+                        try relock()
+                        connected = true
+                    }
+                    return .success(try body(connection, isRetry))
+                } catch {
+                    if case .connectionLost = error { connected = false }
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let value):
+                if reported { onConnectionEvent?(.restored) }
+                return value
+            case .failure(.refused(let error)):
+                throw error
+            case .failure(.connectionLost(let message)):
+                if !reported {
+                    reported = true
+                    onConnectionEvent?(.lost(message))
+                }
+                guard retrying, clock.now + delay < deadline else {
+                    throw DurableError.unreachable(server: server, message: message)
+                }
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .milliseconds(500))
+                isRetry = true
+            }
+        }
+    }
+
+    /// After a reconnection: takes the advisory locks of the machines this store claimed
+    /// again. One another process holds by now is lost: its epoch moved, and commits for
+    /// it fail with `DurableError/claimLost(key:)`.
+    private func relock() throws(PostgreSQLFailure) {
+        guard !claims.isEmpty else { return }
+        let ids = "{" + claims.values.map { String($0.id) }.joined(separator: ",") + "}"
+        try connection.run(
+            "SELECT pg_try_advisory_lock(\(lockClass)::int, id) FROM unnest($1::int[]) AS id",
+            [.text(ids)]
+        )
+    }
+
+    /// Runs `body` in one transaction; rolls back when it throws.
+    private static func transaction<T>(
+        _ connection: PostgreSQLConnection,
+        _ body: () throws(PostgreSQLFailure) -> T
+    ) throws(PostgreSQLFailure) -> T {
+        try connection.run("BEGIN")
+        do {
+            let result = try body()
+            try connection.run("COMMIT")
+            return result
+        } catch {
+            if case .refused = error { _ = try? connection.run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    // MARK: Claims
+
+    public func claim(_ key: String, identity: DefinitionIdentity) async throws -> StoredMachine? {
+        let owner = owner
+        return try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            if claims[key] != nil {
+                throw .refused(DurableError.machineInUse(key: key, owner: owner))
+            }
+            let rows = try connection.run(
+                """
+                WITH inserted AS (INSERT INTO claims(machine) VALUES ($1) ON CONFLICT (machine) DO NOTHING RETURNING id)
+                SELECT id FROM inserted UNION ALL SELECT id FROM claims WHERE machine = $1
+                """,
+                [.text(key)]
+            )
+            guard rows.count > 0, let id = rows.integer(0, 0) else {
+                throw .refused(DurableError.encoding("machine '\(key)' has no claim row"))
+            }
+            let locked = try connection.run("SELECT pg_try_advisory_lock(\(lockClass)::int, $1::int)", [.integer(id)])
+            guard locked.boolean(0, 0) else {
+                let holder = try connection.run("SELECT owner FROM claims WHERE machine = $1", [.text(key)])
+                throw .refused(DurableError.machineInUse(key: key, owner: holder.text(0, 0) ?? "another session"))
+            }
+            do throws(PostgreSQLFailure) {
+                let epoch = try connection.run(
+                    "UPDATE claims SET epoch = epoch + 1, owner = $2 WHERE machine = $1 RETURNING epoch",
+                    [.text(key), .text(owner)]
+                )
+                let stored = try Self.read(key, connection)
+                claims[key] = (id, epoch.integer(0, 0) ?? 0)
+                return stored
+            } catch {
+                _ = try? connection.run("SELECT pg_advisory_unlock(\(lockClass)::int, $1::int)", [.integer(id)])
+                throw error
+            }
+        }
+    }
+
+    public func release(_ key: String) async {
+        _ = try? await withConnection(retrying: false) { connection, _ throws(PostgreSQLFailure) in
+            guard let claim = claims.removeValue(forKey: key) else { return }
+            try connection.run("SELECT pg_advisory_unlock(\(lockClass)::int, $1::int)", [.integer(claim.id)])
+        }
+    }
+
+    // MARK: Commits
+
+    public func commit(_ commit: DurableCommit) async throws {
+        try await withConnection(retrying: true) { connection, isRetry throws(PostgreSQLFailure) in
+            guard let claim = claims[commit.key] else {
+                throw .refused(DurableError.claimLost(key: commit.key))
+            }
+            if isRetry, let first = commit.entries.first {
+                // The connection was lost during an earlier attempt: it may have committed.
+                let rows = try connection.run(
+                    "SELECT 1 FROM journal WHERE machine = $1 AND sequence = $2",
+                    [.text(commit.key), .integer(first.sequence)]
+                )
+                if rows.count > 0 {
+                    let fence = try connection.run("SELECT epoch FROM claims WHERE machine = $1", [.text(commit.key)])
+                    guard fence.integer(0, 0) == claim.epoch else {
+                        throw .refused(DurableError.claimLost(key: commit.key))
+                    }
+                    return
+                }
+            }
+            try Self.transaction(connection) { () throws(PostgreSQLFailure) in
+                try Self.write(commit, epoch: claim.epoch, connection)
+            }
+        }
+    }
+
+    /// Writes `commit` inside the caller's transaction, after checking that the claim is
+    /// still this store's (the check also locks the claim's row, so that a concurrent post
+    /// of the same idempotency key waits for this commit).
+    private static func write(
+        _ commit: DurableCommit,
+        epoch: Int64,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) {
+        let key = commit.key
+        let fence = try connection.run(
+            "UPDATE claims SET epoch = epoch WHERE machine = $1 AND epoch = $2 RETURNING 1",
+            [.text(key), .integer(epoch)]
+        )
+        guard fence.count == 1 else { throw .refused(DurableError.claimLost(key: key)) }
+        for entry in commit.entries {
+            try connection.run(
+                "INSERT INTO journal(machine, sequence, kind, payload, idempotency_key, time) VALUES ($1, $2, $3, $4, $5, $6)",
+                [
+                    .text(key), .integer(entry.sequence), .integer(entry.kind.rawValue), .blob(entry.payload),
+                    .text(entry.idempotencyKey), .integer(entry.time),
+                ]
+            )
+        }
+        if !commit.consumedInbox.isEmpty {
+            try connection.run(
+                "DELETE FROM inbox WHERE machine = $1 AND id = ANY($2::bigint[])",
+                [.text(key), .text(array(commit.consumedInbox.map(String.init)))]
+            )
+        }
+        try markDelivered(key, commit.delivered, connection)
+        let last = commit.entries.last?.sequence ?? 0
+        try connection.run(
+            """
+            INSERT INTO machines(key, version, fingerprint, state, last_sequence) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (key) DO UPDATE SET version = excluded.version, fingerprint = excluded.fingerprint,
+                state = excluded.state, last_sequence = greatest(machines.last_sequence, excluded.last_sequence)
+            """,
+            [
+                .text(key), .text(commit.identity.version), .text(commit.identity.fingerprint),
+                .blob(commit.state), .integer(last),
+            ]
+        )
+        if let timers = commit.timers {
+            try connection.run("DELETE FROM timers WHERE machine = $1", [.text(key)])
+            for timer in timers {
+                try connection.run(
+                    "INSERT INTO timers(machine, id, due, delay, event) VALUES ($1, $2, $3, $4, $5)",
+                    [
+                        .text(key), .text(timer.id), .integer(timer.due), .integer(timer.delay.durableNanoseconds),
+                        timer.event.map(PostgreSQLValue.blob) ?? .text(nil),
+                    ]
+                )
+            }
+        }
+        for effect in commit.effects {
+            try connection.run(
+                """
+                INSERT INTO outbox(machine, key, position, name, payload, delivered) VALUES ($1, $2, $3, $4, $5, false)
+                ON CONFLICT DO NOTHING
+                """,
+                [.text(key), .text(effect.key), .integer(effect.position), .text(effect.name), .blob(effect.payload)]
+            )
+        }
+    }
+
+    /// `elements` as a PostgreSQL array literal.
+    static func array(_ elements: [String]) -> String {
+        "{"
+            + elements.map {
+                "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
+            }.joined(separator: ",") + "}"
+    }
+
+    private static func markDelivered(
+        _ key: String,
+        _ effects: [String],
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) {
+        guard !effects.isEmpty else { return }
+        try connection.run(
+            "UPDATE outbox SET delivered = true WHERE machine = $1 AND key = ANY($2::text[])",
+            [.text(key), .text(array(effects))]
+        )
+    }
+
+    public func markDelivered(_ key: String, effects: [String]) async throws {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try Self.markDelivered(key, effects, connection)
+        }
+    }
+
+    // MARK: The inbox
+
+    public func knows(_ key: String, idempotencyKey: String) async throws -> Bool {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try connection.run(
+                """
+                SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $2
+                UNION ALL SELECT 1 FROM inbox WHERE machine = $1 AND idempotency_key = $2 LIMIT 1
+                """,
+                [.text(key), .text(idempotencyKey)]
+            ).count > 0
+        }
+    }
+
+    public func post(_ key: String, _ entry: InboxEntry) async throws -> Int64? {
+        // Without an idempotency key, a post whose commit the lost connection hid could not
+        // be told from one that never ran: it is not repeated (the caller sees the error).
+        try await withConnection(retrying: entry.idempotencyKey != nil) { connection, _ throws(PostgreSQLFailure) in
+            try Self.transaction(connection) { () throws(PostgreSQLFailure) -> Int64? in
+                // Locks the machine's claim row: a commit applying the same idempotency key
+                // holds it until it is done, and this post then sees its journal entry.
+                try connection.run(
+                    "INSERT INTO claims(machine) VALUES ($1) ON CONFLICT (machine) DO UPDATE SET machine = excluded.machine",
+                    [.text(key)]
+                )
+                let rows = try connection.run(
+                    """
+                    INSERT INTO inbox(machine, kind, payload, idempotency_key, time)
+                    SELECT $1, $2, $3, $4, $5
+                    WHERE $4::text IS NULL OR NOT EXISTS (SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $4)
+                    ON CONFLICT DO NOTHING RETURNING id
+                    """,
+                    [
+                        .text(key), .integer(entry.kind.rawValue), .blob(entry.payload), .text(entry.idempotencyKey),
+                        .integer(entry.time),
+                    ]
+                )
+                return rows.count > 0 ? rows.integer(0, 0) : nil
+            }
+        }
+    }
+
+    public func inbox(of key: String) async throws -> [InboxEntry] {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try Self.readInbox(key, connection)
+        }
+    }
+
+    public func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try connection.run(
+                "SELECT 1 FROM inbox WHERE machine = $1 AND (id = $2 OR idempotency_key = $3) LIMIT 1",
+                [.text(key), id.map(PostgreSQLValue.integer) ?? .text(nil), .text(idempotencyKey)]
+            ).count > 0
+        }
+    }
+
+    public func machinesWithWork(dueBy time: DurableInstant, limit: Int) async throws -> [String] {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            // A machine whose claim's advisory lock another session holds is that session's.
+            let rows = try connection.run(
+                """
+                SELECT work.machine FROM (
+                    SELECT DISTINCT machine FROM inbox
+                    UNION SELECT machine FROM timers WHERE due <= $1
+                    UNION SELECT machine FROM outbox WHERE NOT delivered) AS work
+                LEFT JOIN claims ON claims.machine = work.machine
+                WHERE claims.id IS NULL OR NOT EXISTS (
+                    SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = \(lockClass)::oid
+                        AND objid = claims.id::oid AND objsubid = 2 AND granted AND pid <> pg_backend_pid())
+                ORDER BY random() LIMIT $2
+                """,
+                [.integer(time), .integer(Int64(max(0, limit)))]
+            )
+            return (0..<rows.count).compactMap { rows.text($0, 0) }
+        }
+    }
+
+    // MARK: Reading
+
+    public func inspect(_ key: String) async throws -> StoredMachine? {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try Self.read(key, connection)
+        }
+    }
+
+    /// Everything stored of machine `key`.
+    private static func read(
+        _ key: String,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) -> StoredMachine? {
+        let rows = try connection.run(
+            "SELECT version, fingerprint, state, last_sequence FROM machines WHERE key = $1",
+            [.text(key)]
+        )
+        guard rows.count > 0 else { return nil }
+        var machine = StoredMachine(
+            identity: DefinitionIdentity(version: rows.text(0, 0) ?? "", fingerprint: rows.text(0, 1) ?? ""),
+            state: rows.blob(0, 2) ?? Data(),
+            lastSequence: rows.integer(0, 3) ?? 0,
+            timers: [],
+            unapplied: [],
+            undelivered: []
+        )
+        let timers = try connection.run(
+            "SELECT id, due, delay, event FROM timers WHERE machine = $1 ORDER BY due, id",
+            [.text(key)]
+        )
+        for row in 0..<timers.count {
+            machine.timers.append(
+                DurableTimer(
+                    id: timers.text(row, 0) ?? "",
+                    due: timers.integer(row, 1) ?? 0,
+                    delay: .nanoseconds(timers.integer(row, 2) ?? 0),
+                    event: timers.blob(row, 3)
+                )
+            )
+        }
+        machine.unapplied = try readInbox(key, connection)
+        machine.undelivered = try readOutbox(key, onlyUndelivered: true, connection)
+        return machine
+    }
+
+    private static func kind(_ value: Int64?, of key: String) throws(PostgreSQLFailure) -> DurableEventKind {
+        guard let value, let kind = DurableEventKind(rawValue: value) else {
+            throw .refused(
+                DurableError.encoding(
+                    "an event of machine '\(key)' has unknown kind \(value.map(String.init) ?? "null")"
+                )
+            )
+        }
+        return kind
+    }
+
+    private static func readInbox(
+        _ key: String,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) -> [InboxEntry] {
+        let rows = try connection.run(
+            "SELECT id, kind, payload, idempotency_key, time FROM inbox WHERE machine = $1 ORDER BY id",
+            [.text(key)]
+        )
+        var entries: [InboxEntry] = []
+        for row in 0..<rows.count {
+            entries.append(
+                InboxEntry(
+                    id: rows.integer(row, 0) ?? 0,
+                    kind: try kind(rows.integer(row, 1), of: key),
+                    payload: rows.blob(row, 2) ?? Data(),
+                    idempotencyKey: rows.text(row, 3),
+                    time: rows.integer(row, 4) ?? 0
+                )
+            )
+        }
+        return entries
+    }
+
+    private static func readOutbox(
+        _ key: String,
+        onlyUndelivered: Bool,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) -> [OutboxEntry] {
+        let rows = try connection.run(
+            onlyUndelivered
+                ? "SELECT key, position, name, payload, delivered FROM outbox WHERE machine = $1 AND NOT delivered ORDER BY position"
+                : "SELECT key, position, name, payload, delivered FROM outbox WHERE machine = $1 ORDER BY position",
+            [.text(key)]
+        )
+        return (0..<rows.count).map { row in
+            OutboxEntry(
+                key: rows.text(row, 0) ?? "",
+                position: rows.integer(row, 1) ?? 0,
+                name: rows.text(row, 2) ?? "",
+                payload: rows.blob(row, 3) ?? Data(),
+                delivered: rows.boolean(row, 4)
+            )
+        }
+    }
+
+    public func journal(of key: String) async throws -> [JournalEntry] {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            let rows = try connection.run(
+                "SELECT sequence, kind, payload, idempotency_key, time FROM journal WHERE machine = $1 ORDER BY sequence",
+                [.text(key)]
+            )
+            var entries: [JournalEntry] = []
+            for row in 0..<rows.count {
+                entries.append(
+                    JournalEntry(
+                        sequence: rows.integer(row, 0) ?? 0,
+                        kind: try Self.kind(rows.integer(row, 1), of: key),
+                        payload: rows.blob(row, 2) ?? Data(),
+                        idempotencyKey: rows.text(row, 3),
+                        time: rows.integer(row, 4) ?? 0
+                    )
+                )
+            }
+            return entries
+        }
+    }
+
+    public func outbox(of key: String) async throws -> [OutboxEntry] {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try Self.readOutbox(key, onlyUndelivered: false, connection)
+        }
+    }
+
+    // MARK: The clock
+
+    public func now() async throws -> DurableInstant {
+        switch clock {
+        case .system: return DurableClock.wallTime()
+        case .manual:
+            return try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+                try connection.run("SELECT now FROM clock WHERE id = 0").integer(0, 0) ?? 0
+            }
+        }
+    }
+
+    public func setManualTime(_ time: DurableInstant) async throws {
+        guard clock == .manual else { throw DurableError.notManualClock }
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try connection.run("UPDATE clock SET now = greatest(now, $1) WHERE id = 0", [.integer(time)])
+        }
+    }
+}
