@@ -50,7 +50,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
 
     private let connection: PostgreSQLConnection
     /// The machines this store has claimed: their claim's lock number and epoch.
-    private var claims: [String: (id: Int64, epoch: Int64)] = [:]
+    var claims: [String: (id: Int64, epoch: Int64)] = [:]
     private var connected = false
     /// Held while the connection (or `claims`) is used: one transaction at a time.
     private let access = Lock(())
@@ -60,7 +60,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     /// The first key of the store's two-key advisory locks (`pg_try_advisory_lock(class, id)`):
     /// a hash of the schema's name, so that stores in two schemas of one database do not
     /// clash, nor with the application's own one-key advisory locks.
-    private let lockClass: Int64
+    let lockClass: Int64
 
     /// The lock class of `schema`: its 31-bit FNV-1a hash.
     static func lockClass(of schema: String) -> Int64 {
@@ -161,7 +161,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     /// needed. A lost connection is retried, with backoff, up to `reconnectTimeout`, when
     /// `retrying` (`body` is told it is run again: what it wrote before may be committed).
     @discardableResult
-    private func withConnection<T>(
+    func withConnection<T>(
         retrying: Bool,
         _ body: (PostgreSQLConnection, _ isRetry: Bool) throws(PostgreSQLFailure) -> T
     ) async throws -> T {
@@ -220,7 +220,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     }
 
     /// Runs `body` in one transaction; rolls back when it throws.
-    private static func transaction<T>(
+    static func transaction<T>(
         _ connection: PostgreSQLConnection,
         _ body: () throws(PostgreSQLFailure) -> T
     ) throws(PostgreSQLFailure) -> T {
@@ -399,84 +399,6 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         }
     }
 
-    // MARK: The inbox
-
-    public func knows(_ key: String, idempotencyKey: String) async throws -> Bool {
-        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
-            try connection.run(
-                """
-                SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $2
-                UNION ALL SELECT 1 FROM inbox WHERE machine = $1 AND idempotency_key = $2 LIMIT 1
-                """,
-                [.text(key), .text(idempotencyKey)]
-            ).count > 0
-        }
-    }
-
-    public func post(_ key: String, _ entry: InboxEntry) async throws -> Int64? {
-        // Without an idempotency key, a post whose commit the lost connection hid could not
-        // be told from one that never ran: it is not repeated (the caller sees the error).
-        try await withConnection(retrying: entry.idempotencyKey != nil) { connection, _ throws(PostgreSQLFailure) in
-            try Self.transaction(connection) { () throws(PostgreSQLFailure) -> Int64? in
-                // Locks the machine's claim row: a commit applying the same idempotency key
-                // holds it until it is done, and this post then sees its journal entry.
-                try connection.run(
-                    "INSERT INTO claims(machine) VALUES ($1) ON CONFLICT (machine) DO UPDATE SET machine = excluded.machine",
-                    [.text(key)]
-                )
-                let rows = try connection.run(
-                    """
-                    INSERT INTO inbox(machine, kind, payload, idempotency_key, time)
-                    SELECT $1, $2, $3, $4, $5
-                    WHERE $4::text IS NULL OR NOT EXISTS (SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $4)
-                    ON CONFLICT DO NOTHING RETURNING id
-                    """,
-                    [
-                        .text(key), .integer(entry.kind.rawValue), .blob(entry.payload), .text(entry.idempotencyKey),
-                        .integer(entry.time),
-                    ]
-                )
-                return rows.count > 0 ? rows.integer(0, 0) : nil
-            }
-        }
-    }
-
-    public func inbox(of key: String) async throws -> [InboxEntry] {
-        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
-            try Self.readInbox(key, connection)
-        }
-    }
-
-    public func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool {
-        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
-            try connection.run(
-                "SELECT 1 FROM inbox WHERE machine = $1 AND (id = $2 OR idempotency_key = $3) LIMIT 1",
-                [.text(key), id.map(PostgreSQLValue.integer) ?? .text(nil), .text(idempotencyKey)]
-            ).count > 0
-        }
-    }
-
-    public func machinesWithWork(dueBy time: DurableInstant, limit: Int) async throws -> [String] {
-        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
-            // A machine whose claim's advisory lock another session holds is that session's.
-            let rows = try connection.run(
-                """
-                SELECT work.machine FROM (
-                    SELECT DISTINCT machine FROM inbox
-                    UNION SELECT machine FROM timers WHERE due <= $1
-                    UNION SELECT machine FROM outbox WHERE NOT delivered) AS work
-                LEFT JOIN claims ON claims.machine = work.machine
-                WHERE claims.id IS NULL OR NOT EXISTS (
-                    SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = \(lockClass)::oid
-                        AND objid = claims.id::oid AND objsubid = 2 AND granted AND pid <> pg_backend_pid())
-                ORDER BY random() LIMIT $2
-                """,
-                [.integer(time), .integer(Int64(max(0, limit)))]
-            )
-            return (0..<rows.count).compactMap { rows.text($0, 0) }
-        }
-    }
-
     // MARK: Reading
 
     public func inspect(_ key: String) async throws -> StoredMachine? {
@@ -522,7 +444,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         return machine
     }
 
-    private static func kind(_ value: Int64?, of key: String) throws(PostgreSQLFailure) -> DurableEventKind {
+    static func kind(_ value: Int64?, of key: String) throws(PostgreSQLFailure) -> DurableEventKind {
         guard let value, let kind = DurableEventKind(rawValue: value) else {
             throw .refused(
                 DurableError.encoding(
@@ -531,29 +453,6 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
             )
         }
         return kind
-    }
-
-    private static func readInbox(
-        _ key: String,
-        _ connection: PostgreSQLConnection
-    ) throws(PostgreSQLFailure) -> [InboxEntry] {
-        let rows = try connection.run(
-            "SELECT id, kind, payload, idempotency_key, time FROM inbox WHERE machine = $1 ORDER BY id",
-            [.text(key)]
-        )
-        var entries: [InboxEntry] = []
-        for row in 0..<rows.count {
-            entries.append(
-                InboxEntry(
-                    id: rows.integer(row, 0) ?? 0,
-                    kind: try kind(rows.integer(row, 1), of: key),
-                    payload: rows.blob(row, 2) ?? Data(),
-                    idempotencyKey: rows.text(row, 3),
-                    time: rows.integer(row, 4) ?? 0
-                )
-            )
-        }
-        return entries
     }
 
     private static func readOutbox(

@@ -1,0 +1,107 @@
+import CLibPQ
+import FoundationEssentials
+import StateMachineDurable
+import StateMachineSupport
+
+// The inbox of a PostgreSQLStore: events posted by any process, read by the worker that
+// holds the machine (apart from the store's claims, commits and reads).
+extension PostgreSQLStore {
+    public func knows(_ key: String, idempotencyKey: String) async throws -> Bool {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try connection.run(
+                """
+                SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $2
+                UNION ALL SELECT 1 FROM inbox WHERE machine = $1 AND idempotency_key = $2 LIMIT 1
+                """,
+                [.text(key), .text(idempotencyKey)]
+            ).count > 0
+        }
+    }
+
+    public func post(_ key: String, _ entry: InboxEntry) async throws -> Int64? {
+        // Without an idempotency key, a post whose commit the lost connection hid could not
+        // be told from one that never ran: it is not repeated (the caller sees the error).
+        try await withConnection(retrying: entry.idempotencyKey != nil) { connection, _ throws(PostgreSQLFailure) in
+            try Self.transaction(connection) { () throws(PostgreSQLFailure) -> Int64? in
+                // Locks the machine's claim row: a commit applying the same idempotency key
+                // holds it until it is done, and this post then sees its journal entry.
+                try connection.run(
+                    "INSERT INTO claims(machine) VALUES ($1) ON CONFLICT (machine) DO UPDATE SET machine = excluded.machine",
+                    [.text(key)]
+                )
+                let rows = try connection.run(
+                    """
+                    INSERT INTO inbox(machine, kind, payload, idempotency_key, time)
+                    SELECT $1, $2, $3, $4, $5
+                    WHERE $4::text IS NULL OR NOT EXISTS (SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $4)
+                    ON CONFLICT DO NOTHING RETURNING id
+                    """,
+                    [
+                        .text(key), .integer(entry.kind.rawValue), .blob(entry.payload), .text(entry.idempotencyKey),
+                        .integer(entry.time),
+                    ]
+                )
+                return rows.count > 0 ? rows.integer(0, 0) : nil
+            }
+        }
+    }
+
+    public func inbox(of key: String) async throws -> [InboxEntry] {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try Self.readInbox(key, connection)
+        }
+    }
+
+    public func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            try connection.run(
+                "SELECT 1 FROM inbox WHERE machine = $1 AND (id = $2 OR idempotency_key = $3) LIMIT 1",
+                [.text(key), id.map(PostgreSQLValue.integer) ?? .text(nil), .text(idempotencyKey)]
+            ).count > 0
+        }
+    }
+
+    public func machinesWithWork(dueBy time: DurableInstant, limit: Int) async throws -> [String] {
+        try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            // A machine whose claim's advisory lock another session holds is that session's.
+            let rows = try connection.run(
+                """
+                SELECT work.machine FROM (
+                    SELECT DISTINCT machine FROM inbox
+                    UNION SELECT machine FROM timers WHERE due <= $1
+                    UNION SELECT machine FROM outbox WHERE NOT delivered) AS work
+                LEFT JOIN claims ON claims.machine = work.machine
+                WHERE claims.id IS NULL OR NOT EXISTS (
+                    SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = \(lockClass)::oid
+                        AND objid = claims.id::oid AND objsubid = 2 AND granted AND pid <> pg_backend_pid())
+                ORDER BY random() LIMIT $2
+                """,
+                [.integer(time), .integer(Int64(max(0, limit)))]
+            )
+            return (0..<rows.count).compactMap { rows.text($0, 0) }
+        }
+    }
+
+    static func readInbox(
+        _ key: String,
+        _ connection: PostgreSQLConnection
+    ) throws(PostgreSQLFailure) -> [InboxEntry] {
+        let rows = try connection.run(
+            "SELECT id, kind, payload, idempotency_key, time FROM inbox WHERE machine = $1 ORDER BY id",
+            [.text(key)]
+        )
+        var entries: [InboxEntry] = []
+        for row in 0..<rows.count {
+            entries.append(
+                InboxEntry(
+                    id: rows.integer(row, 0) ?? 0,
+                    kind: try kind(rows.integer(row, 1), of: key),
+                    payload: rows.blob(row, 2) ?? Data(),
+                    idempotencyKey: rows.text(row, 3),
+                    time: rows.integer(row, 4) ?? 0
+                )
+            )
+        }
+        return entries
+    }
+}
