@@ -44,8 +44,10 @@ struct UIReadmeTests {
         // loading, depending on which came first. Whichever it is, the UI shows it.
         uiStateMachine.send(DidRequestLoading(id: "2"))
         await uiStateMachine.sendAndWait(DidRequestLoading(id: "3"))
+        // Bounded by the test's time limit: the UI catches up with the machine. Whether it is
+        // still caught up a moment later depends on whether the last load's output has
+        // moved the machine since, so that is not asserted (it failed once on a busy host).
         await uiStateMachine.waitUntilCaughtUp()
-        #expect(uiStateMachine.isCaughtUp)
     }
 
     @Test("instantiation strategy, UIState mapping and bindings", .timeLimit(.minutes(1)))
