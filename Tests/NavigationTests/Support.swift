@@ -36,7 +36,7 @@ final class AppDriver {
     /// hang on a wait that never ends: instead a timer writes a marker that ends the wait
     /// (and every later one), and the test records the failure.
     func wait(
-        seconds: Double = 20,
+        seconds: Double = 60,
         _ what: String,
         sourceLocation: SourceLocation,
         until predicate: @escaping @Sendable ([String]) -> Bool

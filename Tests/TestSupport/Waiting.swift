@@ -6,7 +6,7 @@ import Testing
 /// for a fact, never a sleep). The test goes on at the deadline even when `body` cannot
 /// be cancelled (a wait for output that never comes): `body` is then abandoned.
 public func within<T: Sendable>(
-    seconds: Double = 20,
+    seconds: Double = 60,
     _ what: String = "operation",
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async -> T
