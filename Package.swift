@@ -16,7 +16,13 @@ extension Target {
         dependencies: [Target.Dependency] = [],
         plugins: [Target.PluginUsage]? = nil
     ) -> Target {
-        .target(name: name, dependencies: dependencies, path: path, swiftSettings: packageSwiftSettings, plugins: plugins)
+        .target(
+            name: name,
+            dependencies: dependencies,
+            path: path,
+            swiftSettings: packageSwiftSettings,
+            plugins: plugins
+        )
     }
 
     /// An executable target with the package's Swift settings.

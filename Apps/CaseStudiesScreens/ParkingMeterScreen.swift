@@ -102,7 +102,8 @@ final class ParkingMeterScreen: Screen {
         do {
             switch command.name {
             case "coin":
-                guard command.arguments.count == 1, let coin = Self.coins.first(where: { $0 == command.arguments[0].lowercased() })
+                guard command.arguments.count == 1,
+                    let coin = Self.coins.first(where: { $0 == command.arguments[0].lowercased() })
                 else {
                     return .message("A coin is a quarter or a dollar; try coin quarter or coin dollar.")
                 }

@@ -231,7 +231,10 @@ struct ScriptedTests {
         defer { drain.cancel() }
         await app.type("open parking-meter", expecting: "State: idle   minutes paid: 0   tickets printed: 0")
         #expect(app.lastFrame.contains("Commands: coin <quarter|dollar>, (print), (cancel), (take)"))
-        await app.type("take", expecting: "'take' is not available in state idle: it is available in printed ('print' first).")
+        await app.type(
+            "take",
+            expecting: "'take' is not available in state idle: it is available in printed ('print' first)."
+        )
         await app.type("coin quarter", expecting: "State: paying   minutes paid: 15")
         // The chart's guard refuses the ticket, and its notice says why; the state stays.
         await app.type("print", expecting: "A ticket needs at least 30 minutes; 15 paid.")

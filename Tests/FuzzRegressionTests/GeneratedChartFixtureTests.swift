@@ -90,7 +90,10 @@ struct GeneratedChartFixtureTests {
                 }
             }
             fixtures.append(
-                ("generated-\(number)", document, GeneratedChartSteps(input: k, steps: steps, configurations: configurations))
+                (
+                    "generated-\(number)", document,
+                    GeneratedChartSteps(input: k, steps: steps, configurations: configurations)
+                )
             )
         }
         return fixtures
@@ -118,7 +121,10 @@ struct GeneratedChartFixtureTests {
                 try json.write(to: stepsFile, atomically: true, encoding: .utf8)
             }
             let hint = "; CHART_FIXTURES=write swift test --filter GeneratedChartFixtureTests rewrites it"
-            #expect((try? String(contentsOf: chartFile, encoding: .utf8)) == document, "\(chartFile.path) differs\(hint)")
+            #expect(
+                (try? String(contentsOf: chartFile, encoding: .utf8)) == document,
+                "\(chartFile.path) differs\(hint)"
+            )
             #expect((try? String(contentsOf: stepsFile, encoding: .utf8)) == json, "\(stepsFile.path) differs\(hint)")
             // The exported document loads and takes the same steps as its typed original
             // (the export fuzz target's check), so the steps are the document's too.

@@ -235,7 +235,8 @@ struct SCXMLExportTests {
     @Test("A JSON chart's blocks named by path are exported; a block set again without a name loses it")
     func namedByPath() throws {
         var definition = try Chart.definition(
-            fromJSON: #"{"name": "j", "states": [{"name": "a", "type": "state"}, {"name": "b", "type": "state"}], "transitions": [{"type": "simple", "name": "go", "kind": "external", "source": "a", "target": "b"}]}"#
+            fromJSON:
+                #"{"name": "j", "states": [{"name": "a", "type": "state"}, {"name": "b", "type": "state"}], "transitions": [{"type": "simple", "name": "go", "kind": "external", "source": "a", "target": "b"}]}"#
         )
         try definition.setAction(forTransition: "go", named: "ring") { _ in }
         try definition.onEnter(at: "b", named: "arrive") { _ in }
@@ -246,7 +247,15 @@ struct SCXMLExportTests {
         #expect(text.contains(#"<onexit><log label="depart"/></onexit>"#))
 
         try definition.onEnter(at: "b") { _ in }
-        #expect(throws: SCXMLExportError(issues: [.init(path: "b", message: "the enter block is left out: it has no name (give it one with onEnter(named:), onExit(named:) or naming(action:))")])) {
+        #expect(
+            throws: SCXMLExportError(issues: [
+                .init(
+                    path: "b",
+                    message:
+                        "the enter block is left out: it has no name (give it one with onEnter(named:), onExit(named:) or naming(action:))"
+                )
+            ])
+        ) {
             try SCXMLDocument.export(definition)
         }
     }

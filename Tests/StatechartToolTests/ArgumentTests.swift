@@ -129,7 +129,10 @@ struct ArgumentTests {
             (["view", "a.scxml"], "'view' needs -o PAGE, the HTML file to write (for example -o run.html)"),
             (["view", "a.scxml", "-o", "r.html", "--record", "t.json"], "--record applies only to 'statechart run'"),
             (["run", "a.scxml", "--trace", "t.json"], "--trace applies only to 'statechart view'"),
-            (["run", "a.scxml", "-o", "x"], "-o applies only to 'statechart diagram', 'statechart view', 'statechart export'"),
+            (
+                ["run", "a.scxml", "-o", "x"],
+                "-o applies only to 'statechart diagram', 'statechart view', 'statechart export'"
+            ),
             (
                 ["check", "d", "--format", "dot"],
                 "--format applies only to 'statechart diagram', 'statechart view', 'statechart run', 'statechart export'"

@@ -38,7 +38,10 @@ struct ChartCompilerTests {
         #expect(unknown.status == 1)
         #expect(unknown.text == "door.scxml:3:1: error: <transition> refers to unknown state 'nowhere'\n")
         #expect(unknown.swift == nil)
-        let malformed = try await Self.compile("bad.scxml", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n</scxml>\n")
+        let malformed = try await Self.compile(
+            "bad.scxml",
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n</scxml>\n"
+        )
         #expect(malformed.status == 1)
         #expect(malformed.text.hasPrefix("bad.scxml:3:"))
         #expect(malformed.text.contains(": error: malformed XML"))
@@ -68,9 +71,19 @@ struct ChartCompilerTests {
         #expect(swift.contains("public final class TrafficLight {"))
         #expect(swift.contains("/// `red` (atomic), traffic-light.scxml line 2.\n        case red = \"red\""))
         #expect(swift.contains("case `class` = \"class\""))
-        #expect(swift.contains("/// `timer.tick`: taken by the transitions of red (line 2).\n        case timerTick = \"timer.tick\""))
-        #expect(swift.contains("/// `timer`: taken by the transitions of green (line 3).\n        case timer = \"timer\""))
-        #expect(swift.contains("/// `switched`: raised or sent by the chart (line 3).\n        case switched = \"switched\""))
+        #expect(
+            swift.contains(
+                "/// `timer.tick`: taken by the transitions of red (line 2).\n        case timerTick = \"timer.tick\""
+            )
+        )
+        #expect(
+            swift.contains("/// `timer`: taken by the transitions of green (line 3).\n        case timer = \"timer\"")
+        )
+        #expect(
+            swift.contains(
+                "/// `switched`: raised or sent by the chart (line 3).\n        case switched = \"switched\""
+            )
+        )
         #expect(swift.contains("dataModel: SCXMLDataModel? = nil"))
     }
 }
@@ -88,14 +101,22 @@ extension ChartCompilerTests {
         ]
     )
     func articleExample(chartName: String, snippetName: String) async throws {
-        let chart = try String(contentsOf: Self.root.appendingPathComponent("Samples/Statecharts/\(chartName)"), encoding: .utf8)
+        let chart = try String(
+            contentsOf: Self.root.appendingPathComponent("Samples/Statecharts/\(chartName)"),
+            encoding: .utf8
+        )
         let result = try await Self.compile(chartName, chart)
         #expect(result.status == 0, "\(result.text)")
         let snippet = try String(
             contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/Snippets/\(snippetName)"),
             encoding: .utf8
         )
-        let shown = snippet.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(4).joined(separator: "\n")
-        #expect(result.swift == shown, "regenerate Tests/ReadmeTests/Snippets/\(snippetName) (its first four lines kept)")
+        let shown = snippet.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(4).joined(
+            separator: "\n"
+        )
+        #expect(
+            result.swift == shown,
+            "regenerate Tests/ReadmeTests/Snippets/\(snippetName) (its first four lines kept)"
+        )
     }
 }

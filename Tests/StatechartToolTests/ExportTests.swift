@@ -57,7 +57,9 @@ struct ExportTests {
         ] {
             clock.advance(by: .milliseconds(after))
             _ = try chart.handle(name)
-            events.append(#"{"event": {"name": "\#(name)"}, "after": \#(after), "nextConfiguration": \#(configuration())}"#)
+            events.append(
+                #"{"event": {"name": "\#(name)"}, "after": \#(after), "nextConfiguration": \#(configuration())}"#
+            )
         }
         try directory.write(
             "player.json",
@@ -68,13 +70,19 @@ struct ExportTests {
         #expect(check.standardOutput == "1 passed, 0 failed\n")
     }
 
-    @Test("usage errors are short and exit 2", arguments: [
-        (["export"], "'export' needs a JSON chart (FILE: .json)"),
-        (["export", "a.json", "-o", "a.xml"], "cannot tell the format of 'a.xml' from its extension (.scxml); give --format scxml"),
-        (["export", "a.json", "--format", "dot"], "unknown format 'dot' for 'export' (expected scxml)"),
-        (["diagram", "a.json", "--partial"], "--partial applies only to 'statechart export'"),
-        (["export", "a.json", "--strict"], "--strict applies only to 'statechart check'"),
-    ])
+    @Test(
+        "usage errors are short and exit 2",
+        arguments: [
+            (["export"], "'export' needs a JSON chart (FILE: .json)"),
+            (
+                ["export", "a.json", "-o", "a.xml"],
+                "cannot tell the format of 'a.xml' from its extension (.scxml); give --format scxml"
+            ),
+            (["export", "a.json", "--format", "dot"], "unknown format 'dot' for 'export' (expected scxml)"),
+            (["diagram", "a.json", "--partial"], "--partial applies only to 'statechart export'"),
+            (["export", "a.json", "--strict"], "--strict applies only to 'statechart check'"),
+        ]
+    )
     func usage(arguments: [String], message: String) async {
         let run = await runTool(arguments)
         #expect(run.status == 2)
@@ -90,7 +98,11 @@ struct ExportTests {
         defer { directory.remove() }
         let scxml = await runTool(["export", Paths.sample("player.scxml")])
         #expect(scxml.status == 2)
-        #expect(scxml.standardError.hasSuffix("player.scxml: export reads a JSON chart (.json); an .scxml file is SCXML already\n"))
+        #expect(
+            scxml.standardError.hasSuffix(
+                "player.scxml: export reads a JSON chart (.json); an .scxml file is SCXML already\n"
+            )
+        )
         let missing = await runTool(["export", directory.url.appendingPathComponent("none.json").path])
         #expect(missing.status == 2)
         #expect(missing.standardError.hasSuffix("none.json: no such file\n"))

@@ -113,7 +113,10 @@ extension ChartFile {
             throw StatechartToolFailure("\(path): \(error)")
         }
         do {
-            return try SCXMLDocument.export(definition, options: SCXMLExportOptions(unexpressible: partial ? .comment : .fail))
+            return try SCXMLDocument.export(
+                definition,
+                options: SCXMLExportOptions(unexpressible: partial ? .comment : .fail)
+            )
         } catch {
             throw StatechartToolFailure("\(path): \(error) (--partial writes the rest)", status: 1)
         }

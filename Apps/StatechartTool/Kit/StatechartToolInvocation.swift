@@ -120,13 +120,17 @@ package enum StatechartToolInvocation: Equatable, Sendable {
             guard let topic = rest.first else { return .success(.help()) }
             guard subcommands.contains(topic), rest.count == 1 else {
                 return .failure(
-                    UsageError("'help' takes one of run, check, diagram, view or export, not '\(rest.joined(separator: " "))'")
+                    UsageError(
+                        "'help' takes one of run, check, diagram, view or export, not '\(rest.joined(separator: " "))'"
+                    )
                 )
             }
             return .success(.help(command: topic))
         }
         guard subcommands.contains(subcommand) else {
-            return .failure(UsageError("unknown subcommand '\(subcommand)' (expected run, check, diagram, view or export)"))
+            return .failure(
+                UsageError("unknown subcommand '\(subcommand)' (expected run, check, diagram, view or export)")
+            )
         }
         let what =
             subcommand == "check"

@@ -100,7 +100,9 @@ extension Statechart.Definition {
         StatechartExportOutline(
             name: name,
             root: Self.outline(root),
-            forks: forks.map { .init(name: $0.name, region: statechartName($0.region), targets: $0.targets.map(statechartName)) },
+            forks: forks.map {
+                .init(name: $0.name, region: statechartName($0.region), targets: $0.targets.map(statechartName))
+            },
             joins: joins.map(\.name),
             junctions: junctions.map(\.name)
         )

@@ -30,7 +30,8 @@ public struct SCXMLExportError: Error, Equatable, Sendable, CustomStringConverti
     /// One line for the count, then one line per issue.
     public var description: String {
         let count = issues.count == 1 ? "1 part" : "\(issues.count) parts"
-        return (["cannot export the chart to SCXML: \(count) cannot be expressed"]
+        return
+            (["cannot export the chart to SCXML: \(count) cannot be expressed"]
             + issues.map { "  \($0)" }).joined(separator: "\n")
     }
 }

@@ -42,16 +42,22 @@ struct SCXMLExportWriter {
         for state in outline.root.states {
             appendState(state, path: state.id, indent: "  ", to: &body)
         }
-        if let initial = initialElement(of: outline.root, path: outline.name, indent: "  ") { body.insert(initial, at: 0) }
+        if let initial = initialElement(of: outline.root, path: outline.name, indent: "  ") {
+            body.insert(initial, at: 0)
+        }
         for join in outline.joins {
-            issue(outline.name, "the join '\(join)' is left out: SCXML has no join (a transition cannot wait for several sources)")
+            issue(
+                outline.name,
+                "the join '\(join)' is left out: SCXML has no join (a transition cannot wait for several sources)"
+            )
         }
         for junction in outline.junctions {
             issue(outline.name, "the junction '\(junction)' is left out: SCXML has no junction")
         }
         checkTimerEvents()
 
-        var open = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\"\(Self.attribute(outline.name))\""
+        var open =
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" name=\"\(Self.attribute(outline.name))\""
         if let initial = outline.root.initial, outline.root.initialTargets.isEmpty {
             open += " initial=\"\(Self.attribute(initial))\""
         }
@@ -61,7 +67,9 @@ struct SCXMLExportWriter {
             lines.append(origin + " Named actions are <log label=\"NAME\"/>. -->")
         } else {
             lines.append(origin + " Named actions are")
-            lines.append("     <log label=\"NAME\"/>; a named guard is guard('NAME'), which reads the guards table below. -->")
+            lines.append(
+                "     <log label=\"NAME\"/>; a named guard is guard('NAME'), which reads the guards table below. -->"
+            )
         }
         if !issues.isEmpty {
             lines.append("<!-- Not exported (SCXML cannot express them):")
@@ -132,7 +140,10 @@ struct SCXMLExportWriter {
         for (number, transition) in state.transitions.enumerated() {
             guard case .after(let delay) = transition.trigger else { continue }
             guard let delayText = Self.css2(delay) else {
-                issue(path, "the transition after \(delay) is left out: its delay is negative or finer than a nanosecond")
+                issue(
+                    path,
+                    "the transition after \(delay) is left out: its delay is negative or finer than a nanosecond"
+                )
                 continue
             }
             let event = Self.attribute("after.\(state.id).\(timers.count)")
@@ -156,18 +167,29 @@ struct SCXMLExportWriter {
         }
         for history in state.histories {
             declare(history.name, what: "history", path: path)
-            var line = "\(inner)<history id=\"\(Self.attribute(history.name))\" type=\"\(history.deep ? "deep" : "shallow")\">"
+            var line =
+                "\(inner)<history id=\"\(Self.attribute(history.name))\" type=\"\(history.deep ? "deep" : "shallow")\">"
             let defaults = history.defaults.isEmpty ? defaultTargets(of: state) : history.defaults
-            let action = placeholder(history.defaultAction, path: path, what: "the default transition of the history '\(history.name)'")
+            let action = placeholder(
+                history.defaultAction,
+                path: path,
+                what: "the default transition of the history '\(history.name)'"
+            )
             line += "<transition target=\"\(Self.attribute(defaults.joined(separator: " ")))\""
             line += action.map { ">\($0)</transition>" } ?? "/>"
             body.append(line + "</history>")
         }
         if !state.deferred.isEmpty {
-            issue(path, "the deferred events \(state.deferred.map { "'\($0)'" }.joined(separator: ", ")) are left out: SCXML has no deferral")
+            issue(
+                path,
+                "the deferred events \(state.deferred.map { "'\($0)'" }.joined(separator: ", ")) are left out: SCXML has no deferral"
+            )
         }
         if state.hasTask {
-            issue(path, "the state's task is left out: SCXML has no state-scoped task (an <invoke> runs a document, not Swift)")
+            issue(
+                path,
+                "the state's task is left out: SCXML has no state-scoped task (an <invoke> runs a document, not Swift)"
+            )
         }
         switch state.content {
         case .simple:
@@ -180,7 +202,12 @@ struct SCXMLExportWriter {
             for (number, region) in regions.enumerated() {
                 let regionPath = "\(path)@\(number)"
                 if region.states.count == 1, region.initialTargets.isEmpty {
-                    appendState(region.states[0], path: regionPath + "/" + region.states[0].id, indent: inner, to: &body)
+                    appendState(
+                        region.states[0],
+                        path: regionPath + "/" + region.states[0].id,
+                        indent: inner,
+                        to: &body
+                    )
                     continue
                 }
                 // SCXML's regions are the parallel state's child states: a region of several
@@ -197,7 +224,9 @@ struct SCXMLExportWriter {
                     "\(inner)<!-- region \(number) of '\(Self.comment(state.id))': a state of its own in SCXML; a transition inside it stays inside it -->"
                 )
                 body.append(open + ">")
-                if let initial = initialElement(of: region, path: regionPath, indent: inner + "  ") { body.append(initial) }
+                if let initial = initialElement(of: region, path: regionPath, indent: inner + "  ") {
+                    body.append(initial)
+                }
                 for child in region.states {
                     appendState(child, path: regionPath + "/" + child.id, indent: inner + "  ", to: &body)
                 }
@@ -262,7 +291,10 @@ struct SCXMLExportWriter {
             what = "the transition on 'done.state.\(state ?? source.id)'"
         }
         for event in events where !Self.isToken(event) {
-            issue(path, "\(what) is left out: its event '\(event)' is empty or holds white space, which SCXML's event lists cannot hold")
+            issue(
+                path,
+                "\(what) is left out: its event '\(event)' is empty or holds white space, which SCXML's event lists cannot hold"
+            )
             return nil
         }
         if case .event = transition.trigger {
@@ -366,7 +398,10 @@ struct SCXMLExportWriter {
         case .none: return nil
         case .named(let name): return "<log label=\"\(Self.attribute(name))\"/>"
         case .unnamed:
-            issue(path, "\(what) is left out: it has no name (give it one with onEnter(named:), onExit(named:) or naming(action:))")
+            issue(
+                path,
+                "\(what) is left out: it has no name (give it one with onEnter(named:), onExit(named:) or naming(action:))"
+            )
             return nil
         }
     }
@@ -394,10 +429,16 @@ struct SCXMLExportWriter {
     /// declared twice.
     private mutating func declare(_ id: String, what: String, path: String) {
         if !Self.isXMLName(id) {
-            issue(path, "the \(what) name '\(id)' is not an XML identifier (a letter or '_', then letters, digits, '.', '-', '_'), which SCXML ids must be")
+            issue(
+                path,
+                "the \(what) name '\(id)' is not an XML identifier (a letter or '_', then letters, digits, '.', '-', '_'), which SCXML ids must be"
+            )
         }
         if !ids.insert(id).inserted {
-            issue(path, "the \(what) name '\(id)' is declared twice in the document (SCXML ids are unique across states and histories)")
+            issue(
+                path,
+                "the \(what) name '\(id)' is declared twice in the document (SCXML ids are unique across states and histories)"
+            )
         }
     }
 

@@ -96,7 +96,9 @@ struct DiagramTests {
         #expect(try door.handle("open", payload: "key") == .handled)
     }
 
-    @Test("naming(action:guard:) labels a transition with its action's and guard's names; an unnamed action is 'action'")
+    @Test(
+        "naming(action:guard:) labels a transition with its action's and guard's names; an unnamed action is 'action'"
+    )
     func namedActions() throws {
         let lamp = try Chart(name: "lamp") {
             Chart.State("off")
