@@ -118,53 +118,143 @@ final class PostgreSQLConnection: @unchecked Sendable {
     @discardableResult
     func run(_ sql: String, _ parameters: [PostgreSQLValue] = []) throws(PostgreSQLFailure) -> PostgreSQLRows {
         guard let handle else { throw .connectionLost("not connected") }
-        let name: String
-        if let known = prepared[sql] {
-            name = known
-        } else {
-            name = "s\(prepared.count)"
-            let result = PQprepare(handle, name, sql, Int32(parameters.count), nil)
-            defer { PQclear(result) }
-            try check(result, sql)
-            prepared[sql] = name
-        }
-        // Each parameter in its own allocation, freed after the call.
-        var values: [UnsafeMutablePointer<CChar>?] = []
-        var lengths: [Int32] = []
-        var formats: [Int32] = []
-        defer { for value in values { value?.deallocate() } }
-        for parameter in parameters {
-            var bytes: [UInt8]?
-            var binary = false
-            switch parameter {
-            case .text(let text): bytes = text.map { Array($0.utf8) }
-            case .integer(let value): bytes = Array(String(value).utf8)
-            case .boolean(let value): bytes = Array((value ? "t" : "f").utf8)
-            case .blob(let data):
-                bytes = Array(data)
-                binary = true
-            }
-            if let bytes {
-                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-                bytes.withUnsafeBufferPointer { source in
-                    for (index, byte) in source.enumerated() { buffer[index] = CChar(bitPattern: byte) }
-                }
-                buffer[bytes.count] = 0
-                values.append(buffer)
-                lengths.append(Int32(bytes.count))
-            } else {
-                values.append(nil)
-                lengths.append(0)
-            }
-            formats.append(binary ? 1 : 0)
-        }
-        let result = values.withUnsafeBufferPointer { values in
-            values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
-                PQexecPrepared(handle, name, Int32(parameters.count), values.baseAddress, lengths, formats, 0)
-            }
+        let name = try prepare(sql, parameters.count)
+        let bound = Bound(parameters)
+        defer { bound.free() }
+        let result = bound.withPointers { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
         }
         defer { PQclear(result) }
         try check(result, sql)
+        return Self.rows(result)
+    }
+
+    /// Runs `statements` as one transaction in one round trip (libpq's pipeline mode, no
+    /// explicit BEGIN: the statements up to the pipeline's sync are one implicit transaction,
+    /// rolled back whole when one fails); returns each statement's rows.
+    /// - Throws: the first statement's failure; the ones after it did not run.
+    @discardableResult
+    func transaction(_ statements: [(sql: String, parameters: [PostgreSQLValue])]) throws(PostgreSQLFailure)
+        -> [PostgreSQLRows]
+    {
+        guard let handle else { throw .connectionLost("not connected") }
+        // Statements are prepared before the pipeline starts, each once per connection.
+        var names: [String] = []
+        names.reserveCapacity(statements.count)
+        for statement in statements { names.append(try prepare(statement.sql, statement.parameters.count)) }
+        guard PQenterPipelineMode(handle) == 1 else { throw .connectionLost(Self.message(PQerrorMessage(handle))) }
+        var sent = 0
+        for (statement, name) in zip(statements, names) {
+            let bound = Bound(statement.parameters)
+            let accepted = bound.withPointers { values, lengths, formats in
+                PQsendQueryPrepared(handle, name, Int32(statement.parameters.count), values, lengths, formats, 0)
+            }
+            bound.free()
+            guard accepted == 1 else { break }
+            sent += 1
+        }
+        var failure: PostgreSQLFailure?
+        var results: [PostgreSQLRows] = []
+        results.reserveCapacity(sent)
+        if sent < statements.count || PQpipelineSync(handle) != 1 {
+            failure = .connectionLost(Self.message(PQerrorMessage(handle)))
+        } else {
+            // Each statement's result, then a NULL; then the sync's.
+            for index in 0..<sent {
+                let result = PQgetResult(handle)
+                defer { PQclear(result) }
+                if failure == nil {
+                    do throws(PostgreSQLFailure) {
+                        guard let result, PQresultStatus(result) != PGRES_PIPELINE_ABORTED else {
+                            throw .connectionLost(Self.message(PQerrorMessage(handle)))
+                        }
+                        try check(result, statements[index].sql)
+                        results.append(Self.rows(result))
+                    } catch {
+                        failure = error
+                    }
+                }
+                if result != nil { PQclear(PQgetResult(handle)) }
+            }
+            let sync = PQgetResult(handle)
+            if sync == nil || PQresultStatus(sync) != PGRES_PIPELINE_SYNC, failure == nil {
+                failure = .connectionLost(Self.message(PQerrorMessage(handle)))
+            }
+            PQclear(sync)
+        }
+        if PQexitPipelineMode(handle) != 1, failure == nil {
+            failure = .connectionLost(Self.message(PQerrorMessage(handle)))
+        }
+        if let failure { throw failure }
+        return results
+    }
+
+    /// The name of `sql` prepared on this connection, preparing it when new.
+    private func prepare(_ sql: String, _ count: Int) throws(PostgreSQLFailure) -> String {
+        guard let handle else { throw .connectionLost("not connected") }
+        if let known = prepared[sql] { return known }
+        let name = "s\(prepared.count)"
+        let result = PQprepare(handle, name, sql, Int32(count), nil)
+        defer { PQclear(result) }
+        try check(result, sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// A statement's parameters in libpq's form: each value in its own allocation, freed by `free()`.
+    private struct Bound {
+        var values: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+
+        init(_ parameters: [PostgreSQLValue]) {
+            values.reserveCapacity(parameters.count)
+            for parameter in parameters {
+                var bytes: [UInt8]?
+                var binary = false
+                switch parameter {
+                case .text(let text): bytes = text.map { Array($0.utf8) }
+                case .integer(let value): bytes = Array(String(value).utf8)
+                case .boolean(let value): bytes = Array((value ? "t" : "f").utf8)
+                case .blob(let data):
+                    bytes = Array(data)
+                    binary = true
+                }
+                if let bytes {
+                    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                    bytes.withUnsafeBufferPointer { source in
+                        for (index, byte) in source.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+                    }
+                    buffer[bytes.count] = 0
+                    values.append(buffer)
+                    lengths.append(Int32(bytes.count))
+                } else {
+                    values.append(nil)
+                    lengths.append(0)
+                }
+                formats.append(binary ? 1 : 0)
+            }
+        }
+
+        func withPointers<T>(
+            _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+        ) -> T {
+            values.withUnsafeBufferPointer { values in
+                values.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        formats.withUnsafeBufferPointer { formats in
+                            body(values.baseAddress, lengths.baseAddress, formats.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+
+        func free() { for value in values { value?.deallocate() } }
+    }
+
+    /// The rows of a successful `result` (none unless it returned tuples).
+    private static func rows(_ result: OpaquePointer?) -> PostgreSQLRows {
         var rows = PostgreSQLRows(cells: [])
         guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else { return rows }
         let (rowCount, columnCount) = (PQntuples(result), PQnfields(result))

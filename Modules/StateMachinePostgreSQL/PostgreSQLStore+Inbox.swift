@@ -19,30 +19,40 @@ extension PostgreSQLStore {
     }
 
     public func post(_ key: String, _ entry: InboxEntry) async throws -> Int64? {
-        // Without an idempotency key, a post whose commit the lost connection hid could not
-        // be told from one that never ran: it is not repeated (the caller sees the error).
-        try await withConnection(retrying: entry.idempotencyKey != nil) { connection, _ throws(PostgreSQLFailure) in
-            try Self.transaction(connection) { () throws(PostgreSQLFailure) -> Int64? in
-                // Locks the machine's claim row: a commit applying the same idempotency key
-                // holds it until it is done, and this post then sees its journal entry.
+        let values: [PostgreSQLValue] = [
+            .text(key), .integer(entry.kind.rawValue), .blob(entry.payload), .text(entry.idempotencyKey),
+            .integer(entry.time),
+        ]
+        guard entry.idempotencyKey != nil else {
+            // Without an idempotency key, a post whose commit the lost connection hid could
+            // not be told from one that never ran: it is not repeated (the caller sees the error).
+            return try await withConnection(retrying: false) { connection, _ throws(PostgreSQLFailure) in
                 try connection.run(
+                    "INSERT INTO inbox(machine, kind, payload, idempotency_key, time) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                    values
+                ).integer(0, 0)
+            }
+        }
+        return try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            // One transaction. Its first statement locks the machine's claim row: a commit
+            // applying the same idempotency key holds it until it is done, and the insert
+            // (a statement of its own, so a snapshot of its own) then sees its journal entry.
+            let results = try connection.transaction([
+                (
                     "INSERT INTO claims(machine) VALUES ($1) ON CONFLICT (machine) DO UPDATE SET machine = excluded.machine",
                     [.text(key)]
-                )
-                let rows = try connection.run(
+                ),
+                (
                     """
                     INSERT INTO inbox(machine, kind, payload, idempotency_key, time)
                     SELECT $1, $2, $3, $4, $5
-                    WHERE $4::text IS NULL OR NOT EXISTS (SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $4)
+                    WHERE NOT EXISTS (SELECT 1 FROM journal WHERE machine = $1 AND idempotency_key = $4)
                     ON CONFLICT DO NOTHING RETURNING id
                     """,
-                    [
-                        .text(key), .integer(entry.kind.rawValue), .blob(entry.payload), .text(entry.idempotencyKey),
-                        .integer(entry.time),
-                    ]
-                )
-                return rows.count > 0 ? rows.integer(0, 0) : nil
-            }
+                    values
+                ),
+            ])
+            return results[1].count > 0 ? results[1].integer(0, 0) : nil
         }
     }
 
@@ -72,7 +82,7 @@ extension PostgreSQLStore {
                     UNION SELECT machine FROM outbox WHERE NOT delivered) AS work
                 LEFT JOIN claims ON claims.machine = work.machine
                 WHERE claims.id IS NULL OR NOT EXISTS (
-                    SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = \(lockClass)::oid
+                    SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = \(self.lockClass)::oid
                         AND objid = claims.id::oid AND objsubid = 2 AND granted AND pid <> pg_backend_pid())
                 ORDER BY random() LIMIT $2
                 """,
