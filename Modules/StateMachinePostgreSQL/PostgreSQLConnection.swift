@@ -106,6 +106,32 @@ final class PostgreSQLConnection: @unchecked Sendable {
         return nil
     }
 
+    /// Closes the connection.
+    func disconnect() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+        prepared = [:]
+    }
+
+    /// The connection's socket, to wait for the server on; nil when not connected.
+    var socket: Int32? {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return nil }
+        let socket = PQsocket(handle)
+        return socket >= 0 ? socket : nil
+    }
+
+    /// Reads what the server sent and returns the payloads of the notifications (NOTIFY)
+    /// received; nil when the connection is lost.
+    func notifications() -> [String]? {
+        guard let handle, PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else { return nil }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
     /// Runs `sql` (one or more statements, no parameters).
     func execute(_ sql: String) throws(PostgreSQLFailure) {
         guard let handle else { throw .connectionLost("not connected") }
@@ -129,64 +155,78 @@ final class PostgreSQLConnection: @unchecked Sendable {
         return Self.rows(result)
     }
 
-    /// Runs `statements` as one transaction in one round trip (libpq's pipeline mode, no
-    /// explicit BEGIN: the statements up to the pipeline's sync are one implicit transaction,
-    /// rolled back whole when one fails); returns each statement's rows.
+    /// A statement and its parameters.
+    typealias Statement = (sql: String, parameters: [PostgreSQLValue])
+
+    /// Runs `statements` as one transaction in one round trip; returns each statement's rows.
     /// - Throws: the first statement's failure; the ones after it did not run.
     @discardableResult
-    func transaction(_ statements: [(sql: String, parameters: [PostgreSQLValue])]) throws(PostgreSQLFailure)
-        -> [PostgreSQLRows]
-    {
+    func transaction(_ statements: [Statement]) throws(PostgreSQLFailure) -> [PostgreSQLRows] {
+        try transactions([statements])[0].get()
+    }
+
+    /// Runs each element of `transactions` as a transaction of its own, all in one round
+    /// trip (libpq's pipeline mode, no explicit BEGIN: the statements up to each of the
+    /// pipeline's syncs are one implicit transaction, rolled back whole when one fails, and
+    /// the transactions after it run all the same); returns each one's rows or refusal.
+    /// - Throws: ``PostgreSQLFailure/connectionLost(_:)`` when the connection is lost (which
+    ///   transactions were committed is not known).
+    func transactions(
+        _ transactions: [[Statement]]
+    ) throws(PostgreSQLFailure) -> [Result<[PostgreSQLRows], PostgreSQLFailure>] {
         guard let handle else { throw .connectionLost("not connected") }
         // Statements are prepared before the pipeline starts, each once per connection.
-        var names: [String] = []
-        names.reserveCapacity(statements.count)
-        for statement in statements { names.append(try prepare(statement.sql, statement.parameters.count)) }
-        guard PQenterPipelineMode(handle) == 1 else { throw .connectionLost(Self.message(PQerrorMessage(handle))) }
-        var sent = 0
-        for (statement, name) in zip(statements, names) {
-            let bound = Bound(statement.parameters)
-            let accepted = bound.withPointers { values, lengths, formats in
-                PQsendQueryPrepared(handle, name, Int32(statement.parameters.count), values, lengths, formats, 0)
-            }
-            bound.free()
-            guard accepted == 1 else { break }
-            sent += 1
+        var names: [[String]] = []
+        for statements in transactions {
+            var group: [String] = []
+            for statement in statements { group.append(try prepare(statement.sql, statement.parameters.count)) }
+            names.append(group)
         }
-        var failure: PostgreSQLFailure?
-        var results: [PostgreSQLRows] = []
-        results.reserveCapacity(sent)
-        if sent < statements.count || PQpipelineSync(handle) != 1 {
-            failure = .connectionLost(Self.message(PQerrorMessage(handle)))
-        } else {
-            // Each statement's result, then a NULL; then the sync's.
-            for index in 0..<sent {
-                let result = PQgetResult(handle)
-                defer { PQclear(result) }
-                if failure == nil {
-                    do throws(PostgreSQLFailure) {
-                        guard let result, PQresultStatus(result) != PGRES_PIPELINE_ABORTED else {
-                            throw .connectionLost(Self.message(PQerrorMessage(handle)))
-                        }
-                        try check(result, statements[index].sql)
-                        results.append(Self.rows(result))
-                    } catch {
-                        failure = error
-                    }
+        guard PQenterPipelineMode(handle) == 1 else { throw .connectionLost(Self.message(PQerrorMessage(handle))) }
+        defer { _ = PQexitPipelineMode(handle) }
+        for (statements, group) in zip(transactions, names) {
+            for (statement, name) in zip(statements, group) {
+                let bound = Bound(statement.parameters)
+                let accepted = bound.withPointers { values, lengths, formats in
+                    PQsendQueryPrepared(handle, name, Int32(statement.parameters.count), values, lengths, formats, 0)
                 }
-                if result != nil { PQclear(PQgetResult(handle)) }
+                bound.free()
+                guard accepted == 1 else { throw .connectionLost(Self.message(PQerrorMessage(handle))) }
+            }
+            guard PQpipelineSync(handle) == 1 else { throw .connectionLost(Self.message(PQerrorMessage(handle))) }
+        }
+        var outcomes: [Result<[PostgreSQLRows], PostgreSQLFailure>] = []
+        outcomes.reserveCapacity(transactions.count)
+        for statements in transactions {
+            // Each statement's result, then a NULL; then the sync's.
+            var failure: PostgreSQLFailure?
+            var results: [PostgreSQLRows] = []
+            results.reserveCapacity(statements.count)
+            for statement in statements {
+                guard let result = PQgetResult(handle) else {
+                    throw .connectionLost(Self.message(PQerrorMessage(handle)))
+                }
+                defer { PQclear(result) }
+                PQclear(PQgetResult(handle))
+                guard failure == nil else { continue }
+                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                    throw .connectionLost(Self.message(PQerrorMessage(handle)))
+                }
+                do throws(PostgreSQLFailure) {
+                    try check(result, statement.sql)
+                    results.append(Self.rows(result))
+                } catch .refused(let error) {
+                    failure = .refused(error)
+                }
             }
             let sync = PQgetResult(handle)
-            if sync == nil || PQresultStatus(sync) != PGRES_PIPELINE_SYNC, failure == nil {
-                failure = .connectionLost(Self.message(PQerrorMessage(handle)))
+            defer { PQclear(sync) }
+            guard let sync, PQresultStatus(sync) == PGRES_PIPELINE_SYNC else {
+                throw .connectionLost(Self.message(PQerrorMessage(handle)))
             }
-            PQclear(sync)
+            outcomes.append(failure.map { .failure($0) } ?? .success(results))
         }
-        if PQexitPipelineMode(handle) != 1, failure == nil {
-            failure = .connectionLost(Self.message(PQerrorMessage(handle)))
-        }
-        if let failure { throw failure }
-        return results
+        return outcomes
     }
 
     /// The name of `sql` prepared on this connection, preparing it when new.

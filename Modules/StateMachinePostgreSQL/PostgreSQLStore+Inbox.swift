@@ -62,11 +62,34 @@ extension PostgreSQLStore {
         }
     }
 
+    public func inboxes(of keys: [String]) async throws -> [String: [InboxEntry]] {
+        guard !keys.isEmpty else { return [:] }
+        return try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
+            let rows = try connection.run(
+                """
+                SELECT machine, id, kind, payload, idempotency_key, time FROM inbox
+                WHERE machine = ANY($1::text[]) ORDER BY machine, id
+                """,
+                [.text(Self.array(keys))]
+            )
+            var inboxes: [String: [InboxEntry]] = [:]
+            for row in 0..<rows.count {
+                let key = rows.text(row, 0) ?? ""
+                inboxes[key, default: []].append(try Self.inboxEntry(rows, row, column: 1, of: key))
+            }
+            return inboxes
+        }
+    }
+
     public func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool {
         try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
-            try connection.run(
-                "SELECT 1 FROM inbox WHERE machine = $1 AND (id = $2 OR idempotency_key = $3) LIMIT 1",
-                [.text(key), id.map(PostgreSQLValue.integer) ?? .text(nil), .text(idempotencyKey)]
+            if let id {
+                return try connection.run("SELECT 1 FROM inbox WHERE id = $1 AND machine = $2", [.integer(id), .text(key)])
+                    .count > 0
+            }
+            return try connection.run(
+                "SELECT 1 FROM inbox WHERE machine = $1 AND idempotency_key = $2",
+                [.text(key), .text(idempotencyKey)]
             ).count > 0
         }
     }
@@ -101,17 +124,24 @@ extension PostgreSQLStore {
             [.text(key)]
         )
         var entries: [InboxEntry] = []
-        for row in 0..<rows.count {
-            entries.append(
-                InboxEntry(
-                    id: rows.integer(row, 0) ?? 0,
-                    kind: try kind(rows.integer(row, 1), of: key),
-                    payload: rows.blob(row, 2) ?? Data(),
-                    idempotencyKey: rows.text(row, 3),
-                    time: rows.integer(row, 4) ?? 0
-                )
-            )
-        }
+        for row in 0..<rows.count { entries.append(try inboxEntry(rows, row, column: 0, of: key)) }
         return entries
+    }
+
+    /// The inbox entry in row `row` of `rows`, its columns (id, kind, payload, idempotency
+    /// key, time) from `column` on.
+    static func inboxEntry(
+        _ rows: PostgreSQLRows,
+        _ row: Int,
+        column: Int,
+        of key: String
+    ) throws(PostgreSQLFailure) -> InboxEntry {
+        InboxEntry(
+            id: rows.integer(row, column) ?? 0,
+            kind: try kind(rows.integer(row, column + 1), of: key),
+            payload: rows.blob(row, column + 2) ?? Data(),
+            idempotencyKey: rows.text(row, column + 3),
+            time: rows.integer(row, column + 4) ?? 0
+        )
     }
 }

@@ -24,9 +24,10 @@ import StateMachineSupport
 /// await door.close()
 /// ```
 public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
-    // @unchecked Sendable: `connection`, `connected` and `claims` are only used inside
-    // `access.withLock` (a pthread mutex), so no two threads use them at once; every other
-    // stored property is immutable and Sendable.
+    // @unchecked Sendable: `connection`, `connected` and `claims` are only used by the call
+    // that holds the turn (`takeTurn()` to `passTurn()`, handed over under the `turns` lock, a
+    // pthread mutex), so no two threads use them at once; every other stored property is
+    // immutable and Sendable.
 
     /// What happened to the store's connection to its server.
     public enum ConnectionEvent: Sendable, Equatable {
@@ -52,8 +53,8 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     /// The machines this store has claimed: their claim's lock number and epoch.
     var claims: [String: (id: Int64, epoch: Int64)] = [:]
     private var connected = false
-    /// Held while the connection (or `claims`) is used: one transaction at a time.
-    private let access = Lock(())
+    /// Who may use the connection (and `claims`): one call at a time, in the order they came.
+    private let turns = Lock(Turns())
     private let onConnectionEvent: (@Sendable (ConnectionEvent) -> Void)?
     private let owner = ProcessIdentity.current.token
 
@@ -61,6 +62,14 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     /// a hash of the schema's name, so that stores in two schemas of one database do not
     /// clash, nor with the application's own one-key advisory locks.
     let lockClass: Int64
+
+    /// The channel this store listens on for ``awaitPosts(timeout:)``: a claim records it
+    /// (`claims.listener`), and the inbox's trigger (`inbox_posted`) notifies the channel of
+    /// the machine's holder, only, with the machine's key.
+    let channel: String
+
+    /// Hears of posts, from the first ``awaitPosts(timeout:)`` on.
+    private let listener = Lock<PostgreSQLListener?>(nil)
 
     /// The lock class of `schema`: its 31-bit FNV-1a hash.
     static func lockClass(of schema: String) -> Int64 {
@@ -99,6 +108,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         self.reconnectTimeout = reconnectTimeout
         self.onConnectionEvent = onConnectionEvent
         self.lockClass = Self.lockClass(of: schema)
+        self.channel = "durable_\(lockClass)_\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
         self.connection = PostgreSQLConnection(conninfo: connection, server: server)
         try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
             try connection.execute(
@@ -107,13 +117,17 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
                 CREATE SCHEMA IF NOT EXISTS \(Self.quote(schema));
                 SET LOCAL search_path TO \(Self.quote(schema));
                 \(Self.tables)
+                CREATE OR REPLACE TRIGGER inbox_posted AFTER INSERT ON inbox
+                    FOR EACH ROW EXECUTE FUNCTION durable_posted();
                 COMMIT;
                 """
             )
         }
     }
 
-    /// The tables, created when missing (see the "Durable machines" article).
+    /// The tables, and the functions a commit and the inbox run (with the schema as their
+    /// search path, so that a row inserted by hand from another one notifies its worker),
+    /// created when missing (see the "Durable machines" article).
     static let tables = """
         CREATE TABLE IF NOT EXISTS machines(
             key text PRIMARY KEY, version text NOT NULL, fingerprint text NOT NULL,
@@ -143,12 +157,25 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
             machine text PRIMARY KEY, id serial UNIQUE, epoch bigint NOT NULL DEFAULT 0, owner text);
         CREATE TABLE IF NOT EXISTS clock(id int PRIMARY KEY CHECK (id = 0), now bigint NOT NULL);
         INSERT INTO clock(id, now) VALUES (0, 0) ON CONFLICT DO NOTHING;
-        CREATE OR REPLACE FUNCTION durable_fence(claimed text, held bigint) RETURNS void LANGUAGE plpgsql AS $$
+        CREATE OR REPLACE FUNCTION durable_fence(claimed text, held bigint) RETURNS void LANGUAGE plpgsql
+            SET search_path FROM CURRENT AS $$
         BEGIN
             PERFORM 1 FROM claims WHERE machine = claimed AND epoch = held FOR UPDATE;
             IF NOT FOUND THEN
                 RAISE EXCEPTION 'the claim of machine % moved on', claimed USING ERRCODE = '\(claimLostCode)';
             END IF;
+        END $$;
+        ALTER TABLE claims ADD COLUMN IF NOT EXISTS listener text;
+        CREATE OR REPLACE FUNCTION durable_posted() RETURNS trigger LANGUAGE plpgsql
+            SET search_path FROM CURRENT AS $$
+        DECLARE
+            holder text;
+        BEGIN
+            SELECT listener INTO holder FROM claims WHERE machine = NEW.machine;
+            IF holder IS NOT NULL THEN
+                PERFORM pg_notify(holder, NEW.machine);
+            END IF;
+            RETURN NULL;
         END $$;
         """
 
@@ -168,9 +195,11 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     /// needed. A lost connection is retried, with backoff, up to `reconnectTimeout`, when
     /// `retrying` (`body` is told it is run again: what it wrote before may be committed).
     ///
-    /// The calling thread waits while the server answers. (Handing each call to a thread of
-    /// its own, so that the caller's task suspends instead, cost about 20 µs a call on the
-    /// 2-core host of the benchmarks and slowed every figure of `Benchmarks durable`.)
+    /// A call that finds the connection in use suspends until its turn, so that callers
+    /// waiting for one another hold none of the few threads Swift concurrency runs tasks on.
+    /// The calling thread waits while the server answers its own statements. (Handing every
+    /// call to a thread of its own cost about 20 µs a call on the 2-core host of the
+    /// benchmarks and slowed every figure of `Benchmarks durable`.)
     @discardableResult
     func withConnection<T>(
         retrying: Bool,
@@ -182,7 +211,9 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         var isRetry = false
         var reported = false
         while true {
-            let result = access.withLock { _ in attempt(isRetry: isRetry, body) }
+            await takeTurn()
+            let result = attempt(isRetry: isRetry, body)
+            passTurn()
             switch result {
             case .success(let value):
                 if reported { onConnectionEvent?(.restored) }
@@ -204,7 +235,49 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the connection, connecting first when needed; only with `access` held.
+    /// Who holds the connection's turn, and who waits for it (in order).
+    struct Turns {
+        var taken = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Commits waiting to be written by the next holder of the turn.
+        var commits: [QueuedCommit] = []
+    }
+
+    /// Returns once the caller holds the turn: at once when nobody does, else when the
+    /// holders before it pass it on.
+    private func takeTurn() async {
+        let free = turns.withLock { turns in
+            guard !turns.taken else { return false }
+            turns.taken = true
+            return true
+        }
+        guard !free else { return }
+        await withCheckedContinuation { continuation in
+            let freed = turns.withLock { turns in
+                guard !turns.taken else {
+                    turns.waiting.append(continuation)
+                    return false
+                }
+                turns.taken = true
+                return true
+            }
+            if freed { continuation.resume() }
+        }
+    }
+
+    /// Hands the turn to the first caller waiting for it, or frees it.
+    private func passTurn() {
+        let next = turns.withLock { turns -> CheckedContinuation<Void, Never>? in
+            guard !turns.waiting.isEmpty else {
+                turns.taken = false
+                return nil
+            }
+            return turns.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+
+    /// Runs `body` with the connection, connecting first when needed; only with the turn held.
     private func attempt<T>(
         isRetry: Bool,
         _ body: (PostgreSQLConnection, _ isRetry: Bool) throws(PostgreSQLFailure) -> T
@@ -261,8 +334,8 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
             }
             do throws(PostgreSQLFailure) {
                 let epoch = try connection.run(
-                    "UPDATE claims SET epoch = epoch + 1, owner = $2 WHERE machine = $1 RETURNING epoch",
-                    [.text(key), .text(owner)]
+                    "UPDATE claims SET epoch = epoch + 1, owner = $2, listener = $3 WHERE machine = $1 RETURNING epoch",
+                    [.text(key), .text(owner), .text(self.channel)]
                 )
                 let stored = try Self.read(key, connection)
                 self.claims[key] = (id, epoch.integer(0, 0) ?? 0)
@@ -277,36 +350,97 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
     public func release(_ key: String) async {
         _ = try? await withConnection(retrying: false) { connection, _ throws(PostgreSQLFailure) in
             guard let claim = self.claims.removeValue(forKey: key) else { return }
-            try connection.run("SELECT pg_advisory_unlock(\(self.lockClass)::int, $1::int)", [.integer(claim.id)])
+            try connection.transaction([
+                ("UPDATE claims SET listener = NULL WHERE machine = $1 AND listener = $2", [.text(key), .text(self.channel)]),
+                ("SELECT pg_advisory_unlock(\(self.lockClass)::int, $1::int)", [.integer(claim.id)]),
+            ])
         }
     }
 
     // MARK: Commits
 
+    /// Commits made at the same time (by different machines) are written together: the
+    /// caller that holds the connection writes every commit queued meanwhile in the same
+    /// round trip, each as a transaction of its own (one fails alone).
     public func commit(_ commit: DurableCommit) async throws {
-        try await withConnection(retrying: true) { connection, isRetry throws(PostgreSQLFailure) in
-            guard let claim = self.claims[commit.key] else {
-                throw .refused(DurableError.claimLost(key: commit.key))
+        let queued = QueuedCommit(commit)
+        turns.withLock { $0.commits.append(queued) }
+        do {
+            try await withConnection(retrying: true) { connection, isRetry throws(PostgreSQLFailure) in
+                if let outcome = queued.outcome { return try outcome.get() }
+                if isRetry { queued.attempted = true }
+                var group = self.turns.withLock { turns in
+                    defer { turns.commits = [] }
+                    return turns.commits
+                }
+                // Taken by a write that the lost connection cut off: it is written again here.
+                if !group.contains(where: { $0 === queued }) { group.insert(queued, at: 0) }
+                try self.write(group, connection)
+                try queued.outcome?.get()
             }
-            if isRetry, let first = commit.entries.first {
-                // The connection was lost during an earlier attempt: it may have committed.
-                let rows = try connection.run(
-                    "SELECT 1 FROM journal WHERE machine = $1 AND sequence = $2",
-                    [.text(commit.key), .integer(first.sequence)]
-                )
-                if rows.count > 0 {
-                    let fence = try connection.run("SELECT epoch FROM claims WHERE machine = $1", [.text(commit.key)])
-                    guard fence.integer(0, 0) == claim.epoch else {
-                        throw .refused(DurableError.claimLost(key: commit.key))
+        } catch {
+            // Given up (the server unreachable): no later write takes it.
+            turns.withLock { $0.commits.removeAll { $0 === queued } }
+            throw error
+        }
+    }
+
+    /// A commit waiting to be written, with what became of it.
+    final class QueuedCommit: @unchecked Sendable {
+        // @unchecked Sendable: `attempted` and `outcome` are only used by the holder of the
+        // connection's turn (handed over under the `turns` lock), `commit` is immutable.
+        let commit: DurableCommit
+        /// Whether a round trip that carried it was cut off: it may be committed.
+        var attempted = false
+        /// Its outcome, once written or refused.
+        var outcome: Result<Void, PostgreSQLFailure>?
+
+        init(_ commit: DurableCommit) { self.commit = commit }
+    }
+
+    /// Writes the commits of `group` in one round trip, each as a transaction of its own, and
+    /// records each one's outcome. One that may have been committed by a cut-off round trip
+    /// is looked up in the journal first.
+    /// - Throws: ``PostgreSQLFailure/connectionLost(_:)``; the group's commits are then
+    ///   marked attempted and left to their callers, each of which writes its own again.
+    private func write(_ group: [QueuedCommit], _ connection: PostgreSQLConnection) throws(PostgreSQLFailure) {
+        var writing: [(queued: QueuedCommit, epoch: Int64)] = []
+        do throws(PostgreSQLFailure) {
+            for queued in group {
+                let commit = queued.commit
+                guard let claim = claims[commit.key] else {
+                    queued.outcome = .failure(.refused(DurableError.claimLost(key: commit.key)))
+                    continue
+                }
+                if queued.attempted, let first = commit.entries.first {
+                    let rows = try connection.run(
+                        "SELECT 1 FROM journal WHERE machine = $1 AND sequence = $2",
+                        [.text(commit.key), .integer(first.sequence)]
+                    )
+                    if rows.count > 0 {
+                        let fence = try connection.run("SELECT epoch FROM claims WHERE machine = $1", [.text(commit.key)])
+                        queued.outcome =
+                            fence.integer(0, 0) == claim.epoch
+                            ? .success(()) : .failure(.refused(DurableError.claimLost(key: commit.key)))
+                        continue
                     }
-                    return
+                }
+                writing.append((queued, claim.epoch))
+            }
+            let outcomes = try connection.transactions(
+                writing.map { Self.statements(of: $0.queued.commit, epoch: $0.epoch) }
+            )
+            for ((queued, _), outcome) in zip(writing, outcomes) {
+                switch outcome {
+                case .success: queued.outcome = .success(())
+                case .failure(.refused(.server(_, let code, _))) where code == Self.claimLostCode:
+                    queued.outcome = .failure(.refused(DurableError.claimLost(key: queued.commit.key)))
+                case .failure(let failure): queued.outcome = .failure(failure)
                 }
             }
-            do throws(PostgreSQLFailure) {
-                try connection.transaction(Self.statements(of: commit, epoch: claim.epoch))
-            } catch .refused(.server(_, let code, _)) where code == Self.claimLostCode {
-                throw .refused(DurableError.claimLost(key: commit.key))
-            }
+        } catch {
+            for queued in group where queued.outcome == nil { queued.attempted = true }
+            throw error
         }
     }
 
@@ -502,6 +636,27 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
             try Self.readOutbox(key, onlyUndelivered: false, connection)
         }
     }
+
+    // MARK: Posts
+
+    /// Waits for posts on a connection of its own, which LISTENs to the channel that the
+    /// inbox's trigger notifies (opened by the first call, closed with the store).
+    public func awaitPosts(timeout: Duration) async -> Set<String>? {
+        let listener = listener.withLock { listener in
+            if listener == nil {
+                listener = PostgreSQLListener(conninfo: connection.conninfo, server: server, channel: channel)
+            }
+            return listener
+        }
+        guard let listener else {
+            // No thread or descriptor to listen with: look for work every `timeout`.
+            try? await Task.sleep(for: timeout)
+            return []
+        }
+        return await listener.next(timeout: timeout)
+    }
+
+    deinit { listener.withLock { $0?.stop() } }
 
     // MARK: The clock
 

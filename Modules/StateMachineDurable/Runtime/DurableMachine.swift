@@ -43,6 +43,9 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     /// The inbox entries taken into `pending` whose commit may not be visible to a read of
     /// the inbox yet: a pull of the inbox skips them (see ``pullInbox()``).
     var inboxQueued: Set<Int64> = []
+    /// How many commits that consume inbox entries were started: an inbox read made before
+    /// one of them may return entries it consumed.
+    var inboxGeneration = 0
     var draining = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var deliveries: [OutboxEntry] = []
@@ -218,17 +221,28 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
     /// order, and returns once they are committed. A ``MachineWorker`` calls it for the
     /// machines it holds.
     public func pullInbox() async throws {
+        try await pullInbox(read: nil)
+    }
+
+    /// ``pullInbox()`` with the inbox as `read` holds it, when it was read (by a worker, with
+    /// other machines' inboxes) while ``inboxGeneration`` was `generation` and it still is:
+    /// no commit consumed an entry since, so the read is current. Otherwise it reads the inbox.
+    func pullInbox(read: (entries: [InboxEntry], generation: Int)?) async throws {
         guard !isClosed else { throw DurableError.closed(key: key) }
         await settleCommits()
         // No commit of this machine runs until the read is done: an entry the read does not
         // return was consumed by a commit before it, and no read will return it again.
         draining = true
         let entries: [InboxEntry]
-        do {
-            entries = try await store.inbox(of: key)
-        } catch {
-            finishDraining()
-            throw error
+        if let read, read.generation == inboxGeneration {
+            entries = read.entries
+        } else {
+            do {
+                entries = try await store.inbox(of: key)
+            } catch {
+                finishDraining()
+                throw error
+            }
         }
         let stored = Set(entries.map(\.id))
         inboxQueued.formIntersection(
@@ -384,6 +398,7 @@ public actor DurableMachine<Form: DurableForm>: DurableClockListener {
                 || (timers.isEmpty ? !committed.timers.isEmpty : timers != committed.timers.sorted(by: Self.dueOrder))
             let state = try form.encodeState(of: instance)
             if !entries.isEmpty || !consumed.isEmpty || !delivered.isEmpty || timersChanged {
+                if !consumed.isEmpty { inboxGeneration += 1 }
                 try await store.commit(
                     DurableCommit(
                         key: key,

@@ -44,6 +44,10 @@ public protocol DurableStore: AnyObject, Sendable {
     /// Machine `key`'s inbox: the events accepted and not yet applied, oldest first.
     func inbox(of key: String) async throws -> [InboxEntry]
 
+    /// The inboxes of machines `keys`, as one read: each machine's entries, oldest first
+    /// (a machine with an empty inbox may be left out).
+    func inboxes(of keys: [String]) async throws -> [String: [InboxEntry]]
+
     /// Whether machine `key`'s inbox holds the entry numbered `id`, or an entry with
     /// idempotency key `idempotencyKey`: false once the commit that applied it is done.
     func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool
@@ -52,6 +56,15 @@ public protocol DurableStore: AnyObject, Sendable {
     /// event in the inbox, a timer due by `time` or an effect not yet delivered; machines
     /// another live process has claimed are left out (this process's own are not).
     func machinesWithWork(dueBy time: DurableInstant, limit: Int) async throws -> [String]
+
+    /// Waits until events are posted to the store's machines (by any process), at most
+    /// `timeout`; returns the keys of the machines posted to since the last call, empty when
+    /// the time passed first, or nil when posts may have gone unnoticed (the store lost its
+    /// connection): the caller looks for work with ``machinesWithWork(dueBy:limit:)``.
+    ///
+    /// One caller at a time (a ``MachineWorker``): the keys a call returns are not returned
+    /// again. A store that is not told of posts waits `timeout` and returns an empty set.
+    func awaitPosts(timeout: Duration) async -> Set<String>?
 
     /// Marks machine `key`'s outbox entries `effects` delivered.
     func markDelivered(_ key: String, effects: [String]) async throws
@@ -74,6 +87,23 @@ public protocol DurableStore: AnyObject, Sendable {
     /// store on the wall clock. Use ``advanceClock(by:)``, which also fires the timers of
     /// the machines open on the store.
     func setManualTime(_ time: DurableInstant) async throws
+}
+
+extension DurableStore {
+    /// Reads each machine's inbox in turn (a store that reads many in one statement
+    /// implements it itself).
+    public func inboxes(of keys: [String]) async throws -> [String: [InboxEntry]] {
+        var inboxes: [String: [InboxEntry]] = [:]
+        for key in keys { inboxes[key] = try await inbox(of: key) }
+        return inboxes
+    }
+
+    /// A store that is not told of posts (``SQLiteStore``): waits `timeout` and returns an
+    /// empty set, so that a ``MachineWorker`` looks for work every poll interval.
+    public func awaitPosts(timeout: Duration) async -> Set<String>? {
+        try? await Task.sleep(for: timeout)
+        return []
+    }
 }
 
 /// A point on a store's clock, in nanoseconds: since 1970 on the wall clock, since the

@@ -7,8 +7,12 @@ import FoundationEssentials
 /// Each round (every `pollInterval`) the worker asks the store for machines with work (an
 /// event in the inbox, a timer due, an effect not delivered) that no other live process has
 /// claimed, opens those it does not hold (claiming them: one worker per machine at a time),
-/// and has the ones it holds apply their inbox and fire their due timers. A machine it held
-/// without work for `idleRounds` rounds is closed, so that another worker may take it.
+/// and has the ones it holds apply their inbox and fire their due timers. Between rounds it
+/// waits for posts (``DurableStore/awaitPosts(timeout:)``): a store that is told of them
+/// (a PostgreSQL store LISTENs for its inbox's notifications) wakes it at once, and the
+/// machines it holds apply the events posted to them without waiting for the next round;
+/// a machine it does not hold is taken in the next round. A machine it held without work
+/// for `idleTimeout` is closed, so that another worker may take it.
 ///
 /// A worker that dies (killed, its host gone) loses its claims with its connection, and the
 /// other workers take its machines over in their next round: within `pollInterval` plus the
@@ -39,11 +43,12 @@ public actor MachineWorker<Form: DurableForm> {
     let form: @Sendable (String) throws -> Form
     let options: DurableOptions
     let pollInterval: Duration
-    let idleRounds: Int
+    let idleTimeout: Duration
     let batch: Int
     let onFailure: @Sendable (Failure) -> Void
 
-    var held: [String: (machine: DurableMachine<Form>, idle: Int)] = [:]
+    /// The machines the worker holds, and when each last had work.
+    var held: [String: (machine: DurableMachine<Form>, worked: ContinuousClock.Instant)] = [:]
     /// Machines that failed to open: the round from which to try again, the rounds waited
     /// last (doubling up to a hundred) and the error reported.
     var failed: [String: (retry: Int, wait: Int, message: String)] = [:]
@@ -54,7 +59,7 @@ public actor MachineWorker<Form: DurableForm> {
     ///   - store: the store whose machines the worker serves (shared with other processes).
     ///   - options: how each machine is opened (its timer policy, a migration).
     ///   - pollInterval: how often the worker asks the store for work.
-    ///   - idleRounds: after how many rounds without work a held machine is closed.
+    ///   - idleTimeout: how long a held machine may go without work before it is closed.
     ///   - batch: the most machines with work taken from the store in one round.
     ///   - onFailure: told of each machine that could not be opened or driven (a malformed
     ///     stored row, a definition that changed); the worker tries it again after a while.
@@ -63,7 +68,7 @@ public actor MachineWorker<Form: DurableForm> {
         store: any DurableStore,
         options: DurableOptions = DurableOptions(),
         pollInterval: Duration = .milliseconds(50),
-        idleRounds: Int = 20,
+        idleTimeout: Duration = .seconds(1),
         batch: Int = 256,
         onFailure: @escaping @Sendable (Failure) -> Void = { _ in },
         form: @escaping @Sendable (String) throws -> Form
@@ -72,7 +77,7 @@ public actor MachineWorker<Form: DurableForm> {
         self.form = form
         self.options = options
         self.pollInterval = pollInterval
-        self.idleRounds = idleRounds
+        self.idleTimeout = idleTimeout
         self.batch = batch
         self.onFailure = onFailure
     }
@@ -81,10 +86,16 @@ public actor MachineWorker<Form: DurableForm> {
     public var heldMachines: [String] { held.keys.sorted() }
 
     /// Serves until the calling task is cancelled, then closes the machines it holds.
+    /// It notices the cancellation within `pollInterval`.
     public func run() async {
         while !Task.isCancelled {
             await serveOneRound()
-            try? await Task.sleep(for: pollInterval)
+            let nextRound = ContinuousClock.now + pollInterval
+            while !Task.isCancelled, ContinuousClock.now < nextRound {
+                // nil: posts may have gone unnoticed; look for work now.
+                guard let keys = await store.awaitPosts(timeout: nextRound - .now) else { break }
+                await pull(keys.sorted(), advancingTo: nil)
+            }
         }
         await closeAll()
     }
@@ -102,36 +113,62 @@ public actor MachineWorker<Form: DurableForm> {
             return
         }
         var busy: Set<String> = []
+        var known: [String] = []
         for key in keys {
             if let retry = failed[key]?.retry, retry > round { continue }
             busy.insert(key)
-            if let entry = held[key] {
-                do {
-                    if store.clock == .manual { await entry.machine.clockAdvanced(to: now) }
-                    try await entry.machine.pullInbox()
-                    held[key]?.idle = 0
-                    if await entry.machine.hasLostClaim { await drop(key, after: DurableError.claimLost(key: key)) }
-                } catch {
-                    await drop(key, after: error)
+            // A machine it opens applies its inbox as it opens.
+            if held[key] == nil { await take(key) } else { known.append(key) }
+        }
+        await pull(known, advancingTo: now)
+        let idleSince = ContinuousClock.now - idleTimeout
+        for (key, entry) in held where !busy.contains(key) && entry.worked <= idleSince {
+            held[key] = nil
+            await entry.machine.close()
+        }
+    }
+
+    /// Has the held machines among `keys` apply their inboxes, read in one go (and, on a
+    /// manual clock, the timers due by `now`); closes a machine after an error.
+    func pull(_ keys: [String], advancingTo now: DurableInstant?) async {
+        let machines = keys.compactMap { key in held[key].map { (key: key, machine: $0.machine) } }
+        guard !machines.isEmpty else { return }
+        // Each machine's inbox generation before the read: a machine whose generation moved
+        // since (a commit consumed entries) reads its inbox itself.
+        var generations: [String: Int] = [:]
+        for (key, machine) in machines { generations[key] = await machine.inboxGeneration }
+        let inboxes = try? await store.inboxes(of: machines.map(\.key))
+        // The machines apply their inboxes side by side, so that a store can write their
+        // commits together.
+        let manual = store.clock == .manual
+        let failures = await withTaskGroup(of: (String, (any Error)?).self) { group in
+            for (key, machine) in machines {
+                let read = inboxes.map { (entries: $0[key] ?? [], generation: generations[key] ?? -1) }
+                group.addTask {
+                    do {
+                        if manual, let now { await machine.clockAdvanced(to: now) }
+                        try await machine.pullInbox(read: read)
+                        return (key, await machine.hasLostClaim ? DurableError.claimLost(key: key) : nil)
+                    } catch {
+                        return (key, error)
+                    }
                 }
-            } else {
-                await take(key)
             }
-        }
-        for (key, entry) in held where !busy.contains(key) {
-            held[key]?.idle = entry.idle + 1
-            if entry.idle + 1 >= idleRounds {
-                held[key] = nil
-                await entry.machine.close()
+            var failures: [(String, any Error)] = []
+            for await (key, error) in group {
+                if let error { failures.append((key, error)) }
             }
+            return failures
         }
+        for (key, machine) in machines where held[key]?.machine === machine { held[key]?.worked = .now }
+        for (key, error) in failures { await drop(key, after: error) }
     }
 
     /// Opens machine `key`: its inbox, due timers and undelivered effects are taken up by the open.
     func take(_ key: String) async {
         do {
             let machine = try await store.open(key, try form(key), options: options)
-            held[key] = (machine, 0)
+            held[key] = (machine, .now)
             failed[key] = nil
         } catch DurableError.machineInUse {
             // Another worker took it first.
