@@ -219,6 +219,7 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
                 if reported { onConnectionEvent?(.restored) }
                 return value
             case .failure(.refused(let error)):
+                if reported { onConnectionEvent?(.restored) }
                 throw error
             case .failure(.connectionLost(let message)):
                 if !reported {

@@ -40,6 +40,9 @@ final class ServedWorker: Sendable {
 
     func kill() { process.kill() }
 
+    /// Sends the worker signal `number` (SIGSTOP freezes it, SIGCONT lets it go on).
+    func signal(_ number: Int32) { _ = Glibc.kill(process.processIdentifier, number) }
+
     /// Closes the worker's input (it closes its machines and exits) and waits for it.
     func stop() async {
         process.write("", closing: true)
