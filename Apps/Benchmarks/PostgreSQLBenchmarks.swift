@@ -116,12 +116,14 @@ enum PostgreSQLBenchmarks {
                     }
                 },
                 {
-                    // Eight senders post, each machine's events in order, and await the last.
+                    // Eight senders post, each machine's events in order, then await each
+                    // machine's last.
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for sender in 0..<8 {
                             let mine = machines.enumerated().filter { $0.offset % 8 == sender }.map(\.element)
                             let poster = posters[sender % count]
                             group.addTask {
+                                var last: [DurablePost] = []
                                 for step in 0..<perMachine {
                                     for key in mine {
                                         // No idempotency key: the baseline's post has none.
@@ -130,9 +132,10 @@ enum PostgreSQLBenchmarks {
                                             to: key,
                                             as: form
                                         )
-                                        if step == perMachine - 1 { try await poster.awaitApplied(posted) }
+                                        if step == perMachine - 1 { last.append(posted) }
                                     }
                                 }
+                                for posted in last { try await poster.awaitApplied(posted) }
                             }
                         }
                         try await group.waitForAll()
