@@ -111,17 +111,35 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         self.channel = "durable_\(lockClass)_\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
         self.connection = PostgreSQLConnection(conninfo: connection, server: server)
         try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
-            try connection.execute(
-                """
-                BEGIN; SELECT pg_advisory_xact_lock(\(Self.schemaLock));
-                CREATE SCHEMA IF NOT EXISTS \(Self.quote(schema));
-                SET LOCAL search_path TO \(Self.quote(schema));
-                \(Self.tables)
-                CREATE OR REPLACE TRIGGER inbox_posted AFTER INSERT ON inbox
-                    FOR EACH ROW EXECUTE FUNCTION durable_posted();
-                COMMIT;
-                """
-            )
+            // The first store makes the tables, under a lock. A store that finds them made (the
+            // inbox's trigger comes last, in the same transaction) leaves them alone: altering
+            // a table that running processes use could deadlock with them.
+            try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
+            do throws(PostgreSQLFailure) {
+                let made = try connection.run(
+                    """
+                    SELECT 1 FROM pg_trigger JOIN pg_class ON pg_class.oid = tgrelid
+                        JOIN pg_namespace ON pg_namespace.oid = relnamespace
+                    WHERE nspname = $1 AND relname = 'inbox' AND tgname = 'inbox_posted'
+                    """,
+                    [.text(schema)]
+                ).count > 0
+                if !made {
+                    try connection.execute(
+                        """
+                        CREATE SCHEMA IF NOT EXISTS \(Self.quote(schema));
+                        SET LOCAL search_path TO \(Self.quote(schema));
+                        \(Self.tables)
+                        CREATE OR REPLACE TRIGGER inbox_posted AFTER INSERT ON inbox
+                            FOR EACH ROW EXECUTE FUNCTION durable_posted();
+                        """
+                    )
+                }
+                try connection.execute("COMMIT")
+            } catch {
+                if case .refused = error { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
         }
     }
 
