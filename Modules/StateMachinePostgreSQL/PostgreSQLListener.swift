@@ -125,7 +125,9 @@ final class PostgreSQLListener: @unchecked Sendable {
                 resolve { $0.missed = true }
             }
             var descriptors = [pollfd(fd: wakeDescriptors.read, events: Int16(POLLIN), revents: 0)]
-            if let socket = connection.socket { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+            if let socket = connection.socket {
+                descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
+            }
             let until = [state.withLock { $0.waiter?.deadline }, retryAt].compactMap { $0 }.min()
             let milliseconds = until.map { Self.milliseconds($0 - .now) } ?? -1
             _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)

@@ -84,8 +84,11 @@ extension PostgreSQLStore {
     public func inboxHolds(_ key: String, entry id: Int64?, idempotencyKey: String?) async throws -> Bool {
         try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
             if let id {
-                return try connection.run("SELECT 1 FROM inbox WHERE id = $1 AND machine = $2", [.integer(id), .text(key)])
-                    .count > 0
+                return try connection.run(
+                    "SELECT 1 FROM inbox WHERE id = $1 AND machine = $2",
+                    [.integer(id), .text(key)]
+                )
+                .count > 0
             }
             return try connection.run(
                 "SELECT 1 FROM inbox WHERE machine = $1 AND idempotency_key = $2",

@@ -44,7 +44,10 @@ struct PartitionTests {
     /// The server ends the sessions of the process whose connections are named `name`;
     /// returns once they are gone (and their locks with them), failing after 10 s.
     static func cutOff(_ name: String, on cluster: PostgreSQLCluster) async throws {
-        try psql(cluster, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(name)'")
+        try psql(
+            cluster,
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(name)'"
+        )
         let deadline = ContinuousClock.now + .seconds(10)
         while try psql(cluster, "SELECT count(*) FROM pg_stat_activity WHERE application_name = '\(name)'") != "0" {
             guard ContinuousClock.now < deadline else { throw ClusterError("the sessions of \(name) did not end") }
@@ -107,7 +110,8 @@ struct PartitionTests {
         signal(SIGPIPE, SIG_IGN)
         let cluster = try await PostgreSQLCluster.start()
         defer { cluster.remove() }
-        let effects = FileManager.default.temporaryDirectory.appendingPathComponent("partition-\(UUID().uuidString)").path
+        let effects = FileManager.default.temporaryDirectory.appendingPathComponent("partition-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: effects) }
         let schema = "partition"
         let store = try await PostgreSQLStore(connection: cluster.connection, schema: schema, clock: .manual)

@@ -9,7 +9,9 @@ import Testing
 /// running ones), on a cluster of its own.
 @Suite("Store setup on PostgreSQL", .serialized, .timeLimit(.minutes(5)))
 struct StoreSetupTests {
-    @Test("stores made on a schema that running workers commit to leave its tables alone: no deadlock, every post applied")
+    @Test(
+        "stores made on a schema that running workers commit to leave its tables alone: no deadlock, every post applied"
+    )
     func madeWhileOthersCommit() async throws {
         let cluster = try await PostgreSQLCluster.start()
         defer { cluster.remove() }
