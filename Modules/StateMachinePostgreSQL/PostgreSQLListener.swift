@@ -8,7 +8,7 @@ import Glibc
 
 /// Hears of posts to a store's machines: a connection of its own that LISTENs on the
 /// store's channel (the inbox's trigger NOTIFYs it with the machine's key), on a thread of
-/// its own that waits for the server, so that a ``MachineWorker`` wakes when an event is
+/// its own that waits for the server, so that a `MachineWorker` wakes when an event is
 /// posted instead of polling for it.
 ///
 /// When the connection is lost, it reconnects with backoff and reports that posts may have
