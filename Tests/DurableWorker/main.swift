@@ -1,7 +1,8 @@
 // The process the kill -9 tests of durable machines kill (Tests/StateMachineDurableTests/
-// KillTests.swift): opens one machine of the form named on the command line from a SQLite
-// store, applies the script lines it reads from standard input, acknowledges each on
-// standard output once it is committed, and appends every delivered effect to a file.
+// KillTests.swift): opens one machine of the form named on the command line from a store,
+// applies the script lines it reads from standard input, acknowledges each on standard
+// output once it is committed, and appends every delivered effect to a file. STORE is a
+// SQLite file's path, or `postgresql:SCHEMA|CONNECTION` for a PostgreSQL store.
 //
 //   DurableWorker FORM STORE EFFECTS [full|normal]
 //   DurableWorker serve CONNECTION EFFECTS SCHEMA [POLL_MS]
@@ -70,36 +71,59 @@ struct MachineDriver<Form: DurableForm>: Driver {
     func close() async { await machine.close() }
 }
 
-let store = try SQLiteStore(path: storePath, synchronous: synchronous, clock: .manual)
+let store: any DurableStore
+if storePath.hasPrefix("postgresql:"), let bar = storePath.firstIndex(of: "|") {
+    let schema = String(storePath[storePath.index(storePath.startIndex, offsetBy: 11)..<bar])
+    store = try await PostgreSQLStore(
+        connection: String(storePath[storePath.index(after: bar)...]),
+        schema: schema,
+        clock: .manual
+    )
+} else {
+    store = try SQLiteStore(path: storePath, synchronous: synchronous, clock: .manual)
+}
+/// Opens the machine; on PostgreSQL, waits (up to 10 s) for the session of a killed
+/// predecessor to end, which releases its claim.
+func opened<Form: DurableForm>(_ form: Form) async throws -> DurableMachine<Form> {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+        do {
+            return try await store.open("machine", form)
+        } catch DurableError.machineInUse where ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
 let driver: any Driver = try await {
     switch formName {
     case "table":
         return MachineDriver(
-            machine: try await store.open("machine", WorkerForms.table()),
+            machine: try await opened(WorkerForms.table()),
             parse: { WorkerForms.Input(rawValue: $0)! },
             describe: { $0.rawValue }
         )
     case "core":
         return MachineDriver(
-            machine: try await store.open("machine", WorkerForms.core()),
+            machine: try await opened(WorkerForms.core()),
             parse: WorkerForms.coreEvent,
             describe: { "\($0)" }
         )
     case "chart":
         return MachineDriver(
-            machine: try await store.open("machine", try WorkerForms.chart()),
+            machine: try await opened(try WorkerForms.chart()),
             parse: { .init($0) },
             describe: { $0.joined(separator: ",") }
         )
     case "json":
         return MachineDriver(
-            machine: try await store.open("machine", try WorkerForms.json()),
+            machine: try await opened(try WorkerForms.json()),
             parse: { .init($0) },
             describe: { $0.joined(separator: ",") }
         )
     case "scxml":
         return MachineDriver(
-            machine: try await store.open("machine", try WorkerForms.scxml()),
+            machine: try await opened(try WorkerForms.scxml()),
             parse: { .init($0) },
             describe: { state in
                 let variables = state.variables.keys.sorted().map {

@@ -1,5 +1,7 @@
 import Foundation
+import PostgreSQLTestCluster
 import StateMachineDurable
+import StateMachinePostgreSQL
 import StateMachineSupport
 import TestSupport
 import Testing
@@ -11,7 +13,9 @@ import Glibc
 /// kill -9 while a machine of each form applies a script of events, clock moves (timers)
 /// and effects: the worker process (Tests/DurableWorker) is killed at random points and
 /// restarted; the final state, the journal and the delivered effects must equal an
-/// uninterrupted run's.
+/// uninterrupted run's. Each form runs on each store: a SQLite file, and a schema of the test
+/// process's PostgreSQL cluster (where a restarted worker waits for its killed predecessor's
+/// session to end, which releases its claim).
 ///
 /// Size: `DURABLE_KILL_EVENTS` script lines (default 2,000) and `DURABLE_KILLS` kills per
 /// form (default 20); `DURABLE_KILL_SYNCHRONOUS=full` commits with SQLite's FULL setting
@@ -25,21 +29,22 @@ struct KillTests {
 
     @Test(
         "the final state, journal and effects of a killed run equal an uninterrupted run's",
-        arguments: KillScript.forms
+        arguments: KillScript.forms,
+        StoreKind.allCases
     )
-    func killed(form: String) async throws {
+    func killed(form: String, kind: StoreKind) async throws {
         signal(SIGPIPE, SIG_IGN)
         var random = SplitMix64(seed: UInt64(form.utf8.reduce(41) { $0 &* 31 &+ UInt64($1) }))
         let script = KillScript.make(form: form, events: Self.events, using: &random)
         try await withTemporaryFolder { folder in
-            let reference = try await KillScript.run(form, script, in: folder + "/reference", killAt: [])
+            let reference = try await KillScript.run(form, kind, script, in: folder + "/reference", killAt: [])
             #expect(reference.restarts == 0)
             var chosen: Set<Int> = []
             while chosen.count < min(Self.kills, script.count - 1) {
                 chosen.insert(Int.random(in: 1..<script.count, using: &random))
             }
             let points = chosen.sorted()
-            let killed = try await KillScript.run(form, script, in: folder + "/killed", killAt: points)
+            let killed = try await KillScript.run(form, kind, script, in: folder + "/killed", killAt: points)
             #expect(killed.restarts == points.count)
             #expect(killed.state == reference.state)
             #expect(killed.journal.filter { $0.kind == .sent }.count == script.filter { $0.hasPrefix("send") }.count)
@@ -57,7 +62,7 @@ struct KillTests {
                 payloads[key] = line
             }
             print(
-                "kill -9 \(form): \(script.count) lines, \(points.count) kills, \(killed.journal.count) journal entries, \(Set(killed.effects).count) effects (\(killed.effects.count - Set(killed.effects).count) delivered again with the same key)"
+                "kill -9 \(form) on \(kind.testDescription): \(script.count) lines, \(points.count) kills, \(killed.journal.count) journal entries, \(Set(killed.effects).count) effects (\(killed.effects.count - Set(killed.effects).count) delivered again with the same key)"
             )
         }
     }
@@ -99,10 +104,17 @@ enum KillScript {
     /// Runs `script` in worker processes in `folder`: each is killed (SIGKILL) once it has
     /// acknowledged the line numbered by the next of `killAt`, and the next starts from the
     /// first line not acknowledged.
-    static func run(_ form: String, _ script: [String], in folder: String, killAt points: [Int]) async throws -> Outcome
-    {
+    static func run(
+        _ form: String,
+        _ kind: StoreKind,
+        _ script: [String],
+        in folder: String,
+        killAt points: [Int]
+    ) async throws -> Outcome {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let store = folder + "/machines.sqlite"
+        let cluster = kind == .postgresql ? try await PostgreSQLCluster.shared() : nil
+        let schema = PostgreSQLCluster.uniqueSchema("kill")
+        let store = cluster.map { "postgresql:\(schema)|\($0.connection)" } ?? folder + "/machines.sqlite"
         let effects = folder + "/effects.txt"
         var acknowledged = 0
         var restarts = 0
@@ -132,7 +144,12 @@ enum KillScript {
             // Lines are acknowledged in order: the next worker starts after the last.
             acknowledged = max(acknowledged, worker.lastAcknowledged)
         }
-        let reader = try SQLiteStore(path: store, mode: .readOnly, clock: .manual)
+        let reader: any DurableStore =
+            if let cluster {
+                try await PostgreSQLStore(connection: cluster.connection, schema: schema, clock: .manual)
+            } else {
+                try SQLiteStore(path: store, mode: .readOnly, clock: .manual)
+            }
         let journal = try await reader.journal(of: "machine")
         let delivered = (try? String(contentsOfFile: effects, encoding: .utf8)) ?? ""
         return Outcome(
