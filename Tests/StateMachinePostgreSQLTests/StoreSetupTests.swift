@@ -23,8 +23,9 @@ extension WorkerTests {
             let failures = Lock<[String]>([])
             let worker = MachineWorker(
                 store: try await PostgreSQLStore(connection: cluster.connection, schema: "busy"),
-                onFailure: { failure in failures.withLock { $0.append("\(failure)") } }
-            ) { _ in form }
+                onFailure: { failure in failures.withLock { $0.append("\(failure)") } },
+                form: { _ in form }
+            )
             let serving = Task { await worker.run() }
             // Posts, each applied by a commit that checks its claim and consumes its inbox entry.
             let posting = Task {
