@@ -28,6 +28,20 @@ final class PostgreSQLListener: @unchecked Sendable {
         /// The caller waiting, and until when.
         var waiter: (continuation: CheckedContinuation<Set<String>?, Never>, deadline: ContinuousClock.Instant)?
         var stopping = false
+
+        /// What a waiter gets now, taken from the state: nil when posts may have gone
+        /// unnoticed, else the keys posted to, once there are any, the listener stops or the
+        /// wait is `over`; `.none` while it must wait on.
+        mutating func take(over: Bool) -> Set<String>?? {
+            if missed {
+                missed = false
+                keys = []
+                return .some(nil)
+            }
+            guard !keys.isEmpty || stopping || over else { return .none }
+            defer { keys = [] }
+            return .some(keys)
+        }
     }
 
     private let state = Lock(State())
@@ -77,15 +91,7 @@ final class PostgreSQLListener: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         return await withCheckedContinuation { continuation in
             let ready: Set<String>?? = state.withLock { state in
-                if state.missed {
-                    state.missed = false
-                    state.keys = []
-                    return .some(nil)
-                }
-                if !state.keys.isEmpty || state.stopping {
-                    defer { state.keys = [] }
-                    return .some(state.keys)
-                }
+                if let ready = state.take(over: false) { return ready }
                 state.waiter?.continuation.resume(returning: [])
                 state.waiter = (continuation, deadline)
                 return .none
@@ -161,19 +167,11 @@ final class PostgreSQLListener: @unchecked Sendable {
     private func resolve(_ change: (inout State) -> Void) {
         let resumed: (CheckedContinuation<Set<String>?, Never>, Set<String>?)? = state.withLock { state in
             change(&state)
-            guard let waiter = state.waiter else { return nil }
-            if state.missed {
-                state.missed = false
-                state.keys = []
-                state.waiter = nil
-                return (waiter.continuation, nil)
-            }
-            guard !state.keys.isEmpty || state.stopping || ContinuousClock.now >= waiter.deadline else { return nil }
-            defer {
-                state.keys = []
-                state.waiter = nil
-            }
-            return (waiter.continuation, state.keys)
+            guard let waiter = state.waiter,
+                let keys = state.take(over: ContinuousClock.now >= waiter.deadline)
+            else { return nil }
+            state.waiter = nil
+            return (waiter.continuation, keys)
         }
         if let (continuation, keys) = resumed { continuation.resume(returning: keys) }
     }
