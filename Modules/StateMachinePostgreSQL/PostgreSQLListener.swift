@@ -86,21 +86,28 @@ final class PostgreSQLListener: @unchecked Sendable {
 
     /// The keys posted to since the last call, once there are any or `timeout` passed
     /// (empty), or nil when posts may have gone unnoticed. One caller at a time: a second
-    /// one ends the first's wait with an empty set.
+    /// one ends the first's wait with an empty set. The wait ends at once when the calling
+    /// task is cancelled.
     func next(timeout: Duration) async -> Set<String>? {
         let deadline = ContinuousClock.now + timeout
-        return await withCheckedContinuation { continuation in
-            let ready: Set<String>?? = state.withLock { state in
-                if let ready = state.take(over: false) { return ready }
-                state.waiter?.continuation.resume(returning: [])
-                state.waiter = (continuation, deadline)
-                return .none
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: Set<String>?? = state.withLock { state in
+                    // Cancelled before this: the handler below found no waiter to end.
+                    if let ready = state.take(over: Task.isCancelled) { return ready }
+                    state.waiter?.continuation.resume(returning: [])
+                    state.waiter = (continuation, deadline)
+                    return .none
+                }
+                if let ready {
+                    continuation.resume(returning: ready)
+                } else {
+                    wake()  // The thread's wait ends at the new deadline.
+                }
             }
-            if let ready {
-                continuation.resume(returning: ready)
-            } else {
-                wake()  // The thread's wait ends at the new deadline.
-            }
+        } onCancel: {
+            state.withLock { $0.waiter?.deadline = .now }
+            wake()
         }
     }
 

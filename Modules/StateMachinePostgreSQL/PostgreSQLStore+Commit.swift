@@ -119,7 +119,10 @@ extension PostgreSQLStore {
                 )
             )
         }
-        if !commit.consumedInbox.isEmpty {
+        if let id = commit.consumedInbox.first, commit.consumedInbox.count == 1 {
+            // The common case, without an array to build and parse.
+            statements.append(("DELETE FROM inbox WHERE id = $2 AND machine = $1", [.text(key), .integer(id)]))
+        } else if !commit.consumedInbox.isEmpty {
             statements.append(
                 (
                     "DELETE FROM inbox WHERE machine = $1 AND id = ANY($2::bigint[])",

@@ -112,27 +112,24 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         self.connection = PostgreSQLConnection(conninfo: connection, server: server)
         try await withConnection(retrying: true) { connection, _ throws(PostgreSQLFailure) in
             // The first store makes the tables, under a lock. A store that finds them made (the
-            // inbox's trigger comes last, in the same transaction) leaves them alone: altering
-            // a table that running processes use could deadlock with them.
+            // schema's comment names the layout, written last in the same transaction) leaves
+            // them alone: altering a table that running processes use could deadlock with them.
             try connection.execute("BEGIN; SELECT pg_advisory_xact_lock(\(Self.schemaLock))")
             do throws(PostgreSQLFailure) {
                 let made =
                     try connection.run(
-                        """
-                        SELECT 1 FROM pg_trigger JOIN pg_class ON pg_class.oid = tgrelid
-                            JOIN pg_namespace ON pg_namespace.oid = relnamespace
-                        WHERE nspname = $1 AND relname = 'inbox' AND tgname = 'inbox_posted'
-                        """,
-                        [.text(schema)]
+                        "SELECT 1 FROM pg_namespace WHERE nspname = $1 AND obj_description(oid, 'pg_namespace') = $2",
+                        [.text(schema), .text(Self.layout)]
                     ).count > 0
                 if !made {
                     try connection.execute(
                         """
                         CREATE SCHEMA IF NOT EXISTS \(Self.quote(schema));
                         SET LOCAL search_path TO \(Self.quote(schema));
-                        \(Self.tables)
+                        \(Self.tables(in: Self.quote(schema)))
                         CREATE OR REPLACE TRIGGER inbox_posted AFTER INSERT ON inbox
                             FOR EACH ROW EXECUTE FUNCTION durable_posted();
+                        COMMENT ON SCHEMA \(Self.quote(schema)) IS '\(Self.layout)';
                         """
                     )
                 }
@@ -144,10 +141,16 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
         }
     }
 
-    /// The tables, and the functions a commit and the inbox run (with the schema as their
-    /// search path, so that a row inserted by hand from another one notifies its worker),
-    /// created when missing (see the "Durable machines" article).
-    static let tables = """
+    /// The layout of the tables and functions below, recorded as the schema's comment: a store
+    /// that finds another one (an earlier version's) brings the schema up to this one.
+    static let layout = "durable machines, layout 2"
+
+    /// The tables, and the functions a commit and the inbox run, created when missing (see
+    /// the "Durable machines" article). The functions name their tables in `schema` (quoted),
+    /// so that a row inserted by hand from another search path notifies its worker; they set
+    /// no search path of their own, which would cost every call a configuration change.
+    static func tables(in schema: String) -> String {
+        """
         CREATE TABLE IF NOT EXISTS machines(
             key text PRIMARY KEY, version text NOT NULL, fingerprint text NOT NULL,
             state bytea NOT NULL, last_sequence bigint NOT NULL);
@@ -176,27 +179,26 @@ public final class PostgreSQLStore: DurableStore, @unchecked Sendable {
             machine text PRIMARY KEY, id serial UNIQUE, epoch bigint NOT NULL DEFAULT 0, owner text);
         CREATE TABLE IF NOT EXISTS clock(id int PRIMARY KEY CHECK (id = 0), now bigint NOT NULL);
         INSERT INTO clock(id, now) VALUES (0, 0) ON CONFLICT DO NOTHING;
-        CREATE OR REPLACE FUNCTION durable_fence(claimed text, held bigint) RETURNS void LANGUAGE plpgsql
-            SET search_path FROM CURRENT AS $$
+        CREATE OR REPLACE FUNCTION durable_fence(claimed text, held bigint) RETURNS void LANGUAGE plpgsql AS $$
         BEGIN
-            PERFORM 1 FROM claims WHERE machine = claimed AND epoch = held FOR UPDATE;
+            PERFORM 1 FROM \(schema).claims WHERE machine = claimed AND epoch = held FOR UPDATE;
             IF NOT FOUND THEN
                 RAISE EXCEPTION 'the claim of machine % moved on', claimed USING ERRCODE = '\(claimLostCode)';
             END IF;
         END $$;
         ALTER TABLE claims ADD COLUMN IF NOT EXISTS listener text;
-        CREATE OR REPLACE FUNCTION durable_posted() RETURNS trigger LANGUAGE plpgsql
-            SET search_path FROM CURRENT AS $$
+        CREATE OR REPLACE FUNCTION durable_posted() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             holder text;
         BEGIN
-            SELECT listener INTO holder FROM claims WHERE machine = NEW.machine;
+            SELECT listener INTO holder FROM \(schema).claims WHERE machine = NEW.machine;
             IF holder IS NOT NULL THEN
                 PERFORM pg_notify(holder, NEW.machine);
             END IF;
             RETURN NULL;
         END $$;
         """
+    }
 
     /// `name` as a PostgreSQL identifier.
     static func quote(_ name: String) -> String {

@@ -49,5 +49,40 @@ extension WorkerTests {
             await serving.value
             #expect(failures.withLock { $0 } == [])
         }
+
+        @Test("a schema of an earlier layout is brought up to this one, its rows kept")
+        func earlierLayoutUpgraded() async throws {
+            let cluster = try await PostgreSQLCluster.start()
+            defer { cluster.remove() }
+            let form = PartitionTests.form()
+            let store = try await PostgreSQLStore(connection: cluster.connection, schema: "old")
+            let machine = try await store.open("m", form)
+            try await machine.send(PartitionTests.Add(amount: 3))
+            await machine.close()
+            // The previous layout: functions that set their search path, no layout comment.
+            _ = try psql(
+                cluster,
+                """
+                ALTER FUNCTION old.durable_fence(text, bigint) SET search_path = old;
+                ALTER FUNCTION old.durable_posted() SET search_path = old;
+                COMMENT ON SCHEMA old IS NULL;
+                """
+            )
+            let upgraded = try await PostgreSQLStore(connection: cluster.connection, schema: "old")
+            #expect(
+                try psql(cluster, "SELECT obj_description('old'::regnamespace, 'pg_namespace')")
+                    == "durable machines, layout 2"
+            )
+            #expect(
+                try psql(
+                    cluster,
+                    "SELECT count(*) FROM pg_proc WHERE pronamespace = 'old'::regnamespace AND proconfig IS NOT NULL"
+                ) == "0"
+            )
+            let reopened = try await upgraded.open("m", form)
+            try await reopened.send(PartitionTests.Add(amount: 4))
+            #expect(await reopened.state.superState == 7)
+            await reopened.close()
+        }
     }
 }

@@ -64,6 +64,7 @@ public protocol DurableStore: AnyObject, Sendable {
     ///
     /// One caller at a time (a ``MachineWorker``): the keys a call returns are not returned
     /// again. A store that is not told of posts waits `timeout` and returns an empty set.
+    /// The wait ends early when the calling task is cancelled.
     func awaitPosts(timeout: Duration) async -> Set<String>?
 
     /// Marks machine `key`'s outbox entries `effects` delivered.

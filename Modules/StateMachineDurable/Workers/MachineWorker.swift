@@ -11,8 +11,11 @@ import FoundationEssentials
 /// waits for posts (``DurableStore/awaitPosts(timeout:)``): a store that is told of them
 /// (a PostgreSQL store LISTENs for its inbox's notifications) wakes it at once, and the
 /// machines it holds apply the events posted to them without waiting for the next round;
-/// a machine it does not hold is taken in the next round. A machine it held without work
-/// for `idleTimeout` is closed, so that another worker may take it.
+/// a machine it does not hold is taken in the next round. Under load, the worker pulls at
+/// most once every `gatherWindow`: posts told of meanwhile join the next pull, so that one
+/// inbox read and one round trip of commits serve many events (an idle worker pulls at once).
+/// A machine it held without work for `idleTimeout` is closed, so that another worker may
+/// take it.
 ///
 /// A worker that dies (killed, its host gone) loses its claims with its connection, and the
 /// other workers take its machines over in their next round: within `pollInterval` plus the
@@ -44,6 +47,7 @@ public actor MachineWorker<Form: DurableForm> {
     let options: DurableOptions
     let pollInterval: Duration
     let idleTimeout: Duration
+    let gatherWindow: Duration
     let batch: Int
     let onFailure: @Sendable (Failure) -> Void
 
@@ -60,6 +64,9 @@ public actor MachineWorker<Form: DurableForm> {
     ///   - options: how each machine is opened (its timer policy, a migration).
     ///   - pollInterval: how often the worker asks the store for work.
     ///   - idleTimeout: how long a held machine may go without work before it is closed.
+    ///   - gatherWindow: the least time between two pulls for posts the worker is told of:
+    ///     a post told of sooner after the last pull waits at most this long, with the others
+    ///     told of meanwhile (zero: every wakeup pulls at once).
     ///   - batch: the most machines with work taken from the store in one round.
     ///   - onFailure: told of each machine that could not be opened or driven (a malformed
     ///     stored row, a definition that changed); the worker tries it again after a while.
@@ -69,6 +76,7 @@ public actor MachineWorker<Form: DurableForm> {
         options: DurableOptions = DurableOptions(),
         pollInterval: Duration = .milliseconds(50),
         idleTimeout: Duration = .seconds(1),
+        gatherWindow: Duration = .milliseconds(2),
         batch: Int = 256,
         onFailure: @escaping @Sendable (Failure) -> Void = { _ in },
         form: @escaping @Sendable (String) throws -> Form
@@ -78,6 +86,7 @@ public actor MachineWorker<Form: DurableForm> {
         self.options = options
         self.pollInterval = pollInterval
         self.idleTimeout = idleTimeout
+        self.gatherWindow = gatherWindow
         self.batch = batch
         self.onFailure = onFailure
     }
@@ -86,18 +95,33 @@ public actor MachineWorker<Form: DurableForm> {
     public var heldMachines: [String] { held.keys.sorted() }
 
     /// Serves until the calling task is cancelled, then closes the machines it holds.
-    /// It notices the cancellation within `pollInterval`.
+    /// It notices the cancellation once the round or pull under way is done.
     public func run() async {
+        var lastPull = ContinuousClock.now - gatherWindow
         while !Task.isCancelled {
             await serveOneRound()
             let nextRound = ContinuousClock.now + pollInterval
             while !Task.isCancelled, ContinuousClock.now < nextRound {
                 // nil: posts may have gone unnoticed; look for work now.
-                guard let keys = await store.awaitPosts(timeout: nextRound - .now) else { break }
+                guard var keys = await store.awaitPosts(timeout: nextRound - .now) else { break }
+                guard !keys.isEmpty else { continue }
+                let missed = await gather(into: &keys, until: lastPull + gatherWindow)
                 await pull(keys.sorted(), advancingTo: nil)
+                lastPull = .now
+                if missed { break }
             }
         }
         await closeAll()
+    }
+
+    /// Adds the keys of the posts told of until `deadline` to `keys`; returns whether posts
+    /// may have gone unnoticed meanwhile.
+    func gather(into keys: inout Set<String>, until deadline: ContinuousClock.Instant) async -> Bool {
+        while !Task.isCancelled, ContinuousClock.now < deadline {
+            guard let more = await store.awaitPosts(timeout: deadline - .now) else { return true }
+            keys.formUnion(more)
+        }
+        return false
     }
 
     /// One round: takes the machines with work and has each apply what it has.
