@@ -137,11 +137,15 @@ final class PostgreSQLListener: @unchecked Sendable {
                 // Posts made while it was not listening went unnoticed.
                 resolve { $0.missed = true }
             }
+            // The socket is read while a caller waits (or after a wake): notifications that
+            // arrive meanwhile wait in it and are read together, rather than each waking the
+            // thread. Its first bytes after a lost connection are read then too.
+            let waiter = state.withLock { $0.waiter?.deadline }
             var descriptors = [pollfd(fd: wakeDescriptors.read, events: Int16(POLLIN), revents: 0)]
-            if let socket = connection.socket {
+            if waiter != nil, let socket = connection.socket {
                 descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0))
             }
-            let until = [state.withLock { $0.waiter?.deadline }, retryAt].compactMap { $0 }.min()
+            let until = [waiter, retryAt].compactMap { $0 }.min()
             let milliseconds = until.map { Self.milliseconds($0 - .now) } ?? -1
             _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if descriptors[0].revents != 0 {

@@ -13,7 +13,8 @@ import FoundationEssentials
 /// machines it holds apply the events posted to them without waiting for the next round;
 /// a machine it does not hold is taken in the next round. Under load, the worker pulls at
 /// most once every `gatherWindow`: posts told of meanwhile join the next pull, so that one
-/// inbox read and one round trip of commits serve many events (an idle worker pulls at once).
+/// inbox read and one round trip of commits serve many events: a post to a busy worker waits
+/// up to the window, and a worker that has not pulled for a window pulls at once.
 /// A machine it held without work for `idleTimeout` is closed, so that another worker may
 /// take it.
 ///
@@ -76,7 +77,7 @@ public actor MachineWorker<Form: DurableForm> {
         options: DurableOptions = DurableOptions(),
         pollInterval: Duration = .milliseconds(50),
         idleTimeout: Duration = .seconds(1),
-        gatherWindow: Duration = .milliseconds(2),
+        gatherWindow: Duration = .milliseconds(10),
         batch: Int = 256,
         onFailure: @escaping @Sendable (Failure) -> Void = { _ in },
         form: @escaping @Sendable (String) throws -> Form
@@ -115,12 +116,12 @@ public actor MachineWorker<Form: DurableForm> {
     }
 
     /// Adds the keys of the posts told of until `deadline` to `keys`; returns whether posts
-    /// may have gone unnoticed meanwhile.
+    /// may have gone unnoticed meanwhile. It sleeps until then and takes them all at once,
+    /// rather than waking for each.
     func gather(into keys: inout Set<String>, until deadline: ContinuousClock.Instant) async -> Bool {
-        while !Task.isCancelled, ContinuousClock.now < deadline {
-            guard let more = await store.awaitPosts(timeout: deadline - .now) else { return true }
-            keys.formUnion(more)
-        }
+        if deadline > .now { try? await Task.sleep(until: deadline) }
+        guard let more = await store.awaitPosts(timeout: .zero) else { return true }
+        keys.formUnion(more)
         return false
     }
 
