@@ -117,9 +117,10 @@ public actor MachineWorker<Form: DurableForm> {
 
     /// Adds the keys of the posts told of until `deadline` to `keys`; returns whether posts
     /// may have gone unnoticed meanwhile. It sleeps until then and takes them all at once,
-    /// rather than waking for each.
+    /// rather than waking for each; with the deadline past (an idle worker), nothing to add.
     func gather(into keys: inout Set<String>, until deadline: ContinuousClock.Instant) async -> Bool {
-        if deadline > .now { try? await Task.sleep(until: deadline) }
+        guard deadline > .now else { return false }
+        try? await Task.sleep(until: deadline)
         guard let more = await store.awaitPosts(timeout: .zero) else { return true }
         keys.formUnion(more)
         return false
