@@ -26,6 +26,7 @@ enum HierarchyBenchmarks {
 
     static func run(_ report: SuiteReport) async throws {
         if report.wants("flat-ring") { try await flatRing(report) }
+        if report.wants("observers") { try observers(report) }
         if report.wants("nested-fixture") {
             try cycle(report, "nested-fixture", nestedCycle, chart: nestedChart(), hand: HandNested(), target: 90)
         }
@@ -95,6 +96,31 @@ enum HierarchyBenchmarks {
         }
     }
 
+    /// The flat ring written by hand with the chart's blocks: a switch on the event that
+    /// calls the same guard and action bodies, kept per state in arrays of closures as a
+    /// hand-written machine keeps them.
+    final class HandRingWithBlocks {
+        var state = 0
+        let guards: [(Int?) -> Bool]
+        let actions: [(Int?) -> Void]
+
+        init(_ counter: BlockCounter) {
+            guards = (0..<ringSize).map { _ in { _ in counter.value >= 0 } }
+            actions = (0..<ringSize).map { _ in { _ in counter.value += 1 } }
+        }
+
+        @inline(never)
+        func handle(_ event: Int, payload: Int? = nil) {
+            switch event {
+            case 0:
+                guard guards[state](payload) else { return }
+                actions[state](payload)
+                state = state == ringSize - 1 ? 0 : state + 1
+            default: return
+            }
+        }
+    }
+
     enum RingState: Hashable, Sendable { case s0, s1, s2, s3, s4, s5, s6, s7 }
     enum RingEvent: Hashable, Sendable { case next }
 
@@ -160,6 +186,8 @@ enum HierarchyBenchmarks {
         let withBlocks = try ringWithBlocks(counter)
         withBlocks.start()
         let nextWithBlocks = try withBlocks.resolve("next")
+        let handCounter = BlockCounter()
+        let handWithBlocks = HandRingWithBlocks(handCounter)
         let samples = try await Harness.interleaved(
             repetitions: report.repetitions,
             operations: ringEvents,
@@ -170,10 +198,12 @@ enum HierarchyBenchmarks {
                 { for _ in 0..<ringEvents { try chart.handle("next") } },
                 { for _ in 0..<ringEvents { try await chart.send(next) } },
                 { for _ in 0..<ringEvents { try withBlocks.handle(nextWithBlocks) } },
+                { for _ in 0..<ringEvents { handWithBlocks.handle(0) } },
             ]
         )
         guard hand.transitions > 0, chart.activeStates == ["s0"], withBlocks.activeStates == ["s0"],
-            counter.value > 0, counter.value % ringEvents == 0
+            counter.value > 0, counter.value % ringEvents == 0, handCounter.value == counter.value,
+            handWithBlocks.state == 0
         else {
             throw BenchmarkError("the flat ring did not go round")
         }
@@ -218,6 +248,14 @@ enum HierarchyBenchmarks {
             // the two blocks cost some 800 ns an event.
             target: .atMost(250),
             note: "a guard and an action (Swift closures on a counter) per transition"
+        )
+        report.add(
+            "flat-ring.blocks-vs-switch",
+            unit: "ns/event",
+            samples[5],
+            baseline: ("hand-written switch calling the same closures", samples[6]),
+            target: .ratioAtMost(1.3),
+            note: "the ring with a guard and an action per transition, against the same closures called by hand"
         )
     }
 
@@ -571,6 +609,88 @@ enum HierarchyBenchmarks {
             samples[2],
             baseline: ("hand-written, claimed and published (SameWork)", samples[1]),
             target: .ratioAtMost(3)
+        )
+    }
+
+    // MARK: Observers
+
+    /// What the hand-written ring tells its observers: the chart's `Notification`, by hand.
+    struct HandNotification {
+        enum Kind { case entered, exited }
+        let kind: Kind
+        let state: String
+        let path: String
+        let payload: Int?
+    }
+
+    /// The flat ring written by hand, telling observers of each state when it is exited and
+    /// entered, as the chart does: each state's observers kept in arrays of closures.
+    final class HandObservedRing {
+        var state = 0
+        let names = (0..<ringSize).map { "s\($0)" }
+        var entered: [[(HandNotification) -> Void]] = Array(repeating: [], count: ringSize)
+        var exited: [[(HandNotification) -> Void]] = Array(repeating: [], count: ringSize)
+
+        @inline(never)
+        func handle(_ event: Int, payload: Int? = nil) {
+            switch event {
+            case 0:
+                let next = state == ringSize - 1 ? 0 : state + 1
+                let exit = HandNotification(kind: .exited, state: names[state], path: names[state], payload: payload)
+                for observer in exited[state] { observer(exit) }
+                state = next
+                let entry = HandNotification(kind: .entered, state: names[next], path: names[next], payload: payload)
+                for observer in entered[next] { observer(entry) }
+            default: return
+            }
+        }
+    }
+
+    static let observerCount = 10
+
+    /// The flat ring with 10 observers of every state's entries and exits, against the same
+    /// notifications made and delivered by hand.
+    static func observers(_ report: SuiteReport) throws {
+        let chart = try ring()
+        let chartCounter = BlockCounter()
+        var subscriptions: [StatechartSubscription] = []
+        for _ in 0..<observerCount {
+            for index in 0..<ringSize {
+                for kind in [Chart.Notification.Kind.entered, .exited] {
+                    subscriptions.append(try chart.observe(kind, at: "s\(index)") { _ in chartCounter.value += 1 })
+                }
+            }
+        }
+        chart.start()
+        let next = try chart.resolve("next")
+        let hand = HandObservedRing()
+        let handCounter = BlockCounter()
+        for _ in 0..<observerCount {
+            for index in 0..<ringSize {
+                hand.entered[index].append { _ in handCounter.value += 1 }
+                hand.exited[index].append { _ in handCounter.value += 1 }
+            }
+        }
+        let samples = try Harness.interleaved(
+            repetitions: report.repetitions,
+            operations: ringEvents,
+            [
+                { for _ in 0..<ringEvents { hand.handle(0) } },
+                { for _ in 0..<ringEvents { try chart.handle(next) } },
+            ]
+        )
+        // Both delivered 2 × 10 notifications per event (the chart also one entry at start).
+        guard handCounter.value > 0, chartCounter.value == handCounter.value + observerCount else {
+            throw BenchmarkError("the observed rings did not deliver alike: \(chartCounter.value), \(handCounter.value)")
+        }
+        withExtendedLifetime(subscriptions) {}
+        report.add(
+            "flat-ring.observers",
+            unit: "ns/event",
+            samples[1],
+            baseline: ("the same notifications by hand", samples[0]),
+            target: .ratioAtMost(1.3),
+            note: "\(observerCount) observers of every state's entries and exits: 20 notifications an event"
         )
     }
 

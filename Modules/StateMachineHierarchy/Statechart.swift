@@ -77,7 +77,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         let model = try definition.compiledModel(options: options)
         self.definition = definition
         eventIndices = model.eventIndex
-        let observers = ObserverRegistry()
+        let observers = ObserverRegistry(states: model.ids.count)
         hooks = Hooks(model: model, observers: observers, stepObserver: stepObserver, callBlock: callBlock)
         engine = StatechartEngine(
             topology: model.topology,
@@ -91,6 +91,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             reportsEventStarts: stepObserver?.wantsEventStarts ?? false
         )
         hooks.engine = engine
+        engine.blockContexts = hooks.makeContexts()
     }
 
     /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``

@@ -35,7 +35,7 @@ extension SCXMLInterpreter {
             try? withData { data throws(SCXMLScriptFailure) in data.setEvent(fields) }
         }
         guard !invocations.isEmpty, let chart else { return }
-        let context = SCXMLChart.Context(payload: payload, event: nil, hooks: chart.hooks)
+        let context = SCXMLChart.Context(payload: payload, eventIndex: -1, hooks: chart.hooks)
         for invocation in invocations {
             if invocation.id == payload?.invokeID { run(invocation.finalize, context) }
             if invocation.autoforward {

@@ -4,16 +4,23 @@ extension Statechart {
     public struct Context: Sendable {
         /// The payload of the event being handled (or the payload given to `start`/`stop`).
         public let payload: Payload?
-        /// The name of the event being handled; `nil` while starting or stopping, and for
-        /// eventless, delayed and done transitions.
-        public let event: EventID?
+        /// The event being handled, as its index in the chart's event table; -1 for none.
+        @usableFromInline let eventIndex: Int32
         @usableFromInline package let hooks: Hooks
 
-        /// A context for a block of the chart whose hooks are `hooks`.
-        @usableFromInline
-        package init(payload: Payload?, event: EventID?, hooks: Hooks) {
+        /// The name of the event being handled; `nil` while starting or stopping, and for
+        /// eventless, delayed and done transitions.
+        public var event: EventID? {
+            eventIndex >= 0 ? hooks.eventIDs[Int(eventIndex)] : nil
+        }
+
+        /// A context for a block of the chart whose hooks are `hooks`, in a step handling
+        /// the event at `eventIndex` of the chart's event table (-1, or an index past the
+        /// table's listed names, for a step with no event name).
+        @inlinable
+        package init(payload: Payload?, eventIndex: Int32, hooks: Hooks) {
             self.payload = payload
-            self.event = event
+            self.eventIndex = hooks.listed(eventIndex)
             self.hooks = hooks
         }
 

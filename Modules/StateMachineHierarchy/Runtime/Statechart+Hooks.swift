@@ -4,6 +4,10 @@ extension Statechart {
     ///
     /// `@unchecked Sendable` invariant: `engine` is assigned once, in `Statechart.init`,
     /// before the chart (and so this object) can be shared; afterwards it is only read.
+    /// ``plainContexts`` is filled once, before the chart runs a step. ``stepPayload`` and
+    /// ``payloadSerial`` are written only in a step, by the chart's drainer: the engine's
+    /// queue hands that role from thread to thread with acquiring and releasing atomics,
+    /// which order the writes.
     @usableFromInline
     package final class Hooks: EngineHooks, @unchecked Sendable {
         let model: Model
@@ -12,15 +16,35 @@ extension Statechart {
         // and released the table on every event.
         let eventIndex: [EventID: Int32]
         @usableFromInline let eventIDs: [EventID]
-        let ids: [StateID]
-        @usableFromInline let enters: [Action?]
-        @usableFromInline let exits: [Action?]
-        @usableFromInline let guards: [Guard?]
-        @usableFromInline let actions: [Action?]
+        @usableFromInline let ids: [StateID]
+        /// Every state's path, for notifications.
+        @usableFromInline let paths: [String]
+        /// The chart's enter, exit, guard and action blocks, by state or handler, unretained:
+        /// a step reads a block without counting a reference (see ``Block``); `blocks`
+        /// holds them.
+        @usableFromInline let enters: [Unmanaged<Block<Action>>?]
+        @usableFromInline let exits: [Unmanaged<Block<Action>>?]
+        @usableFromInline let guards: [Unmanaged<Block<Guard>>?]
+        @usableFromInline let actions: [Unmanaged<Block<Action>>?]
+        /// Keeps the boxes of ``enters``, ``exits``, ``guards`` and ``actions`` alive.
+        let blocks: [AnyObject]
+        /// The contexts lent to the blocks of steps without a payload, made once (see
+        /// ``makeContexts()``) so that lending one costs no reference counting: one for no
+        /// event, then one per event of the table, each in a box read unretained.
+        ///
+        /// The engine owns the boxes (they hold these hooks, which own the engine's
+        /// contexts' views only): a step, the only caller of the blocks, runs on the engine.
+        @usableFromInline let plainContexts: UnsafeMutablePointer<Unmanaged<ContextBox>>
+        /// The payload of the step under way, converted to the chart's type once per step:
+        /// for the engine's `payloadSerial` ``payloadSerial``. Kept until the next step with
+        /// a payload.
+        @usableFromInline @exclusivity(unchecked) var stepPayload: Payload?
+        /// The engine's `payloadSerial` whose payload ``stepPayload`` holds.
+        @usableFromInline @exclusivity(unchecked) var payloadSerial: UInt64 = 0
         /// Runs the chart's enter, exit, guard and action blocks: code specialised for the
         /// chart's types where it was created (see ``callBlocks()``).
         let callBlock: BlockCall
-        let observers: ObserverRegistry
+        @usableFromInline let observers: ObserverRegistry
         package weak var engine: StatechartEngine?
         /// Told every processed event's name and every step's end; set only by the SCXML
         /// interpreter (whose chart is created with `tracesSteps`). Weak: the observer owns
@@ -38,12 +62,45 @@ extension Statechart {
             eventIndex = model.eventIndex
             eventIDs = model.eventIDs
             ids = model.ids
-            enters = model.enters
-            exits = model.exits
-            guards = model.guards
-            actions = model.actions
+            paths = model.topology.states.map(\.path)
+            var blocks: [AnyObject] = []
+            func boxed<Body>(_ bodies: [Body?]) -> [Unmanaged<Block<Body>>?] {
+                bodies.map { body in
+                    body.map { body in
+                        let block = Block(body)
+                        blocks.append(block)
+                        return Unmanaged.passUnretained(block)
+                    }
+                }
+            }
+            enters = boxed(model.enters)
+            exits = boxed(model.exits)
+            guards = boxed(model.guards)
+            actions = boxed(model.actions)
+            self.blocks = blocks
             self.observers = observers
             self.stepObserver = stepObserver
+            plainContexts = .allocate(capacity: eventIDs.count + 1)
+        }
+
+        deinit {
+            plainContexts.deallocate()
+        }
+
+        /// Makes the contexts of ``plainContexts``, and returns the boxes for the engine to
+        /// own; called once, before the chart runs a step.
+        func makeContexts() -> [AnyObject] {
+            (0...eventIDs.count).map { slot in
+                let box = ContextBox(Context(payload: nil, eventIndex: Int32(slot) - 1, hooks: self))
+                (plainContexts + slot).initialize(to: .passUnretained(box))
+                return box
+            }
+        }
+
+        /// `event` if it names an event of the table, else -1.
+        @inlinable @inline(__always)
+        func listed(_ event: Int32) -> Int32 {
+            event >= 0 && Int(event) < eventIDs.count ? event : -1
         }
 
         /// The engine's request for `event`: its index in the event table, or its name when
@@ -73,28 +130,18 @@ extension Statechart {
             engine?.raise(QueueItem(request: request, payload: event.payload, completion: nil))
         }
 
-        /// The context of a block; `event` is nil for synthetic events (eventless, delayed
+        /// The context of a block; `event` is -1 for synthetic events (eventless, delayed
         /// and done transitions) and while starting or stopping.
-        @inlinable
         func context(_ payload: Payload?, _ event: Int32) -> Context {
-            Context(
-                payload: payload,
-                event: event >= 0 && Int(event) < eventIDs.count ? eventIDs[Int(event)] : nil,
-                hooks: self
-            )
+            Context(payload: payload, eventIndex: event, hooks: self)
         }
 
-        /// The context of a block run in the step `engine` is running: its payload, typed,
-        /// is read from the engine only when the step has one (most have none).
-        @inlinable
-        func context(of engine: StatechartEngine, _ event: Int32) -> Context {
-            context(engine.stepHasPayload ? engine.stepPayload as? Payload : nil, event)
-        }
-
-        /// Which of a chart's blocks ``BlockCall`` runs.
+        /// Which of a chart's blocks ``BlockCall`` runs: a state's enter or exit block, a
+        /// handler's action or guard, or the subscribers of a state entered, exited, or
+        /// taking an internal transition.
         @usableFromInline
         package enum BlockKind: Sendable {
-            case enter, exit, action, `guard`
+            case enter, exit, action, `guard`, entered, exited, internalTransition
         }
 
         /// Runs block `index` of `kind` in the step `engine` is running, for `event`; a
@@ -113,18 +160,59 @@ extension Statechart {
         /// (three cache lookups and a dynamic cast, some 400 ns a block). This function is
         /// inlinable and called from the chart's inlinable initialisers, so the closure it
         /// returns is compiled in the caller's module for its concrete types.
+        ///
+        /// It also counts no references in a step without a payload: the block is lent a
+        /// prepared context (see ``plainContexts``) and read through an unretained box whose body is a constant, so
+        /// calling a block costs what calling the closure costs. (Counting is an atomic
+        /// instruction, two per value copied, some 9 ns each on the machine this was
+        /// measured on: building a context and loading a closure from an array per block
+        /// cost more than the rest of a flat chart's step.)
         @inlinable
         package static func callBlocks() -> BlockCall {
             { hooks, kind, index, engine, event in
-                let context = hooks.context(of: engine, event)
-                switch kind {
-                case .enter: hooks.enters[index]?(context)
-                case .exit: hooks.exits[index]?(context)
-                case .action: hooks.actions[index]?(context)
-                case .guard: return hooks.guards[index]?(context) ?? true
+                if engine.stepHasPayload, let payload = hooks.payload(of: engine) {
+                    return hooks.call(kind, index, Context(payload: payload, eventIndex: event, hooks: hooks))
                 }
-                return true
+                return hooks.plainContexts[Int(hooks.listed(event) + 1)]._withUnsafeGuaranteedRef {
+                    hooks.call(kind, index, $0.context)
+                }
             }
+        }
+
+        /// Runs block `index` of `kind` with `context`; a guard's answer (true for the
+        /// other kinds, and where there is no block).
+        @inlinable @inline(__always)
+        func call(_ kind: BlockKind, _ index: Int, _ context: Context) -> Bool {
+            switch kind {
+            case .enter: enters[index]?._withUnsafeGuaranteedRef { $0.body(context) }
+            case .exit: exits[index]?._withUnsafeGuaranteedRef { $0.body(context) }
+            case .action: actions[index]?._withUnsafeGuaranteedRef { $0.body(context) }
+            case .guard: return guards[index]?._withUnsafeGuaranteedRef { $0.body(context) } ?? true
+            case .entered:
+                observers.post(kind, at: index, event: nil) { notification(.entered, index, context) }
+            case .exited:
+                observers.post(kind, at: index, event: nil) { notification(.exited, index, context) }
+            case .internalTransition:
+                guard let event = context.event else { return true }
+                observers.post(kind, at: index, event: event) { notification(.internalTransition(event), index, context) }
+            }
+            return true
+        }
+
+        /// The notification that `kind` happened to `state`, in a step with `context`.
+        @inlinable @inline(__always)
+        func notification(_ kind: Notification.Kind, _ state: Int, _ context: Context) -> Notification {
+            Notification(kind: kind, state: ids[state], path: paths[state], payload: context.payload)
+        }
+
+        /// The payload of the step `engine` is running, converted once per step.
+        @inlinable @inline(__always)
+        func payload(of engine: StatechartEngine) -> Payload? {
+            if payloadSerial != engine.payloadSerial {
+                payloadSerial = engine.payloadSerial
+                stepPayload = engine.stepPayload as? Payload
+            }
+            return stepPayload
         }
 
         func startTask(of state: Int32, payload: (any Sendable)?, generation: UInt64) -> Task<Void, Never> {
@@ -188,20 +276,43 @@ extension Statechart {
             stepObserver?.stepFinished(result)
         }
 
-        func notify(_ tag: NotificationTag, state: Int32, payload: (any Sendable)?, event: Int32) {
-            let kind: Notification.Kind
+        func notify(_ tag: NotificationTag, state: Int32, of engine: StatechartEngine, event: Int32) {
+            let kind: BlockKind
             switch tag {
             case .entered: kind = .entered
             case .exited: kind = .exited
-            case .internalTransition: kind = .internalTransition(eventIDs[Int(event)])
+            case .internalTransition: kind = .internalTransition
             }
-            let notification = Notification(
-                kind: kind,
-                state: ids[Int(state)],
-                path: model.topology.states[Int(state)].path,
-                payload: payload as? Payload
-            )
-            observers.post(notification, at: state)
+            _ = callBlock(self, kind, Int(state), engine, event)
+        }
+    }
+}
+
+extension Statechart {
+    /// A context made ahead of a step (see `Hooks.plainContexts`), boxed so that a step lends
+    /// it from a constant of a final class, read through an unretained reference, without
+    /// copying it.
+    @usableFromInline
+    package final class ContextBox: Sendable {
+        /// The context.
+        @usableFromInline let context: Context
+
+        init(_ context: Context) {
+            self.context = context
+        }
+    }
+
+    /// One of a chart's blocks, boxed so that a step can read it through an unretained
+    /// reference (`Unmanaged`) and call it without counting references: `body` is a
+    /// constant of a final class, so it is read in place. The chart's hooks keep every box
+    /// alive for as long as a step can run.
+    @usableFromInline
+    package final class Block<Body: Sendable>: Sendable {
+        /// The guard or action.
+        @usableFromInline let body: Body
+
+        init(_ body: Body) {
+            self.body = body
         }
     }
 }

@@ -20,8 +20,9 @@ protocol EngineHooks: ManualClockTimerTarget {
     func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int?
     /// Runs the action of outgoing path `path` of `junction`.
     func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32)
-    /// Posts the notification `tag` of `state` to its subscribers.
-    func notify(_ tag: NotificationTag, state: Int32, payload: (any Sendable)?, event: Int32)
+    /// Posts the notification `tag` of `state` to its subscribers, in the running step of
+    /// `engine`.
+    func notify(_ tag: NotificationTag, state: Int32, of engine: StatechartEngine, event: Int32)
     /// Starts the state-scoped task of `state`; its result event is queued for the
     /// engine only while `state` is still in `generation`.
     func startTask(of state: Int32, payload: (any Sendable)?, generation: UInt64) -> Task<Void, Never>

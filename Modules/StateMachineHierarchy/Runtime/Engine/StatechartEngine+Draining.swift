@@ -195,8 +195,7 @@ extension StatechartEngine {
 
     /// Runs a queued request (its payload becomes the step's) and returns its outcome.
     private func runRequest(_ item: QueueItem) -> Result<StatechartStepOutcome, StatechartError> {
-        stepPayload = item.payload
-        stepHasPayload = true
+        setStepPayload(item.payload)
         do throws(StatechartError) {
             switch item.request {
             case .event(let index, let name):
@@ -357,8 +356,7 @@ extension StatechartEngine {
             }
             guard index >= 0 else { continue }
             if item.payload != nil {
-                stepPayload = item.payload
-                stepHasPayload = true
+                setStepPayload(item.payload)
             } else if stepHasPayload {
                 // The existential is written (a value-witness call) only if it held a payload.
                 stepPayload = nil

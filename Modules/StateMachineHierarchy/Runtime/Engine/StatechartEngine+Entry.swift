@@ -331,7 +331,7 @@ extension StatechartEngine {
     /// subscribers carries only the test.
     @inline(never)
     private func post(_ tag: NotificationTag, state: Int32) {
-        hooks.notify(tag, state: state, payload: blockPayload, event: stepEvent)
+        hooks.notify(tag, state: state, of: self, event: stepEvent)
     }
 
     /// Writes the debug log's line for a transition taken in `scope`.

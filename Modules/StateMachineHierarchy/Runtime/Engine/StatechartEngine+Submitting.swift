@@ -51,8 +51,7 @@ extension StatechartEngine {
         payload: (any Sendable)?
     ) throws(StatechartError) -> StatechartStepOutcome? {
         try runIdleStep(index, name: name) {
-            stepPayload = payload
-            stepHasPayload = true
+            setStepPayload(payload)
         }
     }
 

@@ -109,6 +109,18 @@ package final class StatechartEngine: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var stepPayload: (any Sendable)?
     /// False only while `stepPayload` is known to be nil (set by the fast path, which knows).
     @usableFromInline @exclusivity(unchecked) var stepHasPayload = true
+    /// What the hooks' views of the contexts they lend blocks point to (see
+    /// `Statechart.Hooks.plainContexts`): set once, before the first step.
+    var blockContexts: [AnyObject] = []
+    /// Counts the payloads made the running step's (see ``setStepPayload(_:)``), so that
+    /// the hooks convert each to the chart's type once, not once per block.
+    @usableFromInline @exclusivity(unchecked) var payloadSerial: UInt64 = 0
+    /// Makes `payload` (which may be nil) the running step's.
+    @inline(__always) func setStepPayload(_ payload: (any Sendable)?) {
+        stepPayload = payload
+        stepHasPayload = true
+        payloadSerial &+= 1
+    }
     /// `stepPayload` for a call into the hooks: nil, without reading the stored existential,
     /// when the step is known to have none. (Passing the stored property copies it, and
     /// copying or destroying an optional existential goes through value witnesses even
