@@ -241,7 +241,7 @@ enum CoreBenchmarks {
             unit: "ns/event",
             samples[1],
             baseline: ("a Task per side effect", samples[0]),
-            target: .ratioAtMost(2),
+            target: .ratioAtMost(1.2),
             note: "each output returns the next event"
         )
     }

@@ -464,7 +464,7 @@ enum HierarchyBenchmarks {
             unit: "ns/event",
             samples[2],
             baseline: ("hand-written regions, claimed and published (SameWork)", samples[1]),
-            target: .ratioAtMost(3)
+            target: .ratioAtMost(1.5)
         )
     }
 
@@ -608,7 +608,7 @@ enum HierarchyBenchmarks {
             unit: "ns/event",
             samples[2],
             baseline: ("hand-written, claimed and published (SameWork)", samples[1]),
-            target: .ratioAtMost(3)
+            target: .ratioAtMost(1.5)
         )
     }
 
@@ -681,7 +681,9 @@ enum HierarchyBenchmarks {
         )
         // Both delivered 2 × 10 notifications per event (the chart also one entry at start).
         guard handCounter.value > 0, chartCounter.value == handCounter.value + observerCount else {
-            throw BenchmarkError("the observed rings did not deliver alike: \(chartCounter.value), \(handCounter.value)")
+            throw BenchmarkError(
+                "the observed rings did not deliver alike: \(chartCounter.value), \(handCounter.value)"
+            )
         }
         withExtendedLifetime(subscriptions) {}
         report.add(

@@ -91,7 +91,6 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             reportsEventStarts: stepObserver?.wantsEventStarts ?? false
         )
         hooks.engine = engine
-        engine.blockContexts = hooks.makeContexts()
     }
 
     /// Declares and compiles a chart in one go; see ``Definition/init(name:initial:_:)``

@@ -8,12 +8,18 @@ extension Statechart {
         let topology: Topology
         /// Per state, by index.
         let ids: [StateID]
-        let enters: [Action?]
-        let exits: [Action?]
+        /// Per state, its path (such as `c/c2@1/c222`), for notifications.
+        let paths: [String]
+        /// Per state, its enter and exit blocks, read unretained (see ``Block``); `blocks`
+        /// holds them.
+        let enters: [Unmanaged<Block<Action>>?]
+        let exits: [Unmanaged<Block<Action>>?]
         let tasks: [StateTask?]
-        /// Per handler, by index.
-        let guards: [Guard?]
-        let actions: [Action?]
+        /// Per handler, by index, its guard and action, read unretained.
+        let guards: [Unmanaged<Block<Guard>>?]
+        let actions: [Unmanaged<Block<Action>>?]
+        /// Keeps the boxes of ``enters``, ``exits``, ``guards`` and ``actions`` alive.
+        let blocks: [any AnyObject & Sendable]
         /// Per junction, its outgoing paths' guards and actions.
         let junctionGuards: [[Guard]]
         let junctionActions: [[Action?]]
@@ -47,11 +53,23 @@ extension Statechart {
         ) {
             self.topology = topology
             self.ids = ids
-            self.enters = enters
-            self.exits = exits
+            paths = topology.states.map(\.path)
+            var blocks: [any AnyObject & Sendable] = []
+            func boxed<Body>(_ bodies: [Body?]) -> [Unmanaged<Block<Body>>?] {
+                bodies.map { body in
+                    body.map { body in
+                        let block = Block(body)
+                        blocks.append(block)
+                        return Unmanaged.passUnretained(block)
+                    }
+                }
+            }
+            self.enters = boxed(enters)
+            self.exits = boxed(exits)
             self.tasks = tasks
-            self.guards = guards
-            self.actions = actions
+            self.guards = boxed(guards)
+            self.actions = boxed(actions)
+            self.blocks = blocks
             self.junctionGuards = junctionGuards
             self.junctionActions = junctionActions
             self.eventIndex = eventIndex

@@ -4,10 +4,9 @@ extension Statechart {
     ///
     /// `@unchecked Sendable` invariant: `engine` is assigned once, in `Statechart.init`,
     /// before the chart (and so this object) can be shared; afterwards it is only read.
-    /// ``plainContexts`` is filled once, before the chart runs a step. ``stepPayload`` and
-    /// ``payloadSerial`` are written only in a step, by the chart's drainer: the engine's
-    /// queue hands that role from thread to thread with acquiring and releasing atomics,
-    /// which order the writes.
+    /// ``plainContexts``, ``stepPayload`` and ``payloadSerial`` are written only in a step,
+    /// by the chart's drainer: the engine's queue hands that role from thread to thread with
+    /// acquiring and releasing atomics, which order the writes.
     @usableFromInline
     package final class Hooks: EngineHooks, @unchecked Sendable {
         let model: Model
@@ -17,24 +16,22 @@ extension Statechart {
         let eventIndex: [EventID: Int32]
         @usableFromInline let eventIDs: [EventID]
         @usableFromInline let ids: [StateID]
-        /// Every state's path, for notifications.
+        /// Every state's path, for notifications (the model's).
         @usableFromInline let paths: [String]
-        /// The chart's enter, exit, guard and action blocks, by state or handler, unretained:
-        /// a step reads a block without counting a reference (see ``Block``); `blocks`
-        /// holds them.
+        /// The chart's enter, exit, guard and action blocks, by state or handler, read
+        /// unretained (see ``Block``); the shared model holds them.
         @usableFromInline let enters: [Unmanaged<Block<Action>>?]
         @usableFromInline let exits: [Unmanaged<Block<Action>>?]
         @usableFromInline let guards: [Unmanaged<Block<Guard>>?]
         @usableFromInline let actions: [Unmanaged<Block<Action>>?]
-        /// Keeps the boxes of ``enters``, ``exits``, ``guards`` and ``actions`` alive.
-        let blocks: [AnyObject]
-        /// The contexts lent to the blocks of steps without a payload, made once (see
-        /// ``makeContexts()``) so that lending one costs no reference counting: one for no
-        /// event, then one per event of the table, each in a box read unretained.
+        /// The contexts lent to the blocks of steps without a payload: one for no event,
+        /// then one per event of the table, each made at its first use (see
+        /// ``makeContext(_:for:)``) and kept, so that lending one costs no reference
+        /// counting, in a box read unretained.
         ///
-        /// The engine owns the boxes (they hold these hooks, which own the engine's
-        /// contexts' views only): a step, the only caller of the blocks, runs on the engine.
-        @usableFromInline let plainContexts: UnsafeMutablePointer<Unmanaged<ContextBox>>
+        /// The engine owns the boxes (they hold these hooks, which hold only views of them):
+        /// a step, the only caller of the blocks, runs on the engine.
+        @usableFromInline let plainContexts: UnsafeMutablePointer<Unmanaged<ContextBox>?>
         /// The payload of the step under way, converted to the chart's type once per step:
         /// for the engine's `payloadSerial` ``payloadSerial``. Kept until the next step with
         /// a payload.
@@ -62,39 +59,28 @@ extension Statechart {
             eventIndex = model.eventIndex
             eventIDs = model.eventIDs
             ids = model.ids
-            paths = model.topology.states.map(\.path)
-            var blocks: [AnyObject] = []
-            func boxed<Body>(_ bodies: [Body?]) -> [Unmanaged<Block<Body>>?] {
-                bodies.map { body in
-                    body.map { body in
-                        let block = Block(body)
-                        blocks.append(block)
-                        return Unmanaged.passUnretained(block)
-                    }
-                }
-            }
-            enters = boxed(model.enters)
-            exits = boxed(model.exits)
-            guards = boxed(model.guards)
-            actions = boxed(model.actions)
-            self.blocks = blocks
+            paths = model.paths
+            enters = model.enters
+            exits = model.exits
+            guards = model.guards
+            actions = model.actions
             self.observers = observers
             self.stepObserver = stepObserver
             plainContexts = .allocate(capacity: eventIDs.count + 1)
+            plainContexts.initialize(repeating: nil, count: eventIDs.count + 1)
         }
 
         deinit {
             plainContexts.deallocate()
         }
 
-        /// Makes the contexts of ``plainContexts``, and returns the boxes for the engine to
-        /// own; called once, before the chart runs a step.
-        func makeContexts() -> [AnyObject] {
-            (0...eventIDs.count).map { slot in
-                let box = ContextBox(Context(payload: nil, eventIndex: Int32(slot) - 1, hooks: self))
-                (plainContexts + slot).initialize(to: .passUnretained(box))
-                return box
-            }
+        /// Makes the context of slot `slot` of ``plainContexts``, for `engine` to own.
+        @usableFromInline
+        func makeContext(_ slot: Int, for engine: StatechartEngine) -> Unmanaged<ContextBox> {
+            let box = ContextBox(Context(payload: nil, eventIndex: Int32(slot) - 1, hooks: self))
+            engine.blockContexts.append(box)
+            plainContexts[slot] = .passUnretained(box)
+            return .passUnretained(box)
         }
 
         /// `event` if it names an event of the table, else -1.
@@ -173,9 +159,9 @@ extension Statechart {
                 if engine.stepHasPayload, let payload = hooks.payload(of: engine) {
                     return hooks.call(kind, index, Context(payload: payload, eventIndex: event, hooks: hooks))
                 }
-                return hooks.plainContexts[Int(hooks.listed(event) + 1)]._withUnsafeGuaranteedRef {
-                    hooks.call(kind, index, $0.context)
-                }
+                let slot = Int(hooks.listed(event) + 1)
+                let box = hooks.plainContexts[slot] ?? hooks.makeContext(slot, for: engine)
+                return box._withUnsafeGuaranteedRef { hooks.call(kind, index, $0.context) }
             }
         }
 
@@ -194,7 +180,9 @@ extension Statechart {
                 observers.post(kind, at: index, event: nil) { notification(.exited, index, context) }
             case .internalTransition:
                 guard let event = context.event else { return true }
-                observers.post(kind, at: index, event: event) { notification(.internalTransition(event), index, context) }
+                observers.post(kind, at: index, event: event) {
+                    notification(.internalTransition(event), index, context)
+                }
             }
             return true
         }
@@ -304,8 +292,8 @@ extension Statechart {
 
     /// One of a chart's blocks, boxed so that a step can read it through an unretained
     /// reference (`Unmanaged`) and call it without counting references: `body` is a
-    /// constant of a final class, so it is read in place. The chart's hooks keep every box
-    /// alive for as long as a step can run.
+    /// constant of a final class, so it is read in place. The chart's shared model keeps
+    /// every box alive, and the hooks, which run the blocks, keep the model.
     @usableFromInline
     package final class Block<Body: Sendable>: Sendable {
         /// The guard or action.

@@ -100,8 +100,9 @@ extension Statechart {
         @usableFromInline let version = Atomic<UInt64>(0)
         /// How many subscriptions exist, read by the step without the lock.
         let count = SubscriptionCount()
-        /// The drainer's copy of each state's subscribers (retained; nil for none).
-        @usableFromInline let delivered: UnsafeMutablePointer<Unmanaged<Delivery>?>
+        /// The drainer's copy of each state's subscribers (retained; nil for none), made
+        /// at the first notification after someone subscribed.
+        @usableFromInline @exclusivity(unchecked) var delivered: UnsafeMutablePointer<Unmanaged<Delivery>?>?
         private let states: Int
         /// The `version` that `delivered` reflects.
         @usableFromInline @exclusivity(unchecked) var deliveredVersion: UInt64 = 0
@@ -109,11 +110,10 @@ extension Statechart {
         /// A registry for a chart of `states` states.
         init(states: Int) {
             self.states = states
-            delivered = .allocate(capacity: states)
-            delivered.initialize(repeating: nil, count: states)
         }
 
         deinit {
+            guard let delivered else { return }
             for state in 0..<states { delivered[state]?.release() }
             delivered.deallocate()
         }
@@ -154,7 +154,7 @@ extension Statechart {
         @inlinable
         func post(_ kind: Hooks.BlockKind, at state: Int, event: EventID?, _ notification: () -> Notification) {
             if version.load(ordering: .acquiring) != deliveredVersion { update() }
-            delivered[state]?._withUnsafeGuaranteedRef { delivery in
+            delivered?[state]?._withUnsafeGuaranteedRef { delivery in
                 switch kind {
                 case .entered: deliver(notification, to: delivery.entered)
                 case .exited: deliver(notification, to: delivery.exited)
@@ -166,7 +166,8 @@ extension Statechart {
         /// Calls every subscriber of `subscribers` (of an internal transition on `event`,
         /// when there is an event) with the notification, made once.
         @inlinable @inline(__always)
-        func deliver(_ notification: () -> Notification, to subscribers: [Unmanaged<Subscriber>], event: EventID? = nil) {
+        func deliver(_ notification: () -> Notification, to subscribers: [Unmanaged<Subscriber>], event: EventID? = nil)
+        {
             guard !subscribers.isEmpty else { return }
             let notification = notification()
             for subscriber in subscribers {
@@ -182,6 +183,11 @@ extension Statechart {
             let changes = storage.withLock { storage in
                 defer { storage.changed = [] }
                 return (version.load(ordering: .relaxed), storage.changed.map { ($0, storage.byState[$0]) })
+            }
+            let delivered = self.delivered ?? .allocate(capacity: states)
+            if self.delivered == nil {
+                delivered.initialize(repeating: nil, count: states)
+                self.delivered = delivered
             }
             for (state, subscribers) in changes.1 {
                 delivered[Int(state)]?.release()

@@ -105,10 +105,15 @@ struct BlockContextTests {
         let log = Recorder()
         let chart = try Chart(name: "eventless") {
             Chart.State("a").on("go", to: "b")
-            Chart.State("b").always(to: "c", action: { context in
-                log.append("always \(context.event ?? "-") \(context.payload ?? "-")")
-            })
-            Chart.State("c").onEnter { context in log.append("enter c \(context.event ?? "-") \(context.payload ?? "-")") }
+            Chart.State("b").always(
+                to: "c",
+                action: { context in
+                    log.append("always \(context.event ?? "-") \(context.payload ?? "-")")
+                }
+            )
+            Chart.State("c").onEnter { context in
+                log.append("enter c \(context.event ?? "-") \(context.payload ?? "-")")
+            }
         }
         chart.start()
         try chart.handle("go", payload: "p")

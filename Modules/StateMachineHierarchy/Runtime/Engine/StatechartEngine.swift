@@ -110,8 +110,8 @@ package final class StatechartEngine: @unchecked Sendable {
     /// False only while `stepPayload` is known to be nil (set by the fast path, which knows).
     @usableFromInline @exclusivity(unchecked) var stepHasPayload = true
     /// What the hooks' views of the contexts they lend blocks point to (see
-    /// `Statechart.Hooks.plainContexts`): set once, before the first step.
-    var blockContexts: [AnyObject] = []
+    /// `Statechart.Hooks.plainContexts`): added to by the drainer, in steps.
+    @exclusivity(unchecked) var blockContexts: [AnyObject] = []
     /// Counts the payloads made the running step's (see ``setStepPayload(_:)``), so that
     /// the hooks convert each to the chart's type once, not once per block.
     @usableFromInline @exclusivity(unchecked) var payloadSerial: UInt64 = 0
