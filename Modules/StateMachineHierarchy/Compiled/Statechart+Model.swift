@@ -8,8 +8,6 @@ extension Statechart {
         let topology: Topology
         /// Per state, by index.
         let ids: [StateID]
-        /// Per state, its path (such as `c/c2@1/c222`), for notifications.
-        let paths: [String]
         /// Per state, its enter and exit blocks, read unretained (see ``Block``); `blocks`
         /// holds them.
         let enters: [Unmanaged<Block<Action>>?]
@@ -53,7 +51,6 @@ extension Statechart {
         ) {
             self.topology = topology
             self.ids = ids
-            paths = topology.states.map(\.path)
             var blocks: [any AnyObject & Sendable] = []
             func boxed<Body>(_ bodies: [Body?]) -> [Unmanaged<Block<Body>>?] {
                 bodies.map { body in

@@ -16,8 +16,6 @@ extension Statechart {
         let eventIndex: [EventID: Int32]
         @usableFromInline let eventIDs: [EventID]
         @usableFromInline let ids: [StateID]
-        /// Every state's path, for notifications (the model's).
-        @usableFromInline let paths: [String]
         /// The chart's enter, exit, guard and action blocks, by state or handler, read
         /// unretained (see ``Block``); the shared model holds them.
         @usableFromInline let enters: [Unmanaged<Block<Action>>?]
@@ -59,7 +57,6 @@ extension Statechart {
             eventIndex = model.eventIndex
             eventIDs = model.eventIDs
             ids = model.ids
-            paths = model.paths
             enters = model.enters
             exits = model.exits
             guards = model.guards
@@ -190,7 +187,13 @@ extension Statechart {
         /// The notification that `kind` happened to `state`, in a step with `context`.
         @inlinable @inline(__always)
         func notification(_ kind: Notification.Kind, _ state: Int, _ context: Context) -> Notification {
-            Notification(kind: kind, state: ids[state], path: paths[state], payload: context.payload)
+            Notification(kind: kind, state: ids[state], path: path(of: state), payload: context.payload)
+        }
+
+        /// The path of `state`, such as `c/c2@1/c222`.
+        @usableFromInline
+        func path(of state: Int) -> String {
+            model.topology.states[state].path
         }
 
         /// The payload of the step `engine` is running, converted once per step.
