@@ -30,9 +30,9 @@ extension Statechart {
         /// The engine owns the boxes (they hold these hooks, which hold only views of them):
         /// a step, the only caller of the blocks, runs on the engine.
         @usableFromInline let plainContexts: UnsafeMutablePointer<Unmanaged<ContextBox>?>
-        /// The payload of the step under way, converted to the chart's type once per step:
-        /// for the engine's `payloadSerial` ``payloadSerial``. Kept until the next step with
-        /// a payload.
+        /// The payload of the step under way, converted to the chart's type once per step
+        /// (the step the engine counted as ``payloadSerial``); kept until the next step
+        /// with a payload.
         @usableFromInline @exclusivity(unchecked) var stepPayload: Payload?
         /// The engine's `payloadSerial` whose payload ``stepPayload`` holds.
         @usableFromInline @exclusivity(unchecked) var payloadSerial: UInt64 = 0
@@ -144,12 +144,12 @@ extension Statechart {
         /// inlinable and called from the chart's inlinable initialisers, so the closure it
         /// returns is compiled in the caller's module for its concrete types.
         ///
-        /// It also counts no references in a step without a payload: the block is lent a
-        /// prepared context (see ``plainContexts``) and read through an unretained box whose body is a constant, so
-        /// calling a block costs what calling the closure costs. (Counting is an atomic
-        /// instruction, two per value copied, some 9 ns each on the machine this was
-        /// measured on: building a context and loading a closure from an array per block
-        /// cost more than the rest of a flat chart's step.)
+        /// It also counts no references in a step without a payload: the block is read
+        /// through an unretained box whose body is a constant, and lent a context made
+        /// ahead (see ``plainContexts``), so calling a block costs what calling the closure
+        /// costs. (Counting is an atomic instruction, two per value copied, some 9 ns each
+        /// on the machine this was measured on: building a context and loading a closure
+        /// from an array per block cost more than the rest of a flat chart's step.)
         @inlinable
         package static func callBlocks() -> BlockCall {
             { hooks, kind, index, engine, event in
