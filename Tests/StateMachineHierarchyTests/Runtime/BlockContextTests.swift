@@ -145,6 +145,41 @@ struct BlockContextTests {
         #expect(log.entries == ["exited a p1", "first b p1", "exited a p2", "later b p2"])
     }
 
+    @Test("each subscriber hears only its kind: entries, exits, or internal transitions on its own event")
+    func kindsApart() throws {
+        let log = Recorder()
+        let chart = try Chart(name: "kinds") {
+            Chart.State("a")
+                .on("x", to: "a", kind: .internal)
+                .on("y", to: "a", kind: .internal)
+                .on("go", to: "b")
+            Chart.State("b").on("back", to: "a")
+        }
+        var subscriptions: [StatechartSubscription] = []
+        for kind in [Chart.Notification.Kind.entered, .exited, .internalTransition("x"), .internalTransition("y")] {
+            subscriptions.append(
+                try chart.observe(kind, at: "a") { notification in
+                    log.append("\(kind) heard \(notification.kind) \(notification.payload ?? "-")")
+                }
+            )
+        }
+        chart.start()
+        try chart.handle("x", payload: "1")
+        try chart.handle("y")
+        try chart.handle("go", payload: "2")
+        try chart.handle("back")
+        withExtendedLifetime(subscriptions) {}
+        #expect(
+            log.entries == [
+                "entered heard entered -",
+                "internalTransition(\"x\") heard internalTransition(\"x\") 1",
+                "internalTransition(\"y\") heard internalTransition(\"y\") -",
+                "exited heard exited 2",
+                "entered heard entered -",
+            ]
+        )
+    }
+
     @Test("subscriptions made and cancelled on other threads while steps run are delivered while they exist")
     func concurrentSubscriptions() async throws {
         let chart = try Self.chart(Recorder(), kept: Box([]))
