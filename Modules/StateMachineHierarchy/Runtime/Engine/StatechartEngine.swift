@@ -124,9 +124,9 @@ package final class StatechartEngine: @unchecked Sendable {
     /// `stepPayload` for a call into the hooks: nil, without reading the stored existential,
     /// when the step is known to have none. (Passing the stored property copies it, and
     /// copying or destroying an optional existential goes through value witnesses even
-    /// when it is nil.) The hot blocks (enter, exit, guard, action) are not passed the
-    /// payload at all: they read it from the engine, typed, only when there is one (see
-    /// `Statechart.Hooks.context(of:event:)`).
+    /// when it is nil.) The hot blocks (enter, exit, guard, action) and notifications are
+    /// not passed the payload at all: the hooks read it from the engine, typed, once per
+    /// step that has one (see `Statechart.Hooks.payload(of:)`).
     @inline(__always) var blockPayload: (any Sendable)? { stepHasPayload ? stepPayload : nil }
     @exclusivity(unchecked) var stepEvent: Int32 = -1
     /// The debug sink's log of the running step, nil when no sink is set.
