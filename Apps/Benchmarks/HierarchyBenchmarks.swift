@@ -9,7 +9,9 @@ import Synchronization
 /// - an 8-state flat ring through `Statechart.handle` (by a resolved event, by name, and
 ///   `await send`), against a hand-written ring and against the Table product's `FSM` on
 ///   the same ring, and with a Swift guard and action on every transition against the ring
-///   without them;
+///   without them and against a hand-written switch calling the same closures;
+/// - the flat ring with 10 observers of every state's entries and exits, against the same
+///   notifications made and delivered by hand;
 /// - the seed's nested fixture (deep, local and external transitions, into and out of a
 ///   parallel state), a fork/join cycle, and a cycle through deep history, a delayed
 ///   transition's timer, a final state's done event and an eventless transition, each
