@@ -91,6 +91,13 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
                 )
             )
         }
+        // A part that starts with a combining character (or ends with a prepended one) joins
+        // the slash beside it into one character, so the link would not read back as written.
+        guard DeepLink(link.description) == link else {
+            return .failure(
+                Invalid(reason: "a part of '\(text)' starts or ends with a character that joins the '/' beside it")
+            )
+        }
         return .success(link)
     }
 }
