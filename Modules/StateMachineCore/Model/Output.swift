@@ -39,6 +39,10 @@ public struct Output<SuperState, SuperEvent>: Sendable {
         @usableFromInline let run: @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
         /// The value the output was made from by ``Output/init(effect:priority:cancellationPolicy:lifecyclePolicy:onFailure:)``, if any.
         @usableFromInline let effect: (any OutputEffect<SuperEvent>)?
+        /// `run` hands at most one event to `emit`, as its last act (a side effect that
+        /// returns one event): the runtime may then process that event in the output's own
+        /// task once `run` returns, instead of starting a task to process it.
+        @usableFromInline let emitsOnlyAtEnd: Bool
 
         init(
             priority: TaskPriority?,
@@ -46,9 +50,11 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             lifecyclePolicy: LifecyclePolicy,
             onFailure: (@Sendable (any Error) async -> AnyEvent?)?,
             effect: (any OutputEffect<SuperEvent>)? = nil,
+            emitsOnlyAtEnd: Bool,
             run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
         ) {
             self.effect = effect
+            self.emitsOnlyAtEnd = emitsOnlyAtEnd
             self.priority = priority
             self.cancellationPolicy = cancellationPolicy
             self.lifecyclePolicy = lifecyclePolicy
@@ -63,6 +69,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
         lifecyclePolicy: LifecyclePolicy,
         onFailure: (@Sendable (any Error) async -> AnyEvent?)?,
         effect: (any OutputEffect<SuperEvent>)? = nil,
+        emitsOnlyAtEnd: Bool = false,
         run: @escaping @Sendable (_ emit: (AnyEvent) -> Bool) async throws -> Void
     ) {
         self.body = Body(
@@ -71,6 +78,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure,
             effect: effect,
+            emitsOnlyAtEnd: emitsOnlyAtEnd,
             run: run
         )
     }
@@ -142,7 +150,8 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             priority: priority,
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: lifecyclePolicy,
-            onFailure: onFailure
+            onFailure: onFailure,
+            emitsOnlyAtEnd: true
         ) { emit in
             let event = try await sideEffect()
             // A value produced after cancellation is dropped: it must not reach the machine.
@@ -172,6 +181,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure,
             effect: body.effect,
+            emitsOnlyAtEnd: body.emitsOnlyAtEnd,
             run: body.run
         )
     }
@@ -184,6 +194,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             lifecyclePolicy: policy,
             onFailure: onFailure,
             effect: body.effect,
+            emitsOnlyAtEnd: body.emitsOnlyAtEnd,
             run: body.run
         )
     }
@@ -196,6 +207,7 @@ public struct Output<SuperState, SuperEvent>: Sendable {
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure,
             effect: body.effect,
+            emitsOnlyAtEnd: body.emitsOnlyAtEnd,
             run: body.run
         )
     }
@@ -221,7 +233,8 @@ extension Output {
             cancellationPolicy: cancellationPolicy,
             lifecyclePolicy: lifecyclePolicy,
             onFailure: onFailure,
-            effect: effect
+            effect: effect,
+            emitsOnlyAtEnd: true
         ) { emit in
             let event = try await effect.perform()
             guard !Task.isCancelled, let event else { return }

@@ -15,6 +15,7 @@ extension MachineCore {
         let output = output.body
         let current = currentState
         let isCancellable = output.cancellationPolicy != nil
+        if output.emitsOnlyAtEnd { startedReturningOutput = true }
         if isCancellable { cancellableOutputCount.add(1, ordering: .relaxed) }
         shared.withLock { shared in
             // The output may read the machine's state: it sees the state it was started in.
@@ -25,11 +26,25 @@ extension MachineCore {
             // the record exists; it only takes the lock again once it has finished. It holds
             // the core until it exits, and shutdown cancels and awaits every output.
             let task = Task(priority: output.priority) {
-                await Self.supervise(output) { event in self.enqueue(event) }
+                let holdsDrainer = await Self.supervise(
+                    output,
+                    feed: { event in self.accept(event, completion: nil, until: .outputFinished) },
+                    startDrainer: { self.spawnDrainer() }
+                )
                 self.shared.withLock { _ = $0.outputs.removeValue(forKey: id) }
                 if isCancellable { self.cancellableOutputCount.subtract(1, ordering: .relaxed) }
                 // The caller resumes once the events this output fed have been processed.
                 if let completion { self.signalWhenProcessed(completion) }
+                // The event the side effect returned found the machine idle: this task
+                // processes it, and what is queued after it, as the drainer, rather than
+                // start a task to (a machine whose outputs feed its next events would start
+                // two tasks per event). Its record is gone, so a shutdown it runs, which
+                // awaits every output, does not wait for it. Nothing cancels it once it holds
+                // the role (only the drainer cancels outputs); if it was, a drainer task runs
+                // instead, so that the events are not processed in a cancelled task.
+                if holdsDrainer {
+                    if Task.isCancelled { self.spawnDrainer() } else { await self.drain() }
+                }
             }
             shared.outputs[id] = OutputRecord(task: task, cancellationPolicy: output.cancellationPolicy)
         }
@@ -66,15 +81,34 @@ extension MachineCore {
     }
 
     /// Runs the side effect, restarting it as its lifecycle policy says, until it ends for
-    /// good or the task is cancelled. Nothing it produces once cancelled reaches `feed`.
+    /// good or the task is cancelled. Nothing it produces once cancelled reaches `feed`,
+    /// which queues an event and says whether it was accepted and whether the caller claimed
+    /// the drainer role.
+    ///
+    /// Returns true when the caller holds the drainer role: the side effect's last act fed
+    /// the event that claimed it (`Body.emitsOnlyAtEnd`) and nothing runs after it. A role
+    /// claimed otherwise is used at once, with `startDrainer`, as a feed in the middle of a
+    /// sequence, or one followed by a restart, must not wait for the side effect.
     @inlinable
     static func supervise(
         _ output: Output<SuperState, SuperEvent>.Body,
-        feed: @escaping @Sendable (AnyEvent) -> Bool
-    ) async {
+        feed: @escaping @Sendable (AnyEvent) -> (accepted: Bool, claimedDrainer: Bool),
+        startDrainer: @escaping () -> Void
+    ) async -> Bool {
+        var holdsDrainer = false
         let emit: (AnyEvent) -> Bool = { event in
             guard !Task.isCancelled else { return false }
-            return feed(event)
+            let (accepted, claimedDrainer) = feed(event)
+            if claimedDrainer {
+                if output.emitsOnlyAtEnd { holdsDrainer = true } else { startDrainer() }
+            }
+            return accepted
+        }
+        // A role the feed claimed is used before anything else is awaited.
+        func handOver() {
+            guard holdsDrainer else { return }
+            holdsDrainer = false
+            startDrainer()
         }
         var restartCount = 0
         while !Task.isCancelled {
@@ -85,18 +119,21 @@ extension MachineCore {
             } catch {
                 termination = .failed(error)
             }
-            if Task.isCancelled { return }
+            if Task.isCancelled { return holdsDrainer }
             if case .failed(let error) = termination {
-                if error is CancellationError { return }
-                if let onFailure = output.onFailure, let event = await onFailure(error) {
-                    _ = emit(event)
+                if error is CancellationError { return holdsDrainer }
+                if let onFailure = output.onFailure {
+                    handOver()
+                    if let event = await onFailure(error) { _ = emit(event) }
                 }
             }
             guard output.lifecyclePolicy.shouldRestart(after: termination, restartCount: restartCount) else {
-                return
+                return holdsDrainer
             }
+            handOver()
             await output.lifecyclePolicy.delay?(restartCount + 1)
             restartCount += 1
         }
+        return holdsDrainer
     }
 }

@@ -24,8 +24,10 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     // the holder of the drainer role touches. At most one holds it at a time: whoever claims
     // it in the lifecycle under the `shared` lock (a `MachineLifecycle` move that returns
     // `startDrainer` or `emitInitialState`; it then starts the drainer task, or, in `start()`,
-    // emits the initial state itself), and it gives it back under the same lock when done, so
-    // successive holders are ordered by that lock.
+    // emits the initial state itself, or, in the task of an output whose side effect
+    // returned the event that claimed it, drains there once the side effect has ended), and
+    // it gives it back under the same lock when done, so successive holders are ordered by
+    // that lock.
 
     @usableFromInline typealias AnyState = any State<SuperState>
     @usableFromInline typealias AnyEvent = any Event<SuperEvent>
@@ -137,6 +139,10 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// Drainer-owned: a publication within the pass left states in the buffer without
     /// waking the observer; the end of the pass must publish even if nothing else is pending.
     @usableFromInline @exclusivity(unchecked) var isObserverBehind = false
+    /// Drainer-owned: the pass started an output whose side effect returns one event
+    /// (`Output.Body.emitsOnlyAtEnd`). Its task processes that event itself if it finds the
+    /// machine idle, so the pass gives the role up at once instead of yielding for it.
+    @usableFromInline @exclusivity(unchecked) var startedReturningOutput = false
 
     @usableFromInline
     init(id: UUID, definition: StateMachine<SuperState, SuperEvent>) {
@@ -165,14 +171,22 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func enqueue(_ event: AnyEvent, completion: Latch? = nil, until: SendCompletion = .outputFinished) -> Bool {
-        let (accepted, startDrainer) = shared.withLock { shared -> (Bool, Bool) in
-            let action = shared.lifecycle.acceptEvent()
-            let startDrainer = shared.append(.event(event, completion: completion, until: until), as: action)
-            return (action != .reject, startDrainer)
-        }
-        if startDrainer { spawnDrainer() }
+        let (accepted, claimedDrainer) = accept(event, completion: completion, until: until)
+        if claimedDrainer { spawnDrainer() }
         if !accepted { completion?.open() }
         return accepted
+    }
+
+    /// Queues an event, starting nothing: whether the machine accepted it, and whether the
+    /// caller claimed the drainer role (no drainer was running), which it must then use,
+    /// with ``drain()`` or ``spawnDrainer()``.
+    @inlinable
+    func accept(_ event: AnyEvent, completion: Latch?, until: SendCompletion) -> (accepted: Bool, claimedDrainer: Bool) {
+        shared.withLock { shared -> (Bool, Bool) in
+            let action = shared.lifecycle.acceptEvent()
+            let claimedDrainer = shared.append(.event(event, completion: completion, until: until), as: action)
+            return (action != .reject, claimedDrainer)
+        }
     }
 
     /// Opens `latch` once every command queued so far has been processed (at once when the
@@ -282,18 +296,21 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         var mayYield = true
         while true {
             var batch = spareQueue
+            // Before giving the drainer up, a pass lets a sender that is still producing
+            // catch up once (restarting a drainer per event is what a burst must avoid);
+            // not when it started outputs that return an event, which process it themselves.
+            let yields = mayYield && !startedReturningOutput
+            startedReturningOutput = false
             let isEmpty = shared.withLock { shared -> Bool in
                 if shared.queue.isEmpty {
-                    if !mayYield { shared.lifecycle.drainerFoundQueueEmpty() }
+                    if !yields { shared.lifecycle.drainerFoundQueueEmpty() }
                     return true
                 }
                 swap(&batch, &shared.queue)
                 return false
             }
             if isEmpty {
-                // Before giving the drainer up, let a sender that is still producing catch
-                // up once: restarting a drainer per event is what a burst must avoid.
-                guard mayYield else { return }
+                guard yields else { return }
                 mayYield = false
                 await Task.yield()
                 continue
