@@ -84,7 +84,9 @@ struct OutputFeedbackTests {
         machineReady.raise()
         // The delay is still waiting: had the output's task kept the drainer role through
         // it, the event would wait too.
-        let states = await within(seconds: 10, "the first run's event, while the delay waits") { await take(3, from: machine) } ?? []
+        let states =
+            await within(seconds: 10, "the first run's event, while the delay waits") { await take(3, from: machine) }
+            ?? []
         #expect((states.last as? DataIsLoaded)?.data == "run 1")
         delayReleased.raise()
         await within { await machine.finishAndWait() }

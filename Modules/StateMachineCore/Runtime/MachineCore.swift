@@ -181,7 +181,8 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
     /// caller claimed the drainer role (no drainer was running), which it must then use,
     /// with ``drain()`` or ``spawnDrainer()``.
     @inlinable
-    func accept(_ event: AnyEvent, completion: Latch?, until: SendCompletion) -> (accepted: Bool, claimedDrainer: Bool) {
+    func accept(_ event: AnyEvent, completion: Latch?, until: SendCompletion) -> (accepted: Bool, claimedDrainer: Bool)
+    {
         shared.withLock { shared -> (Bool, Bool) in
             let action = shared.lifecycle.acceptEvent()
             let claimedDrainer = shared.append(.event(event, completion: completion, until: until), as: action)
