@@ -1,15 +1,16 @@
 import StateMachineSupport
 import Synchronization
 
-/// Outputs run in their own tasks; each is tracked until its task really exits, including
-/// a side effect that ignores cancellation.
+/// Outputs run in their own tasks; each is tracked until its side effect has really ended,
+/// including one that ignores cancellation (its task may then go on as the machine's
+/// drainer, see ``startOutput(_:completion:)``).
 extension MachineCore {
-    /// The number of outputs whose task has not exited yet.
+    /// The number of outputs whose side effect has not ended yet.
     @usableFromInline
     var runningOutputCount: Int { shared.withLock { $0.outputs.count } }
 
-    /// Starts `output` in a new task; `completion` opens once the task has exited (restarts
-    /// included) and the events it fed have been processed.
+    /// Starts `output` in a new task; `completion` opens once its side effect has ended
+    /// (restarts included) and the events it fed have been processed.
     @inlinable
     func startOutput(_ output: Output<SuperState, SuperEvent>, completion: Latch?) {
         let output = output.body

@@ -73,7 +73,7 @@ final class MachineCore<SuperState, SuperEvent>: @unchecked Sendable {
         @usableFromInline var isObservationFinished = false
         @usableFromInline var leaseHolder: Int?
         @usableFromInline var nextLease = 0
-        // Outputs, until their task really exits.
+        // Outputs, until their side effect has really ended.
         @usableFromInline var outputs: [Int: OutputRecord] = [:]
         @usableFromInline var nextOutputID = 0
 
