@@ -22,29 +22,41 @@ struct OutputFeedbackTests {
         }
     }
 
+    /// Idle --DidRequestLoading--> Loading, starting `output`; Loading --DidSucceedToLoad-->
+    /// Loaded(data), calling `onLoaded` in the route.
+    static func loadingMachine(
+        _ output: Output<FeatureState, FeatureEvent>,
+        onLoaded: @escaping @Sendable () -> Void = {}
+    ) -> AsyncStateMachine<FeatureState, FeatureEvent> {
+        AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
+            When(state: DataIsIdle.self) {
+                On(event: DidRequestLoading.self) { _, event in
+                    Transition(state: DataIsLoading(id: event.id))
+                    output
+                }
+            }
+            When(state: DataIsLoading.self) {
+                On(event: DidSucceedToLoad.self) { _, event in
+                    let _ = onLoaded()
+                    Transition(state: DataIsLoaded(data: event.data))
+                }
+            }
+        }.disableLog()
+    }
+
     @Test("the event a side effect returns to an idle machine is processed in the output's own task")
     func processedInTheOutputsTask() async throws {
         let sideEffectTask = Lock<Int?>(nil)
         let routeTask = Lock<Int?>(nil)
         let machineReady = Signal()
-        let machine = AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
-            When(state: DataIsIdle.self) {
-                On(event: DidRequestLoading.self) { _, event in
-                    Transition(state: DataIsLoading(id: event.id))
-                    Output(sideEffect: { () async -> (any Event<FeatureEvent>)? in
-                        await machineReady.wait()
-                        sideEffectTask.withLock { $0 = Self.currentTask() }
-                        return DidSucceedToLoad(data: "loaded")
-                    })
-                }
-            }
-            When(state: DataIsLoading.self) {
-                On(event: DidSucceedToLoad.self) { _, event in
-                    let _ = routeTask.withLock { $0 = Self.currentTask() }
-                    Transition(state: DataIsLoaded(data: event.data))
-                }
-            }
-        }.disableLog()
+        let machine = Self.loadingMachine(
+            Output(sideEffect: { () async -> (any Event<FeatureEvent>)? in
+                await machineReady.wait()
+                sideEffectTask.withLock { $0 = Self.currentTask() }
+                return DidSucceedToLoad(data: "loaded")
+            }),
+            onLoaded: { routeTask.withLock { $0 = Self.currentTask() } }
+        )
         await within { await machine.sendAndWait(event: DidRequestLoading(id: "1"), until: .transitionCommitted) }
         // The side effect returns its event only once the drainer has given its role up.
         await within { await Self.waitUntilIdle(machine) }
@@ -62,22 +74,14 @@ struct OutputFeedbackTests {
         let runs = Atomic(0)
         let machineReady = Signal()
         let delayReleased = Signal()
-        let machine = AsyncStateMachine<FeatureState, FeatureEvent>(initial: DataIsIdle()) {
-            When(state: DataIsIdle.self) {
-                On(event: DidRequestLoading.self) { _, event in
-                    Transition(state: DataIsLoading(id: event.id))
-                    Output(sideEffect: { () async -> (any Event<FeatureEvent>)? in
-                        await machineReady.wait()
-                        let run = runs.add(1, ordering: .relaxed).newValue
-                        return DidSucceedToLoad(data: "run \(run)")
-                    })
-                    .lifecyclePolicy(.restartOnCompletion(maxRestarts: 1, delay: { _ in await delayReleased.wait() }))
-                }
-            }
-            When(state: DataIsLoading.self) {
-                On(event: DidSucceedToLoad.self) { _, event in Transition(state: DataIsLoaded(data: event.data)) }
-            }
-        }.disableLog()
+        let machine = Self.loadingMachine(
+            Output(sideEffect: { () async -> (any Event<FeatureEvent>)? in
+                await machineReady.wait()
+                let run = runs.add(1, ordering: .relaxed).newValue
+                return DidSucceedToLoad(data: "run \(run)")
+            })
+            .lifecyclePolicy(.restartOnCompletion(maxRestarts: 1, delay: { _ in await delayReleased.wait() }))
+        )
         machine.send(event: DidRequestLoading(id: "1"))
         // The side effect returns its event only once the drainer has given its role up.
         await within { await Self.waitUntilIdle(machine) }
