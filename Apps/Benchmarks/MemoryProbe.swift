@@ -33,7 +33,7 @@ struct MemoryProbe {
     /// Every probe, by suite.
     static var all: [MemoryProbe] {
         CoreBenchmarks.memoryProbes + TableBenchmarks.memoryProbes + HierarchyBenchmarks.memoryProbes
-            + ECMAScriptBenchmarks.memoryProbes
+            + ECMAScriptBenchmarks.memoryProbes + ScaleBenchmarks.memoryProbes
     }
 
     /// The growth of one child process, per instance.

@@ -153,6 +153,11 @@ enum ScaleBenchmarks {
                 note: "load time per state at \(last.states) states over that at \(first.states); 1.00 is linear"
             )
         }
+        try report.addMemory(
+            "scale.scxml.own-events.1000-states.session",
+            probe: "scxml-session-1000-states",
+            note: "a started session of the 1,000-state chart with 1,001 events, its document its own"
+        )
         for format in Format.allCases {
             for (shape, states, target) in [(Shape.own, 10_000, 50.0), (.shared, 100_000, nil)] {
                 let megabytes = try Harness.repeated(min(report.repetitions, 3)) {
@@ -167,6 +172,22 @@ enum ScaleBenchmarks {
                 )
             }
         }
+    }
+
+    /// The loaded charts whose memory ``run(_:)`` reports, measured in a fresh process (see
+    /// ``MemoryProbe``): a started session of the 1,000-state SCXML chart with an event per
+    /// state, each with a document of its own (loaded, checked and compiled).
+    static var memoryProbes: [MemoryProbe] {
+        [
+            MemoryProbe(name: "hierarchy.scxml-session-1000-states", count: 20) { count in
+                let text = document(.scxml, .own, states: 1_000)
+                return try (0..<count).map { _ in
+                    let interpreter = SCXMLInterpreter(document: try SCXMLDocument(xml: text))
+                    try interpreter.start()
+                    return interpreter
+                }
+            }
+        ]
     }
 
     /// The peak resident memory, in MB, of a fresh `Benchmarks scale-load` process.

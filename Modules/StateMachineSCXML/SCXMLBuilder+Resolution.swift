@@ -35,6 +35,7 @@ extension SCXMLBuilder {
         indexByID: [String: Int]
     ) throws(SCXMLError) -> SCXMLDocument.Transition {
         var targets: [Int] = []
+        targets.reserveCapacity(transition.targets.count)
         for id in transition.targets {
             guard let index = indexByID[id] else {
                 throw .unknownState(id: id, element: transition.element, line: transition.line)
@@ -43,9 +44,9 @@ extension SCXMLBuilder {
         }
         return SCXMLDocument.Transition(
             source: transition.source,
-            events: transition.events,
+            events: CompactList(transition.events),
             condition: transition.condition,
-            targets: targets,
+            targets: CompactList(targets),
             isInternal: transition.isInternal,
             actions: transition.actions,
             line: transition.line

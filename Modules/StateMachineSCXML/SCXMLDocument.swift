@@ -227,11 +227,11 @@ public struct SCXMLDocument: Sendable {
         /// The index of the source node.
         let source: Int
         /// The event descriptors (empty for an eventless transition).
-        let events: [String]
+        let events: CompactList<String>
         /// The `cond`, nil when there is none.
         let condition: Script?
         /// Target node indices (empty for a targetless transition).
-        let targets: [Int]
+        let targets: CompactList<Int>
         /// True for `type="internal"`.
         let isInternal: Bool
         /// Executable content.

@@ -8,16 +8,17 @@ extension Statechart {
         let topology: Topology
         /// Per state, by index.
         let ids: [StateID]
-        /// Per state, its enter and exit blocks, read unretained (see ``Block``); `blocks`
-        /// holds them.
-        let enters: [Unmanaged<Block<Action>>?]
-        let exits: [Unmanaged<Block<Action>>?]
+        /// Per state, its enter and exit blocks, read unretained (see ``ActionBlock``);
+        /// `boxes` holds them.
+        let enters: [Unmanaged<ActionBlock>?]
+        let exits: [Unmanaged<ActionBlock>?]
         let tasks: [StateTask?]
         /// Per handler, by index, its guard and action, read unretained.
-        let guards: [Unmanaged<Block<Guard>>?]
-        let actions: [Unmanaged<Block<Action>>?]
+        let guards: [Unmanaged<GuardBlock>?]
+        let actions: [Unmanaged<ActionBlock>?]
         /// Keeps the boxes of ``enters``, ``exits``, ``guards`` and ``actions`` alive.
-        let blocks: [any AnyObject & Sendable]
+        private let boxes:
+            (enters: [ActionBlock?], exits: [ActionBlock?], guards: [GuardBlock?], actions: [ActionBlock?])
         /// Per junction, its outgoing paths' guards and actions.
         let junctionGuards: [[Guard]]
         let junctionActions: [[Action?]]
@@ -35,11 +36,11 @@ extension Statechart {
         init(
             topology: Topology,
             ids: [StateID],
-            enters: [Action?],
-            exits: [Action?],
+            enters: [ActionBlock?],
+            exits: [ActionBlock?],
             tasks: [StateTask?],
-            guards: [Guard?],
-            actions: [Action?],
+            guards: [GuardBlock?],
+            actions: [ActionBlock?],
             junctionGuards: [[Guard]],
             junctionActions: [[Action?]],
             eventIndex: [EventID: Int32],
@@ -51,22 +52,15 @@ extension Statechart {
         ) {
             self.topology = topology
             self.ids = ids
-            var blocks: [any AnyObject & Sendable] = []
-            func boxed<Body>(_ bodies: [Body?]) -> [Unmanaged<Block<Body>>?] {
-                bodies.map { body in
-                    body.map { body in
-                        let block = Block(body)
-                        blocks.append(block)
-                        return Unmanaged.passUnretained(block)
-                    }
-                }
+            func unretained<Box: AnyObject>(_ boxes: [Box?]) -> [Unmanaged<Box>?] {
+                boxes.map { box in box.map { Unmanaged.passUnretained($0) } }
             }
-            self.enters = boxed(enters)
-            self.exits = boxed(exits)
+            self.enters = unretained(enters)
+            self.exits = unretained(exits)
             self.tasks = tasks
-            self.guards = boxed(guards)
-            self.actions = boxed(actions)
-            self.blocks = blocks
+            self.guards = unretained(guards)
+            self.actions = unretained(actions)
+            boxes = (enters, exits, guards, actions)
             self.junctionGuards = junctionGuards
             self.junctionActions = junctionActions
             self.eventIndex = eventIndex

@@ -36,8 +36,8 @@ extension Statechart.Compiler {
             )
         )
         handlerNames.append(name)
-        guards.append(handler.guardBlock)
-        actions.append(handler.action)
+        guards.append(GuardBlock.boxing(handler.guardBlock))
+        actions.append(ActionBlock.boxing(handler.action))
         let handler = Int32(handlers.count - 1)
         if let listedUnder {
             for event in listedUnder { listings.append((handler, event)) }

@@ -25,6 +25,8 @@ extension Statechart {
         typealias Target = Statechart.Target
         typealias Action = Statechart.Action
         typealias Guard = Statechart.Guard
+        typealias ActionBlock = Statechart.ActionBlock
+        typealias GuardBlock = Statechart.GuardBlock
 
         let definition: Definition
         let prefixMatching: Bool
@@ -70,8 +72,9 @@ extension Statechart {
         var switches = SwitchTable()
         var handlers: [HandlerNode] = []
         var handlerNames: [String] = []
-        var guards: [Guard?] = []
-        var actions: [Action?] = []
+        /// Per handler, its guard and action, boxed (see ``Statechart/ActionBlock``).
+        var guards: [GuardBlock?] = []
+        var actions: [ActionBlock?] = []
         /// Every (handler, event) listing of the handler table, in no particular order.
         var listings: [(handler: Int32, event: Int32)] = []
 
@@ -135,8 +138,10 @@ extension Statechart {
             var eventIDs = [EventID?](repeating: nil, count: userEventCount)
             for (id, index) in eventIndex { eventIDs[Int(index)] = id }
             let ids = states.map(\.id)
-            let enters = states.map(\.enter)
-            let exits = states.map(\.exit)
+            // Boxed here, from the drafts: an array of closures would store each behind a
+            // thunk (see ``Statechart/ActionBlock``).
+            let enters = states.map { ActionBlock.boxing($0.enter) }
+            let exits = states.map { ActionBlock.boxing($0.exit) }
             let tasks = states.map(\.task)
             let nodes = states.indices.map { index in
                 let draft = states[index]

@@ -17,11 +17,11 @@ extension Statechart {
         @usableFromInline let eventIDs: [EventID]
         @usableFromInline let ids: [StateID]
         /// The chart's enter, exit, guard and action blocks, by state or handler, read
-        /// unretained (see ``Block``); the shared model holds them.
-        @usableFromInline let enters: [Unmanaged<Block<Action>>?]
-        @usableFromInline let exits: [Unmanaged<Block<Action>>?]
-        @usableFromInline let guards: [Unmanaged<Block<Guard>>?]
-        @usableFromInline let actions: [Unmanaged<Block<Action>>?]
+        /// unretained (see ``ActionBlock``); the shared model holds them.
+        @usableFromInline let enters: [Unmanaged<ActionBlock>?]
+        @usableFromInline let exits: [Unmanaged<ActionBlock>?]
+        @usableFromInline let guards: [Unmanaged<GuardBlock>?]
+        @usableFromInline let actions: [Unmanaged<ActionBlock>?]
         /// The contexts lent to the blocks of steps without a payload: one for no event,
         /// then one per event of the table, each made at its first use (see
         /// ``makeContext(_:for:)``) and kept, so that lending one costs no reference
@@ -293,17 +293,48 @@ extension Statechart {
         }
     }
 
-    /// One of a chart's blocks, boxed so that a step can read it through an unretained
-    /// reference (`Unmanaged`) and call it without counting references: `body` is a
-    /// constant of a final class, so it is read in place. The chart's shared model keeps
-    /// every box alive, and the hooks, which run the blocks, keep the model.
+    /// One of a chart's enter, exit or action blocks, boxed so that a step can read it
+    /// through an unretained reference (`Unmanaged`) and call it without counting
+    /// references: `body` is a constant of a final class, so it is read in place. The
+    /// chart's shared model keeps every box alive, and the hooks, which run the blocks,
+    /// keep the model.
+    ///
+    /// The box is not generic over what it holds: a closure stored where its type is a
+    /// generic parameter (an array element, or a field of type `Body`) is stored behind a
+    /// reabstraction thunk, made at run time in code not specialised for the chart's
+    /// types (the compiler's): 72 bytes a block, and one more indirect call each time it
+    /// runs. Here the field's type is the closure's own, so the box holds the closure as
+    /// the definition does.
     @usableFromInline
-    package final class Block<Body: Sendable>: Sendable {
-        /// The guard or action.
-        @usableFromInline let body: Body
+    package final class ActionBlock: Sendable {
+        /// The block.
+        @usableFromInline let body: Action
 
-        init(_ body: Body) {
+        init(_ body: @escaping Action) {
             self.body = body
+        }
+
+        /// `action` boxed, without passing it through a generic parameter (see above).
+        static func boxing(_ action: Action?) -> ActionBlock? {
+            guard let action else { return nil }
+            return ActionBlock(action)
+        }
+    }
+
+    /// A handler's guard, boxed as ``ActionBlock`` boxes a block.
+    @usableFromInline
+    package final class GuardBlock: Sendable {
+        /// The guard.
+        @usableFromInline let body: Guard
+
+        init(_ body: @escaping Guard) {
+            self.body = body
+        }
+
+        /// `guard` boxed, without passing it through a generic parameter.
+        static func boxing(_ guard: Guard?) -> GuardBlock? {
+            guard let `guard` else { return nil }
+            return GuardBlock(`guard`)
         }
     }
 }

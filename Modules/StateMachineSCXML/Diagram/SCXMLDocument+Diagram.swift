@@ -26,13 +26,13 @@ extension SCXMLDocument {
             for transitionIndex in node.transitions {
                 let transition = self.transitions[transitionIndex]
                 let guardLabel = transition.condition.map(conditionLabel)
-                let targets = transition.targets.isEmpty ? [index] : transition.targets
+                let targets = transition.targets.isEmpty ? [index] : Array(transition.targets)
                 for target in targets {
                     transitions.append(
                         .init(
                             source: node.id,
                             target: nodes[target].id,
-                            events: transition.events,
+                            events: Array(transition.events),
                             guardLabel: guardLabel,
                             actions: transition.actions.map(diagramLabel)
                         )
