@@ -13,8 +13,8 @@
 // its store reports them, and `failure MACHINE: …` for a machine it cannot open or drive.
 //
 // Input lines: `INDEX send EVENT` (sent with the idempotency key `eINDEX`), `INDEX clock NS`
-// (the store's manual clock moved to NS) and `dump` (prints `state STATE`, closes the
-// machine and exits). Each script line is acknowledged with `ok INDEX`.
+// (the store's manual clock moved to NS) and `dump` (prints `state STATE`, delivers the
+// effects still pending, closes the machine and exits). Each script line is acknowledged with `ok INDEX`.
 import Foundation
 import StateMachineCore
 import StateMachineDurable
@@ -68,7 +68,12 @@ struct MachineDriver<Form: DurableForm>: Driver {
 
     func send(_ event: String, key: String) async throws { try await machine.send(parse(event), idempotencyKey: key) }
     func state() async -> String { describe(await machine.state) }
-    func close() async { await machine.close() }
+    // Delivers the effects still pending first: `close()` leaves them in the store for the
+    // next open, and the run's last worker has no next open.
+    func close() async {
+        await machine.settle()
+        await machine.close()
+    }
 }
 
 let store: any DurableStore

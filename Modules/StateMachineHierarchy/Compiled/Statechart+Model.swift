@@ -20,8 +20,8 @@ extension Statechart {
         private let boxes:
             (enters: [ActionBlock?], exits: [ActionBlock?], guards: [GuardBlock?], actions: [ActionBlock?])
         /// Per junction, its outgoing paths' guards and actions.
-        let junctionGuards: [[Guard]]
-        let junctionActions: [[Action?]]
+        let junctionGuards: [[GuardBlock]]
+        let junctionActions: [[ActionBlock?]]
         let eventIndex: [EventID: Int32]
         /// Event identifiers by index.
         let eventIDs: [EventID]
@@ -29,9 +29,9 @@ extension Statechart {
         /// Prefix matching's lookup of names that are not events of the chart.
         let matching: EventClasses
         /// Per region, its initial transition's executable content (SCXML).
-        let initialActions: [Action?]
+        let initialActions: [ActionBlock?]
         /// Per history, its default transition's executable content (SCXML).
-        let historyDefaultActions: [Action?]
+        let historyDefaultActions: [ActionBlock?]
 
         init(
             topology: Topology,
@@ -41,14 +41,14 @@ extension Statechart {
             tasks: [StateTask?],
             guards: [GuardBlock?],
             actions: [ActionBlock?],
-            junctionGuards: [[Guard]],
-            junctionActions: [[Action?]],
+            junctionGuards: [[GuardBlock]],
+            junctionActions: [[ActionBlock?]],
             eventIndex: [EventID: Int32],
             eventIDs: [EventID],
             stateIndex: [StateID: Int32],
             matching: EventClasses,
-            initialActions: [Action?],
-            historyDefaultActions: [Action?]
+            initialActions: [ActionBlock?],
+            historyDefaultActions: [ActionBlock?]
         ) {
             self.topology = topology
             self.ids = ids

@@ -7,7 +7,7 @@ extension Statechart.Compiler {
     /// Compiles the initial transitions of the regions that have one.
     mutating func compileInitialTransitions() throws {
         regionDefaults = [Int32](repeating: -1, count: regions.count)
-        initialActions = [Action?](repeating: nil, count: regions.count)
+        initialActions = [ActionBlock?](repeating: nil, count: regions.count)
         for (region, spec) in regionSpecs where !spec.initialTargets.isEmpty || spec.initialAction != nil {
             let owner = regions[Int(region)].parent
             let described = "the initial transition of region '\(regions[Int(region)].name)'"
@@ -34,7 +34,7 @@ extension Statechart.Compiler {
                 }
             }
             regionDefaults[Int(region)] = register(makeSwitch(scope: [region], plan: pairs, histories: entered))
-            initialActions[Int(region)] = spec.initialAction
+            initialActions[Int(region)] = ActionBlock.boxing(spec.initialAction)
             if let first = pairs.first(where: { $0.0 == region })?.1 {
                 regions[Int(region)] = regions[Int(region)].withInitial(first)
             } else if let history = entered.first,

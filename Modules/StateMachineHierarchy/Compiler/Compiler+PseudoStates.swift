@@ -82,8 +82,8 @@ extension Statechart.Compiler {
             }
             junctionInfo[junction.name] = (Int32(junctionNames.count), targets)
             junctionNames.append(junction.name)
-            junctionGuards.append(junction.paths.map(\.guardBlock))
-            junctionActions.append(junction.paths.map(\.action))
+            junctionGuards.append(junction.paths.map { GuardBlock($0.guardBlock) })
+            junctionActions.append(junction.paths.map { ActionBlock.boxing($0.action) })
         }
     }
 
@@ -123,7 +123,7 @@ extension Statechart.Compiler {
                         hasDefaultAction: history.defaultAction != nil
                     )
                 )
-                historyDefaultActions.append(history.defaultAction)
+                historyDefaultActions.append(ActionBlock.boxing(history.defaultAction))
             }
         }
     }

@@ -49,11 +49,11 @@ extension Statechart {
         var joins: [JoinNode] = []
         var joinInfo: [String: (index: Int32, region: Int32, sources: [Int32], target: Int32)] = [:]
         var junctionNames: [String] = []
-        var junctionGuards: [[Guard]] = []
-        var junctionActions: [[Action?]] = []
+        var junctionGuards: [[GuardBlock]] = []
+        var junctionActions: [[ActionBlock?]] = []
         var junctionInfo: [String: (index: Int32, targets: [Int32])] = [:]
         var histories: [HistoryNode] = []
-        var historyDefaultActions: [Action?] = []
+        var historyDefaultActions: [ActionBlock?] = []
         var historyInfo: [String: (index: Int32, owner: Int32, defaultTarget: Int32?)] = [:]
 
         // 3. Events
@@ -80,7 +80,7 @@ extension Statechart {
 
         // 5. Initial transitions
         var regionDefaults: [Int32] = []
-        var initialActions: [Action?] = []
+        var initialActions: [ActionBlock?] = []
 
         /// A state as the phases see it: its spec's parts, before they become `StateNode`s
         /// and the `Model`'s arrays.

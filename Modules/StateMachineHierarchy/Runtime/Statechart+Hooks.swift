@@ -244,19 +244,19 @@ extension Statechart {
 
         func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int? {
             let context = context(payload as? Payload, event)
-            return model.junctionGuards[junction].firstIndex { $0(context) }
+            return model.junctionGuards[junction].firstIndex { $0.body(context) }
         }
 
         func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32) {
-            model.junctionActions[junction][path]?(context(payload as? Payload, event))
+            model.junctionActions[junction][path]?.body(context(payload as? Payload, event))
         }
 
         func runInitialAction(of region: Int32, payload: (any Sendable)?, event: Int32) {
-            model.initialActions[Int(region)]?(context(payload as? Payload, event))
+            model.initialActions[Int(region)]?.body(context(payload as? Payload, event))
         }
 
         func runHistoryDefaultAction(of history: Int32, payload: (any Sendable)?, event: Int32) {
-            model.historyDefaultActions[Int(history)]?(context(payload as? Payload, event))
+            model.historyDefaultActions[Int(history)]?.body(context(payload as? Payload, event))
         }
 
         func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
@@ -293,7 +293,8 @@ extension Statechart {
         }
     }
 
-    /// One of a chart's enter, exit or action blocks, boxed so that a step can read it
+    /// One of a chart's enter, exit or action blocks (or a junction path's, initial
+    /// transition's or history default's content), boxed so that a step can read it
     /// through an unretained reference (`Unmanaged`) and call it without counting
     /// references: `body` is a constant of a final class, so it is read in place. The
     /// chart's shared model keeps every box alive, and the hooks, which run the blocks,
@@ -321,7 +322,7 @@ extension Statechart {
         }
     }
 
-    /// A handler's guard, boxed as ``ActionBlock`` boxes a block.
+    /// A handler's or a junction path's guard, boxed as ``ActionBlock`` boxes a block.
     @usableFromInline
     package final class GuardBlock: Sendable {
         /// The guard.
