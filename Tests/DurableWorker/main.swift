@@ -14,7 +14,8 @@
 //
 // Input lines: `INDEX send EVENT` (sent with the idempotency key `eINDEX`), `INDEX clock NS`
 // (the store's manual clock moved to NS) and `dump` (prints `state STATE`, delivers the
-// effects still pending, closes the machine and exits). Each script line is acknowledged with `ok INDEX`.
+// effects still pending, closes the machine and exits). Each script line is acknowledged
+// with `ok INDEX`.
 import Foundation
 import StateMachineCore
 import StateMachineDurable
