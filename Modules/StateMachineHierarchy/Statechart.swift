@@ -88,7 +88,8 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
             sendsEvents: definition.isSCXMLSession,
             tracesSteps: stepObserver != nil,
             reportsEverySteps: stepObserver?.wantsEveryStepEnd ?? true,
-            reportsEventStarts: stepObserver?.wantsEventStarts ?? false
+            reportsEventStarts: stepObserver?.wantsEventStarts ?? false,
+            tracesStates: stepObserver?.wantsStateTraces ?? false
         )
         hooks.engine = engine
     }

@@ -13,22 +13,22 @@ import StateMachineHierarchy
 typealias SCXMLChart = Statechart<String, String, SCXMLEventFields>
 
 extension SCXMLDocument {
-    /// The document as a chart definition. With `tracing`, every state gets enter and exit
-    /// blocks that record the interpreter's trace; without it, only the states whose
-    /// document content needs a block have one, so that a step through plain states calls
-    /// no block at all.
-    static func definition(of document: SCXMLDocument, tracing: Bool = true) -> SCXMLChart.Definition {
+    /// The document as a chart definition. Only the states whose document content needs a
+    /// block have one, so that a step through plain states calls no block at all; the
+    /// interpreter's trace hears of every state entered and exited from the step itself
+    /// (`StatechartStepObserver.stateTraced(entered:name:)`).
+    static func definition(of document: SCXMLDocument) -> SCXMLChart.Definition {
         var definition = SCXMLChart.Definition(
             name: document.name ?? "scxml",
-            root: document.region(of: 0, tracing: tracing)
+            root: document.region(of: 0)
         )
         definition.isSCXMLSession = true
         return definition
     }
 
-    private func region(of parent: Int, tracing: Bool) -> SCXMLChart.RegionSpec {
+    private func region(of parent: Int) -> SCXMLChart.RegionSpec {
         var region = SCXMLChart.RegionSpec(
-            states: nodes[parent].children.map { state($0, tracing: tracing) },
+            states: nodes[parent].children.map { state($0) },
             initial: nil
         )
         guard let initialIndex = nodes[parent].initialTransition else { return region }
@@ -54,14 +54,14 @@ extension SCXMLDocument {
         return region
     }
 
-    private func state(_ index: Int, tracing: Bool) -> SCXMLChart.NodeSpec {
+    private func state(_ index: Int) -> SCXMLChart.NodeSpec {
         let node = nodes[index]
         let content: SCXMLChart.ContentSpec
         switch node.kind {
-        case .compound: content = .composite(region(of: index, tracing: tracing))
+        case .compound: content = .composite(region(of: index))
         case .parallel:
             content = .parallel(
-                node.children.map { SCXMLChart.RegionSpec(states: [state($0, tracing: tracing)], initial: nil) }
+                node.children.map { SCXMLChart.RegionSpec(states: [state($0)], initial: nil) }
             )
         default: content = .simple
         }
@@ -71,29 +71,32 @@ extension SCXMLDocument {
         let invokes = !node.invokes.isEmpty
         let bindsLate = lateBinding && !node.data.isEmpty
         let hasDoneData = node.doneData != nil
-        var spec = SCXMLChart.NodeSpec(
-            id: id,
-            content: content,
-            enter: { context in
+        // Only a state whose document content needs them has blocks (the trace needs none).
+        var enter: SCXMLChart.Action?
+        if !onEntry.isEmpty || bindsLate || invokes || hasDoneData {
+            enter = { @Sendable context in
                 guard let session = Self.session(context) else { return }
-                session.note("enter:\(id)")
                 if bindsLate { session.bindData(of: index, context) }
                 if invokes { session.willInvoke(in: id) }
                 for block in onEntry { session.run(block, context) }
                 if hasDoneData { session.evaluateDoneData(of: index, context) }
-            },
-            exit: { context in
+            }
+        }
+        var exit: SCXMLChart.Action?
+        if !onExit.isEmpty || invokes {
+            exit = { @Sendable context in
                 guard let session = Self.session(context) else { return }
-                session.note("exit:\(id)")
                 for block in onExit { session.run(block, context) }
                 if invokes { session.cancelInvocations(of: id) }
-            },
+            }
+        }
+        var spec = SCXMLChart.NodeSpec(
+            id: id,
+            content: content,
+            enter: enter,
+            exit: exit,
             handlers: node.transitions.map { handler(transitions[$0]) }
         )
-        if !tracing, !invokes, !bindsLate, !hasDoneData {
-            if onEntry.isEmpty { spec.enter = nil }
-            if onExit.isEmpty { spec.exit = nil }
-        }
         spec.isFinal = node.kind == .final
         spec.histories = node.histories.map { historyIndex in
             let history = nodes[historyIndex]

@@ -252,9 +252,9 @@ public struct SCXMLDocument: Sendable {
     /// descendants are the contiguous indices `node + 1 ..< subtreeEnd[node]`.
     let subtreeEnd: [Int]
 
-    /// The document's chart definitions, made once and shared by every interpreter of the
+    /// The document's chart definition, made once and shared by every interpreter of the
     /// document (and so is what they compile to: see `Statechart.Definition`).
-    let definitions: SCXMLDefinitions
+    let definitionCache: SCXMLDefinitionCache
 
     /// The data model the document runs with: its `datamodel` attribute's, else the one it
     /// was loaded with, else the null data model.
@@ -290,7 +290,7 @@ public struct SCXMLDocument: Sendable {
     ) {
         self.baseURL = baseURL
         self.sources = sources
-        definitions = SCXMLDefinitions()
+        definitionCache = SCXMLDefinitionCache()
         self.name = name
         self.dataModel = dataModel
         self.scripts = scripts
@@ -491,17 +491,14 @@ public struct SCXMLDocument: Sendable {
         return try builder.build()
     }
 
-    /// The document as a chart definition, the model every SCXML chart runs from.
-    var definition: SCXMLChart.Definition { definition(tracing: true) }
-
-    /// The document as a chart definition, with or without the blocks that record the
-    /// interpreter's trace: made the first time, then shared.
-    func definition(tracing: Bool) -> SCXMLChart.Definition {
-        if let made = definitions.byTracing.withLock({ $0[tracing] }) { return made }
-        let made = Self.definition(of: self, tracing: tracing)
-        return definitions.byTracing.withLock { definitions in
-            if let stored = definitions[tracing] { return stored }
-            definitions[tracing] = made
+    /// The document as a chart definition, the model every SCXML chart runs from: made the
+    /// first time, then shared.
+    var definition: SCXMLChart.Definition {
+        if let made = definitionCache.made.withLock({ $0 }) { return made }
+        let made = Self.definition(of: self)
+        return definitionCache.made.withLock { stored in
+            if let stored { return stored }
+            stored = made
             return made
         }
     }
@@ -530,8 +527,8 @@ public struct SCXMLDocument: Sendable {
     }
 }
 
-/// An SCXML document's chart definitions (with and without the trace's blocks), made on
-/// first use: a reference, so that copies of the document share them.
-final class SCXMLDefinitions: Sendable {
-    let byTracing = Lock<[Bool: SCXMLChart.Definition]>([:])
+/// An SCXML document's chart definition, made on first use: a reference, so that copies of
+/// the document share it.
+final class SCXMLDefinitionCache: Sendable {
+    let made = Lock<SCXMLChart.Definition?>(nil)
 }

@@ -11,6 +11,12 @@ extension SCXMLInterpreter {
         state.withLock { $0.recording.append(entry) }
     }
 
+    /// A state is entered or exited, before its `<onentry>` or `<onexit>` runs: the
+    /// trace's `enter:` and `exit:` entries.
+    package func stateTraced(entered: Bool, name: String) {
+        note(entered ? "enter:\(name)" : "exit:\(name)")
+    }
+
     /// Before an event's transitions are selected: binds `_event`, runs the `<finalize>`
     /// of the invocation it came from, and forwards an external event to the children that
     /// `autoforward`.

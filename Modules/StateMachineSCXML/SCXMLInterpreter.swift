@@ -79,6 +79,9 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     /// See `StatechartStepObserver`: after a step that did not fail, only the trace,
     /// invocations, a parent and `onMacrostep` need anything done.
     package var wantsEveryStepEnd: Bool { recordsTrace || invokes || invokeID != nil || onMacrostep != nil }
+    /// See `StatechartStepObserver`: the trace's `enter:` and `exit:` entries come from the
+    /// chart's step, so that the document's states need no blocks to record them.
+    package var wantsStateTraces: Bool { recordsTrace }
     let onMacrostep: MacrostepObserver?
     /// Where `<log>` texts go besides the trace.
     let onLog: LogSink?
@@ -360,7 +363,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     func makeChart() -> SCXMLChart {
         do {
             return try SCXMLChart(
-                document.definition(tracing: recordsTrace),
+                document.definition,
                 options: options,
                 clock: clock,
                 stepObserver: self,

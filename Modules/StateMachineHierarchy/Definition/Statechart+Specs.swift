@@ -70,19 +70,41 @@ extension Statechart {
         var handlers: [HandlerSpec]
         /// A final state: entering it completes its region (`done.state.<parent>`).
         package var isFinal = false
+        /// What few states have, boxed (nil when all of it is empty), so that the many plain
+        /// states of a large chart do not each carry its inline space.
+        private var rare: SpecBox<RareNodeParts>?
+
         /// History pseudo states of this (composite or parallel) state.
-        package var histories: [HistorySpec] = []
+        package var histories: [HistorySpec] {
+            get { rare?.value.histories ?? [] }
+            set { update { $0.histories = newValue } }
+        }
         /// Events this state defers while it is active.
-        var deferred: [EventID] = []
+        var deferred: [EventID] {
+            get { rare?.value.deferred ?? [] }
+            set { update { $0.deferred = newValue } }
+        }
         /// Work started on entry and cancelled on exit; its result is sent as an event.
-        var task: StateTask?
+        var task: StateTask? {
+            get { rare?.value.task }
+            set { update { $0.task = newValue } }
+        }
         /// The names of the enter and exit blocks (``Statechart/State/onEnter(named:_:)``),
         /// which the SCXML export writes; nil for a block given without a name.
-        var enterName: String?
-        var exitName: String?
+        var enterName: String? {
+            get { rare?.value.enterName }
+            set { update { $0.enterName = newValue } }
+        }
+        var exitName: String? {
+            get { rare?.value.exitName }
+            set { update { $0.exitName = newValue } }
+        }
         /// `naming(action:guard:)` was used before the state had a transition: the
         /// compiler reports it (there is no transition to name).
-        var namesWithoutTransition = false
+        var namesWithoutTransition: Bool {
+            get { rare?.value.namesWithoutTransition ?? false }
+            set { update { $0.namesWithoutTransition = newValue } }
+        }
 
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(
@@ -106,6 +128,28 @@ extension Statechart {
             self.deferred = deferred
             self.task = task
         }
+
+        /// Changes the rare parts: a new box, or none when they are all empty again.
+        private mutating func update(_ change: (inout RareNodeParts) -> Void) {
+            var parts = rare?.value ?? RareNodeParts()
+            change(&parts)
+            rare = parts.isEmpty ? nil : SpecBox(parts)
+        }
+    }
+
+    /// The parts of a ``NodeSpec`` that few states have.
+    struct RareNodeParts: Sendable {
+        var histories: [HistorySpec] = []
+        var deferred: [EventID] = []
+        var task: StateTask?
+        var enterName: String?
+        var exitName: String?
+        var namesWithoutTransition = false
+
+        var isEmpty: Bool {
+            histories.isEmpty && deferred.isEmpty && task == nil && enterName == nil && exitName == nil
+                && !namesWithoutTransition
+        }
     }
 
     /// What makes a handler fire.
@@ -126,11 +170,9 @@ extension Statechart {
         var kind: StatechartTransitionKind
         var guardBlock: Guard?
         var action: Action?
-        /// The guard's name, shown by diagrams; nil when the guard has none.
-        var guardName: String? = nil
-        /// The action's name, shown by diagrams and written by the SCXML export; nil when
-        /// the action has none.
-        var actionName: String? = nil
+        /// What few handlers have, boxed (nil when all of it is empty), so that the many
+        /// handlers of a large chart do not each carry its inline space.
+        private var rare: SpecBox<RareHandlerParts>?
 
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
         package init(
@@ -152,16 +194,51 @@ extension Statechart {
             self.extraEvents = extraEvents
             self.extraTargets = extraTargets
         }
+
+        /// The guard's name, shown by diagrams; nil when the guard has none.
+        var guardName: String? {
+            get { rare?.value.guardName }
+            set { update { $0.guardName = newValue } }
+        }
+        /// The action's name, shown by diagrams and written by the SCXML export; nil when
+        /// the action has none.
+        var actionName: String? {
+            get { rare?.value.actionName }
+            set { update { $0.actionName = newValue } }
+        }
         /// More events that fire the handler (SCXML's `event="a b"`).
-        package var extraEvents: [EventID] = []
+        package var extraEvents: [EventID] {
+            get { rare?.value.extraEvents ?? [] }
+            set { update { $0.extraEvents = newValue } }
+        }
         /// More targets, entered together with `target` (SCXML's `target="a b"`): states
         /// or history pseudo states, in distinct regions of parallel states.
-        package var extraTargets: [Target] = []
+        package var extraTargets: [Target] {
+            get { rare?.value.extraTargets ?? [] }
+            set { update { $0.extraTargets = newValue } }
+        }
 
         /// The named event, for handlers triggered by one.
         var event: EventID? {
             if case .event(let event) = trigger { event } else { nil }
         }
+
+        /// Changes the rare parts: a new box, or none when they are all empty again.
+        private mutating func update(_ change: (inout RareHandlerParts) -> Void) {
+            var parts = rare?.value ?? RareHandlerParts()
+            change(&parts)
+            rare = parts.isEmpty ? nil : SpecBox(parts)
+        }
+    }
+
+    /// The parts of a ``HandlerSpec`` that few handlers have.
+    struct RareHandlerParts: Sendable {
+        var guardName: String?
+        var actionName: String?
+        var extraEvents: [EventID] = []
+        var extraTargets: [Target] = []
+
+        var isEmpty: Bool { guardName == nil && actionName == nil && extraEvents.isEmpty && extraTargets.isEmpty }
     }
 
     package struct HistorySpec: Sendable {
@@ -229,4 +306,14 @@ extension Statechart {
 func statechartName(_ value: some Any) -> String {
     if let string = value as? String { return string }
     return String(describing: value)
+}
+
+/// An immutable value on the heap: what a spec keeps of the parts few states or handlers
+/// have, so that the others carry one nil reference instead (changing a part makes a new box).
+final class SpecBox<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
 }

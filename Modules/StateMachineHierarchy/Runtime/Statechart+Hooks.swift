@@ -267,6 +267,10 @@ extension Statechart {
             stepObserver?.stepFinished(result)
         }
 
+        func stateTraced(entered: Bool, name: String) {
+            stepObserver?.stateTraced(entered: entered, name: name)
+        }
+
         func notify(_ tag: NotificationTag, state: Int32, of engine: StatechartEngine, event: Int32) {
             let kind: BlockKind
             switch tag {
@@ -354,4 +358,12 @@ package protocol StatechartStepObserver: AnyObject, Sendable {
     /// Whether the observer wants ``stepFinished(_:)`` after every step, or only after a
     /// failed one; fixed for the observer's life, read once when the chart is created.
     var wantsEveryStepEnd: Bool { get }
+    /// The state named `name` is entered (or exited), before its enter (or exit) block runs:
+    /// wherever the chart runs that block, including the final configuration's exit blocks
+    /// of ``StatechartOptions/TopLevelFinal/runsExitBlocks``, and not where a state leaves
+    /// without it (a `stop` after those ran). Only when ``wantsStateTraces``.
+    func stateTraced(entered: Bool, name: String)
+    /// Whether the observer wants ``stateTraced(entered:name:)``; fixed for the observer's
+    /// life, read once when the chart is created.
+    var wantsStateTraces: Bool { get }
 }

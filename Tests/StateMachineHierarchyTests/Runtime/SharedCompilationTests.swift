@@ -106,13 +106,13 @@ struct SharedCompilationTests {
                 </scxml>
                 """
         )
-        // Loading compiled it once; every interpreter (tracing, as by default) takes that.
-        let compiled = try document.definition(tracing: true).compiledModel(options: .scxml)
+        // Loading compiled it once; every interpreter, tracing or not, takes that.
+        let compiled = try document.definition.compiledModel(options: .scxml)
         let first = SCXMLInterpreter(document: document)
-        let second = SCXMLInterpreter(document: document)
-        #expect(try document.definition(tracing: true).compiledModel(options: .scxml) === compiled)
+        let second = SCXMLInterpreter(document: document, recordsTrace: false)
+        #expect(try document.definition.compiledModel(options: .scxml) === compiled)
         let copy = document
-        #expect(try copy.definition(tracing: true).compiledModel(options: .scxml) === compiled)
+        #expect(try copy.definition.compiledModel(options: .scxml) === compiled)
         try first.start()
         try second.start()
         try first.send("go")

@@ -35,6 +35,9 @@ protocol EngineHooks: ManualClockTimerTarget {
     func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool)
     /// With `tracesSteps`: a queued request's step ended, and its configuration is published.
     func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>)
+    /// With `tracesStates`: the state named `name` is entered (or exited), before its enter
+    /// (or exit) block runs.
+    func stateTraced(entered: Bool, name: String)
 }
 
 extension EngineHooks {

@@ -320,18 +320,34 @@ extension StatechartEngine {
     // MARK: Observation and logging
 
     /// Tells the chart's subscribers (through the hooks) that `state` was entered or exited
-    /// or took an internal transition; nothing when nobody subscribes.
+    /// or took an internal transition, and the step observer that ``tracesStates`` that it
+    /// was entered or exited (unless `traced` is false: a state leaving without its exit
+    /// block, which the trace does not show); nothing when nobody subscribes.
     @inline(__always)
-    func notify(_ tag: NotificationTag, state: Int32) {
+    func notify(_ tag: NotificationTag, state: Int32, traced: Bool = true) {
         guard subscriptions.isActive else { return }
-        post(tag, state: state)
+        post(tag, state: state, traced: traced)
     }
 
-    /// ``notify(_:state:)`` once someone subscribes: out of line, so that a step without
-    /// subscribers carries only the test.
+    /// ``notify(_:state:traced:)`` once someone subscribes (a step observer that traces
+    /// states counts as one subscription): out of line, so that a step without subscribers
+    /// carries only the test.
     @inline(never)
-    private func post(_ tag: NotificationTag, state: Int32) {
-        hooks.notify(tag, state: state, of: self, event: stepEvent)
+    private func post(_ tag: NotificationTag, state: Int32, traced: Bool) {
+        guard tracesStates else {
+            hooks.notify(tag, state: state, of: self, event: stepEvent)
+            return
+        }
+        if traced, tag != .internalTransition { traceState(entered: tag == .entered, state) }
+        if subscriptions.value.load(ordering: .acquiring) > 1 {
+            hooks.notify(tag, state: state, of: self, event: stepEvent)
+        }
+    }
+
+    /// Tells the step observer that ``tracesStates`` that `state` was entered or exited,
+    /// before its enter or exit block runs.
+    func traceState(entered: Bool, _ state: Int32) {
+        hooks.stateTraced(entered: entered, name: topology.states[Int(state)].name)
     }
 
     /// Writes the debug log's line for a transition taken in `scope`.

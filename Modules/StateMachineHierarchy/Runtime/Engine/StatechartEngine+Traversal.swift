@@ -158,6 +158,7 @@ extension StatechartEngine {
     func exitItself<V: StepVisit>(_ index: Int32, _ state: StateHot, _ visit: V.Type) {
         if V.runsOnlyExitBlocks {
             if let log { logExit(index, log) }
+            if tracesStates { traceState(entered: false, index) }
             if state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
             return
         }
@@ -166,7 +167,7 @@ extension StatechartEngine {
             resetJoin(Int(topology.resetJoins[slot]))
         }
         if V.writesLog, let log { logExit(index, log) }
-        notify(.exited, state: index)
+        notify(.exited, state: index, traced: V.runsExitBlocks)
         if V.runsExitBlocks, state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
     }
 

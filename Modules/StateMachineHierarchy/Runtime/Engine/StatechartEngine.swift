@@ -71,6 +71,11 @@ package final class StatechartEngine: @unchecked Sendable {
     let reportsEverySteps: Bool
     /// With `tracesSteps`: the hooks also want every processed event's name.
     let reportsEventStarts: Bool
+    /// With `tracesSteps`: the hooks want every state entered and exited, where its enter
+    /// or exit block runs (the SCXML trace's `enter:` and `exit:` entries), so that a chart
+    /// needs no block per state to record them. It counts as one of `subscriptions`, so
+    /// that a step tests one count for both.
+    let tracesStates: Bool
     /// The chart has eventless transitions or done events, or raises to the internal queue.
     /// The step tests this and the topology's `has...` facts (constants) before any of the
     /// mutable state below: every read of a class's `var` is an exclusivity check
@@ -164,8 +169,9 @@ package final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) var dirtyExtras: ExtrasParts = []
 
     /// An engine for `topology`, calling back into `hooks`. `sendsEvents` gives it an SCXML
-    /// session's sends; `tracesSteps`, `reportsEverySteps` and `reportsEventStarts` say what
-    /// the hooks' step observer wants to hear (see `StatechartStepObserver`).
+    /// session's sends; `tracesSteps`, `reportsEverySteps`, `reportsEventStarts` and
+    /// `tracesStates` say what the hooks' step observer wants to hear (see
+    /// `StatechartStepObserver`).
     init(
         topology: Topology,
         hooks: any EngineHooks,
@@ -175,7 +181,8 @@ package final class StatechartEngine: @unchecked Sendable {
         sendsEvents: Bool = false,
         tracesSteps: Bool = false,
         reportsEverySteps: Bool = true,
-        reportsEventStarts: Bool = false
+        reportsEventStarts: Bool = false,
+        tracesStates: Bool = false
     ) {
         self.topology = topology
         tables = topology.tables
@@ -184,6 +191,8 @@ package final class StatechartEngine: @unchecked Sendable {
         self.tracesSteps = tracesSteps
         self.reportsEventStarts = tracesSteps && reportsEventStarts
         self.reportsEverySteps = reportsEverySteps
+        self.tracesStates = tracesSteps && tracesStates
+        if self.tracesStates { subscriptions.value.add(1, ordering: .releasing) }
         self.options = options
         self.clock = clock
         manualClock = topology.timers.isEmpty ? nil : clock as? ManualStatechartClock
