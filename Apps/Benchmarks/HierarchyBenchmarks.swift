@@ -69,6 +69,14 @@ enum HierarchyBenchmarks {
                 for _ in 0..<events { try interpreter.send("next") }
             }
         ),
+        (
+            "scxml-ring-traced",
+            { events in
+                let interpreter = SCXMLInterpreter(document: try SCXMLDocument(xml: ringSCXML))
+                try interpreter.start()
+                for _ in 0..<events { try interpreter.send("next") }
+            }
+        ),
     ]
 
     /// Handles `cycle` on `chart` (started first when `start`) until at least `events`

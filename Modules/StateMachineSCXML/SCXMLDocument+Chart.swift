@@ -98,6 +98,7 @@ extension SCXMLDocument {
             handlers: node.transitions.map { handler(transitions[$0]) }
         )
         spec.isFinal = node.kind == .final
+        guard !node.histories.isEmpty else { return spec }
         spec.histories = node.histories.map { historyIndex in
             let history = nodes[historyIndex]
             let deep = if case .history(deep: true) = history.kind { true } else { false }
@@ -130,18 +131,17 @@ extension SCXMLDocument {
                     ? (nodes[target].parent == source || isDescendant(nodes[target].parent, of: source))
                     : isDescendant(target, of: source)
             }
-        var spec = SCXMLChart.HandlerSpec(
+        return SCXMLChart.HandlerSpec(
             trigger: transition.events.first.map { .event($0) } ?? .eventless,
             target: targets.first ?? .state(nodes[source].id),
             kind: targets.isEmpty ? .internal : (staysInside ? .local : .external),
             guardBlock: transition.condition.map { condition in
                 { @Sendable context in Self.session(context)?.holds(condition, context) ?? false }
             },
-            action: Self.block(transition.actions)
+            action: Self.block(transition.actions),
+            extraEvents: Array(transition.events.dropFirst()),
+            extraTargets: Array(targets.dropFirst())
         )
-        spec.extraEvents = Array(transition.events.dropFirst())
-        spec.extraTargets = Array(targets.dropFirst())
-        return spec
     }
 
     /// The interpreter running the chart whose block this is.

@@ -124,12 +124,14 @@ extension Statechart {
             self.exit = exit
             self.handlers = handlers
             self.isFinal = isFinal
-            self.histories = histories
-            self.deferred = deferred
-            self.task = task
+            if !histories.isEmpty || !deferred.isEmpty || task != nil {
+                rare = SpecBox(RareNodeParts(histories: histories, deferred: deferred, task: task))
+            }
         }
 
-        /// Changes the rare parts: a new box, or none when they are all empty again.
+        /// Changes the rare parts: a new box, or none when they are all empty again. (In code
+        /// not specialised for the chart's types, this costs some thousand instructions:
+        /// initialisers set them only when there are some.)
         private mutating func update(_ change: (inout RareNodeParts) -> Void) {
             var parts = rare?.value ?? RareNodeParts()
             change(&parts)
@@ -190,9 +192,9 @@ extension Statechart {
             self.kind = kind
             self.guardBlock = guardBlock
             self.action = action
-            self.guardName = guardName
-            self.extraEvents = extraEvents
-            self.extraTargets = extraTargets
+            if guardName != nil || !extraEvents.isEmpty || !extraTargets.isEmpty {
+                rare = SpecBox(RareHandlerParts(guardName: guardName, extraEvents: extraEvents, extraTargets: extraTargets))
+            }
         }
 
         /// The guard's name, shown by diagrams; nil when the guard has none.

@@ -200,8 +200,9 @@ struct JSONReader<Payload: Sendable> {
         guard let name else { return nil }
         var node = Chart.NodeSpec(id: name, content: content, enter: nil, exit: nil, handlers: [])
         node.isFinal = type == "final"
-        node.histories = histories
-        node.deferred = deferred
+        // (The setters of these rare parts run unspecialised here: only when there are some.)
+        if !histories.isEmpty { node.histories = histories }
+        if !deferred.isEmpty { node.deferred = deferred }
         return node
     }
 
