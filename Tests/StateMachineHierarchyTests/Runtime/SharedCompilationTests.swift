@@ -115,7 +115,13 @@ struct SharedCompilationTests {
         #expect(try copy.definition.compiledModel(options: .scxml) === compiled)
         try first.start()
         try second.start()
+        // Traced or not, both run that compiled chart, whose plain states have no blocks:
+        // the trace hears of entries and exits from the step.
+        let running = [first, second].compactMap { $0.state.withLock { $0.chart?.engine.topology } }
+        #expect(running.count == 2 && running.allSatisfy { $0 === compiled.topology })
+        #expect(compiled.topology.states.allSatisfy { !$0.hasEnter && !$0.hasExit })
         try first.send("go")
+        #expect(first.trace == ["event:go", "exit:a", "enter:b"])
         #expect(first.activeStates == ["b"])
         #expect(second.activeStates == ["a"])
     }
