@@ -77,33 +77,33 @@ extension Statechart {
         /// History pseudo states of this (composite or parallel) state.
         package var histories: [HistorySpec] {
             get { rare?.value.histories ?? [] }
-            set { update { $0.histories = newValue } }
+            set { rare.updateParts { $0.histories = newValue } }
         }
         /// Events this state defers while it is active.
         var deferred: [EventID] {
             get { rare?.value.deferred ?? [] }
-            set { update { $0.deferred = newValue } }
+            set { rare.updateParts { $0.deferred = newValue } }
         }
         /// Work started on entry and cancelled on exit; its result is sent as an event.
         var task: StateTask? {
             get { rare?.value.task }
-            set { update { $0.task = newValue } }
+            set { rare.updateParts { $0.task = newValue } }
         }
         /// The names of the enter and exit blocks (``Statechart/State/onEnter(named:_:)``),
         /// which the SCXML export writes; nil for a block given without a name.
         var enterName: String? {
             get { rare?.value.enterName }
-            set { update { $0.enterName = newValue } }
+            set { rare.updateParts { $0.enterName = newValue } }
         }
         var exitName: String? {
             get { rare?.value.exitName }
-            set { update { $0.exitName = newValue } }
+            set { rare.updateParts { $0.exitName = newValue } }
         }
         /// `naming(action:guard:)` was used before the state had a transition: the
         /// compiler reports it (there is no transition to name).
         var namesWithoutTransition: Bool {
             get { rare?.value.namesWithoutTransition ?? false }
-            set { update { $0.namesWithoutTransition = newValue } }
+            set { rare.updateParts { $0.namesWithoutTransition = newValue } }
         }
 
         /// Memberwise, for the whole package: the SCXML layer builds specs from documents.
@@ -128,19 +128,10 @@ extension Statechart {
                 rare = SpecBox(RareNodeParts(histories: histories, deferred: deferred, task: task))
             }
         }
-
-        /// Changes the rare parts: a new box, or none when they are all empty again. (In code
-        /// not specialised for the chart's types, this costs some thousand instructions:
-        /// initialisers set them only when there are some.)
-        private mutating func update(_ change: (inout RareNodeParts) -> Void) {
-            var parts = rare?.value ?? RareNodeParts()
-            change(&parts)
-            rare = parts.isEmpty ? nil : SpecBox(parts)
-        }
     }
 
     /// The parts of a ``NodeSpec`` that few states have.
-    struct RareNodeParts: Sendable {
+    struct RareNodeParts: RareSpecParts {
         var histories: [HistorySpec] = []
         var deferred: [EventID] = []
         var task: StateTask?
@@ -193,48 +184,42 @@ extension Statechart {
             self.guardBlock = guardBlock
             self.action = action
             if guardName != nil || !extraEvents.isEmpty || !extraTargets.isEmpty {
-                rare = SpecBox(RareHandlerParts(guardName: guardName, extraEvents: extraEvents, extraTargets: extraTargets))
+                let parts = RareHandlerParts(guardName: guardName, extraEvents: extraEvents, extraTargets: extraTargets)
+                rare = SpecBox(parts)
             }
         }
 
         /// The guard's name, shown by diagrams; nil when the guard has none.
         var guardName: String? {
             get { rare?.value.guardName }
-            set { update { $0.guardName = newValue } }
+            set { rare.updateParts { $0.guardName = newValue } }
         }
         /// The action's name, shown by diagrams and written by the SCXML export; nil when
         /// the action has none.
         var actionName: String? {
             get { rare?.value.actionName }
-            set { update { $0.actionName = newValue } }
+            set { rare.updateParts { $0.actionName = newValue } }
         }
         /// More events that fire the handler (SCXML's `event="a b"`).
         package var extraEvents: [EventID] {
             get { rare?.value.extraEvents ?? [] }
-            set { update { $0.extraEvents = newValue } }
+            set { rare.updateParts { $0.extraEvents = newValue } }
         }
         /// More targets, entered together with `target` (SCXML's `target="a b"`): states
         /// or history pseudo states, in distinct regions of parallel states.
         package var extraTargets: [Target] {
             get { rare?.value.extraTargets ?? [] }
-            set { update { $0.extraTargets = newValue } }
+            set { rare.updateParts { $0.extraTargets = newValue } }
         }
 
         /// The named event, for handlers triggered by one.
         var event: EventID? {
             if case .event(let event) = trigger { event } else { nil }
         }
-
-        /// Changes the rare parts: a new box, or none when they are all empty again.
-        private mutating func update(_ change: (inout RareHandlerParts) -> Void) {
-            var parts = rare?.value ?? RareHandlerParts()
-            change(&parts)
-            rare = parts.isEmpty ? nil : SpecBox(parts)
-        }
     }
 
     /// The parts of a ``HandlerSpec`` that few handlers have.
-    struct RareHandlerParts: Sendable {
+    struct RareHandlerParts: RareSpecParts {
         var guardName: String?
         var actionName: String?
         var extraEvents: [EventID] = []
@@ -310,6 +295,13 @@ func statechartName(_ value: some Any) -> String {
     return String(describing: value)
 }
 
+/// The parts of a spec that few states or handlers have, all empty when made with `init()`.
+protocol RareSpecParts: Sendable {
+    init()
+    /// Whether every part is empty, so that the spec keeps no box.
+    var isEmpty: Bool { get }
+}
+
 /// An immutable value on the heap: what a spec keeps of the parts few states or handlers
 /// have, so that the others carry one nil reference instead (changing a part makes a new box).
 final class SpecBox<Value: Sendable>: Sendable {
@@ -317,5 +309,17 @@ final class SpecBox<Value: Sendable>: Sendable {
 
     init(_ value: Value) {
         self.value = value
+    }
+}
+
+extension Optional {
+    /// Changes the rare parts this box holds: a new box, or none when they are all empty
+    /// again. In code not specialised for the chart's types (the library's builders and
+    /// compiler) this costs some thousand instructions, for the generic types' metadata, so
+    /// initialisers take the parts and builders set them only when there are some.
+    mutating func updateParts<Parts: RareSpecParts>(_ change: (inout Parts) -> Void) where Wrapped == SpecBox<Parts> {
+        var parts = self?.value ?? Parts()
+        change(&parts)
+        self = parts.isEmpty ? nil : SpecBox(parts)
     }
 }
