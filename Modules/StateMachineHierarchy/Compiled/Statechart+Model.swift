@@ -16,9 +16,9 @@ extension Statechart {
         /// Per handler, by index, its guard and action, read unretained.
         let guards: [Unmanaged<GuardBlock>?]
         let actions: [Unmanaged<ActionBlock>?]
-        /// Keeps the boxes of ``enters``, ``exits``, ``guards`` and ``actions`` alive.
-        private let boxes:
-            (enters: [ActionBlock?], exits: [ActionBlock?], guards: [GuardBlock?], actions: [ActionBlock?])
+        /// Keeps the boxes of ``enters``, ``exits``, ``guards`` and ``actions`` alive: only
+        /// the blocks there are (most states and handlers of a large chart have none).
+        private let boxes: [any AnyObject & Sendable]
         /// Per junction, its outgoing paths' guards and actions.
         let junctionGuards: [[GuardBlock]]
         let junctionActions: [[ActionBlock?]]
@@ -60,7 +60,8 @@ extension Statechart {
             self.tasks = tasks
             self.guards = unretained(guards)
             self.actions = unretained(actions)
-            boxes = (enters, exits, guards, actions)
+            let blocks: [ActionBlock] = (enters + exits + actions).compactMap { $0 }
+            boxes = blocks + guards.compactMap { $0 }
             self.junctionGuards = junctionGuards
             self.junctionActions = junctionActions
             self.eventIndex = eventIndex

@@ -98,7 +98,8 @@ extension Statechart {
         private let storage = Lock(Storage())
         /// Counts the changes of `storage`.
         @usableFromInline let version = Atomic<UInt64>(0)
-        /// How many subscriptions exist, read by the step without the lock.
+        /// How many subscriptions exist, read by the step without the lock (plus one for a
+        /// step observer that traces states: see `StatechartEngine.tracesStates`).
         let count = SubscriptionCount()
         /// The drainer's copy of each state's subscribers (retained; nil for none), made
         /// at the first notification after someone subscribed.
@@ -235,7 +236,9 @@ public final class StatechartSubscription: Sendable {
 }
 
 /// The number of subscriptions of a chart, in a non-generic object so that charts nobody
-/// observes pay one atomic load per enter or exit, and no generic metadata lookup.
+/// observes pay one atomic load per enter or exit, and no generic metadata lookup. A step
+/// observer that traces states counts as one, added by the engine for the chart's life, so
+/// that the same load tells a step whether anyone hears of its entries and exits.
 final class SubscriptionCount: Sendable {
     let value = Atomic<Int>(0)
 
