@@ -70,6 +70,15 @@ enum HierarchyBenchmarks {
             }
         ),
         (
+            "scxml-ecmascript-ring",
+            { events in
+                let document = try SCXMLDocument(xml: ECMAScriptBenchmarks.ringSCXML, dataModel: .ecmascript)
+                let interpreter = SCXMLInterpreter(document: document, recordsTrace: false)
+                try interpreter.start()
+                for _ in 0..<events { try interpreter.send("next") }
+            }
+        ),
+        (
             "scxml-ring-traced",
             { events in
                 let interpreter = SCXMLInterpreter(document: try SCXMLDocument(xml: ringSCXML))

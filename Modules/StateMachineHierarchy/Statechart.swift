@@ -29,6 +29,9 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     /// The chart's event table (the model's), here so that the inlinable `handle` and `send`
     /// look names up in code specialised for `EventID`.
     @usableFromInline let eventIndices: [EventID: Int32]
+    /// The same table probed by bytes, for a chart whose events are `String`s (see
+    /// `EventNameIndex`); nil for other event types.
+    @usableFromInline let eventNameIndex: EventNameIndex?
     /// The declaration the chart was compiled from (kept for diagrams). A copy can be
     /// refined (``Definition/onEnter(at:_:)``, ``Definition/addTransition(from:on:to:kind:action:guard:)-(_,_,String,_,_,_)``,
     /// ...) and compiled into another chart, so that a variant of a chart needs no second copy.
@@ -77,6 +80,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         let model = try definition.compiledModel(options: options)
         self.definition = definition
         eventIndices = model.eventIndex
+        eventNameIndex = model.eventNameIndex
         let observers = ObserverRegistry(states: model.ids.count)
         hooks = Hooks(model: model, observers: observers, stepObserver: stepObserver, callBlock: callBlock)
         engine = StatechartEngine(
@@ -158,7 +162,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     @inlinable
     @discardableResult
     public func handle(_ name: EventID, payload: Payload? = nil) throws -> StatechartStepOutcome {
-        if let index = eventIndices[name] {
+        if let index = listedIndex(of: name) {
             if let outcome = try runIfIdle(index, payload: payload) { return outcome }
             return try handleQueued(event: index, name: nil, payload: payload)
         }
@@ -175,6 +179,14 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         guard event.chart == ObjectIdentifier(engine) else { return try handle(Event(event.name, payload: payload)) }
         if let outcome = try runIfIdle(event, payload: payload) { return outcome }
         return try handleQueued(event: event.index, name: event.unlisted, payload: payload)
+    }
+
+    /// The index of `name` in the chart's event table, nil when no handler uses it: for
+    /// `String` names by their bytes first (see `EventNameIndex`), then by the dictionary,
+    /// which also finds a name spelled with other but canonically equivalent code points.
+    @inlinable @inline(__always)
+    func listedIndex(of name: EventID) -> Int32? {
+        EventNameIndex.index(of: name, in: eventNameIndex, eventIndices)
     }
 
     /// The engine's fast path (see `StatechartEngine.runIfIdle`) for an event of the table,
@@ -224,7 +236,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     @inlinable
     @discardableResult
     public func send(_ name: EventID, payload: Payload? = nil) async throws -> StatechartStepOutcome {
-        if let index = eventIndices[name] {
+        if let index = listedIndex(of: name) {
             if let outcome = try runIfIdle(index, payload: payload) { return outcome }
             return try await sendQueued(event: index, name: nil, payload: payload)
         }

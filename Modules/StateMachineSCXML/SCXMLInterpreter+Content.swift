@@ -136,7 +136,9 @@ extension SCXMLInterpreter {
 
     /// False when an element failed, which ends the enclosing blocks too.
     private func execute(_ actions: [SCXMLDocument.Action], _ context: SCXMLChart.Context) -> Bool {
-        guard !actions.isEmpty, let engine = context.hooks.engine else { return true }
+        // The engine (a weak reference) is looked up only by the elements that use it. A block
+        // runs inside a step of the engine, so it is there; it is missing only for a context
+        // that outlived its chart, whose sends and cancels then do nothing.
         for action in actions {
             switch action {
             case .raise(let event):
@@ -170,8 +172,10 @@ extension SCXMLInterpreter {
                     }
                 }
             case .send(let send):
+                guard let engine = context.hooks.engine else { return true }
                 guard self.send(send, engine, context) else { return false }
             case .cancel(let cancel):
+                guard let engine = context.hooks.engine else { return true }
                 guard let id = text(cancel.sendID, context) else { return false }
                 noteContent("cancel:\(id)")
                 engine.sends?.cancel { $0 == id }

@@ -23,21 +23,29 @@ extension SCXMLInterpreter {
     package func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
         let payload = payload as? SCXMLEventFields
         let isDone = !external && payload == nil && name.hasPrefix("done.state.")
-        let (invocations, chart, doneData) = state.withLock { session -> ([Invocation], SCXMLChart?, SCXMLValue?) in
-            if recordsTrace { session.recording.append("event:\(name)") }
-            var doneData: SCXMLValue?
-            if isDone, let position = session.doneData.firstIndex(where: { "done.state." + $0.state == name }) {
-                doneData = session.doneData.remove(at: position).value
+        // The session's lock only when there is something under it to read or record: the
+        // usual event of an untraced session without invocations takes none.
+        var (invocations, chart, doneData): ([Invocation], SCXMLChart?, SCXMLValue?) = ([], nil, nil)
+        if recordsTrace || isDone || (external && invokes) {
+            (invocations, chart, doneData) = state.withLock { session -> ([Invocation], SCXMLChart?, SCXMLValue?) in
+                if recordsTrace { session.recording.append("event:\(name)") }
+                var doneData: SCXMLValue?
+                if isDone, let position = session.doneData.firstIndex(where: { "done.state." + $0.state == name }) {
+                    doneData = session.doneData.remove(at: position).value
+                }
+                return (external ? session.invocations : [], session.chart, doneData)
             }
-            return (external ? session.invocations : [], session.chart, doneData)
         }
         if document.usesData {
-            // The queue's name is the one processed (a prefix match may have renamed it).
-            var fields =
-                payload
-                ?? SCXMLEventFields(name: name, type: external ? "external" : (isDone ? "platform" : "internal"))
-            fields.name = name
-            if fields.data == nil { fields.data = doneData }
+            var fields: SCXMLEventFields
+            if var payload {
+                // The queue's name is the one processed (a prefix match may have renamed it).
+                payload.name = name
+                fields = payload
+            } else {
+                fields = SCXMLEventFields(name: name, type: external ? "external" : (isDone ? "platform" : "internal"))
+            }
+            if let doneData, fields.data == nil { fields.data = doneData }
             try? withData { data throws(SCXMLScriptFailure) in data.setEvent(fields) }
         }
         guard !invocations.isEmpty, let chart else { return }

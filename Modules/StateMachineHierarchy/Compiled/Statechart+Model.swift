@@ -23,6 +23,9 @@ extension Statechart {
         let junctionGuards: [[GuardBlock]]
         let junctionActions: [[ActionBlock?]]
         let eventIndex: [EventID: Int32]
+        /// ``eventIndex`` probed by bytes, for a chart whose events are `String`s; nil for
+        /// other event types.
+        let eventNameIndex: EventNameIndex?
         /// Event identifiers by index.
         let eventIDs: [EventID]
         let stateIndex: [StateID: Int32]
@@ -65,6 +68,9 @@ extension Statechart {
             self.junctionGuards = junctionGuards
             self.junctionActions = junctionActions
             self.eventIndex = eventIndex
+            eventNameIndex =
+                EventID.self == String.self
+                ? EventNameIndex(unsafeBitCast(eventIndex, to: [String: Int32].self)) : nil
             self.eventIDs = eventIDs
             self.stateIndex = stateIndex
             self.matching = matching

@@ -96,7 +96,7 @@ extension Statechart {
         /// The event table's index for `name` (-1 when no handler uses it), and the name
         /// traces give it when the table does not hold it as is (an empty name is an error).
         func lookUp(_ name: EventID) throws(StatechartError) -> (index: Int32, unlisted: String?) {
-            if let index = eventIndex[name] {
+            if let index = EventNameIndex.index(of: name, in: model.eventNameIndex, eventIndex) {
                 return (index, nil)
             }
             let text = statechartName(name)
