@@ -3,8 +3,8 @@
 ///
 /// `Dictionary<String, Int32>` hashes a name with SipHash through `Hasher`, which costs
 /// more than the step of a small chart. This table hashes the name's UTF-8 bytes with
-/// FNV-1a and compares the one or two keys it probes. It is built once, with the chart's
-/// compiled model, in slots of its own (read without retaining an array per lookup).
+/// FNV-1a and compares the one or two names it probes. It is built once, with the chart's
+/// compiled model: 4 bytes a slot, at least two slots an event, and the model's names.
 ///
 /// `String` equality is canonical equivalence, not bytes: a name spelled with other code
 /// points than the table's key (a decomposed "é") hashes elsewhere and is not found here.
@@ -12,39 +12,35 @@
 /// which finds such a name (and which a name no handler uses reaches anyway).
 @usableFromInline
 package final class EventNameIndex: @unchecked Sendable {
-    // @unchecked Sendable: the slots are written only in `init` and released in `deinit`;
-    // in between, every thread only reads them.
+    // @unchecked Sendable: the slots are written only in `init` and freed in `deinit`; in
+    // between, every thread only reads them.
 
-    /// Per slot, the name it holds ("" in an empty slot).
-    @usableFromInline let keys: UnsafeMutablePointer<String>
-    /// Per slot, the name's index in the event table, or -1 when the slot is empty.
-    @usableFromInline let values: UnsafeMutablePointer<Int32>
+    /// The chart's event names by index (its model's array, shared, not copied).
+    @usableFromInline let names: [String]
+    /// Per slot, the index of the name it holds, or -1 when the slot is empty.
+    @usableFromInline let slots: UnsafeMutablePointer<Int32>
     /// The slot count minus one; slots are a power of two, at most half of them used.
     @usableFromInline let mask: Int
 
-    /// The table of `events` (name and index in the event table).
-    init(_ events: [String: Int32]) {
+    /// The table of `names`, the chart's event names by index.
+    init(_ names: [String]) {
         var capacity = 8
-        while capacity < events.count * 2 { capacity *= 2 }
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: "", count: capacity)
-        values = .allocate(capacity: capacity)
-        values.initialize(repeating: -1, count: capacity)
+        while capacity < names.count * 2 { capacity *= 2 }
+        self.names = names
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: -1, count: capacity)
         mask = capacity - 1
-        for (name, index) in events {
-            // Every name of a native string has its bytes at hand; a table that lacked one
-            // would only send that name to the dictionary.
+        for (index, name) in names.enumerated() {
+            // A native string always has its bytes at hand; a name that had not would only
+            // be looked up in the dictionary.
             guard var slot = Self.slot(of: name, mask: mask) else { continue }
-            while values[slot] >= 0 { slot = (slot + 1) & mask }
-            keys[slot] = name
-            values[slot] = index
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(index)
         }
     }
 
     deinit {
-        keys.deinitialize(count: mask + 1)
-        keys.deallocate()
-        values.deallocate()
+        slots.deallocate()
     }
 
     /// The index of `name` when the table holds it with the same bytes; nil otherwise
@@ -53,9 +49,9 @@ package final class EventNameIndex: @unchecked Sendable {
     func index(of name: String) -> Int32? {
         guard var slot = Self.slot(of: name, mask: mask) else { return nil }
         while true {
-            let value = values[slot]
-            guard value >= 0 else { return nil }
-            if keys[slot] == name { return value }
+            let index = slots[slot]
+            guard index >= 0 else { return nil }
+            if names[Int(index)] == name { return index }
             slot = (slot &+ 1) & mask
         }
     }

@@ -70,7 +70,7 @@ extension Statechart {
             self.eventIndex = eventIndex
             eventNameIndex =
                 EventID.self == String.self
-                ? EventNameIndex(unsafeBitCast(eventIndex, to: [String: Int32].self)) : nil
+                ? EventNameIndex(unsafeBitCast(eventIDs, to: [String].self)) : nil
             self.eventIDs = eventIDs
             self.stateIndex = stateIndex
             self.matching = matching
