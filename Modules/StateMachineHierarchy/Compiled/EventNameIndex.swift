@@ -45,7 +45,7 @@ package final class EventNameIndex: @unchecked Sendable {
 
     /// The index of `name` when the table holds it with the same bytes; nil otherwise
     /// (see the type's note on what a miss means).
-    @inlinable
+    @inlinable @inline(__always)
     func index(of name: String) -> Int32? {
         guard var slot = Self.slot(of: name, mask: mask) else { return nil }
         while true {
@@ -58,7 +58,7 @@ package final class EventNameIndex: @unchecked Sendable {
 
     /// The first slot to probe for `name`: FNV-1a over its UTF-8 bytes; nil when the
     /// string does not hold them contiguously.
-    @inlinable
+    @inlinable @inline(__always)
     static func slot(of name: String, mask: Int) -> Int? {
         name.utf8.withContiguousStorageIfAvailable { bytes in
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
