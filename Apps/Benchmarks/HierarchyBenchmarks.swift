@@ -248,7 +248,7 @@ enum HierarchyBenchmarks {
             unit: "ns/event",
             byName,
             baseline: ("hand ring", handRing),
-            note: "handle(\"next\"): the resolved path plus one String hash and lookup"
+            note: "handle(\"next\"): the resolved path plus one lookup of the name's bytes"
         )
         report.add(
             "flat-ring.await-send",

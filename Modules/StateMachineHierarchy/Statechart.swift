@@ -157,8 +157,9 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
 
     /// Handles the event `name` with `payload`; see ``handle(_:)``.
     ///
-    /// Cost: one lookup of `name` in the chart's event table (a hash of `name`), then the
-    /// step. Resolve a name once with ``resolve(_:)`` to skip the lookup on every call.
+    /// Cost: one lookup of `name` in the chart's event table (a hash of `name`; of its UTF-8
+    /// bytes for `String` names, a few nanoseconds for a short one), then the step. Resolve
+    /// a name once with ``resolve(_:)`` to skip the lookup on every call.
     @inlinable
     @discardableResult
     public func handle(_ name: EventID, payload: Payload? = nil) throws -> StatechartStepOutcome {
