@@ -37,14 +37,11 @@ extension SCXMLInterpreter {
             }
         }
         if document.usesData {
-            var fields: SCXMLEventFields
-            if var payload {
-                // The queue's name is the one processed (a prefix match may have renamed it).
-                payload.name = name
-                fields = payload
-            } else {
-                fields = SCXMLEventFields(name: name, type: external ? "external" : (isDone ? "platform" : "internal"))
-            }
+            // The queue's name is the one processed (a prefix match may have renamed it).
+            var fields =
+                payload
+                ?? SCXMLEventFields(name: name, type: external ? "external" : (isDone ? "platform" : "internal"))
+            fields.name = name
             if let doneData, fields.data == nil { fields.data = doneData }
             try? withData { data throws(SCXMLScriptFailure) in data.setEvent(fields) }
         }

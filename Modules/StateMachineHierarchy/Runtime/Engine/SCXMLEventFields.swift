@@ -25,35 +25,40 @@ package struct SCXMLEventFields: Sendable, Equatable {
     ) {
         self.name = name
         self.type = type
-        // Tested before a box is made: the usual event makes none.
-        if sendID != nil || origin != nil || originType != nil || invokeID != nil || data != nil {
-            rare = RareFields(sendID: sendID, origin: origin, originType: originType, invokeID: invokeID, data: data)
-        }
+        // No box while every rare field is undefined: the usual event makes none.
+        let values = RareFields.Values(
+            sendID: sendID,
+            origin: origin,
+            originType: originType,
+            invokeID: invokeID,
+            data: data
+        )
+        rare = values.isEmpty ? nil : RareFields(values)
     }
 
     /// `sendid` (undefined when nil).
     package var sendID: String? {
-        get { rare?.sendID }
+        get { rare?.values.sendID }
         set { update { $0.sendID = newValue } }
     }
     /// `origin` (undefined when nil).
     package var origin: String? {
-        get { rare?.origin }
+        get { rare?.values.origin }
         set { update { $0.origin = newValue } }
     }
     /// `origintype` (undefined when nil).
     package var originType: String? {
-        get { rare?.originType }
+        get { rare?.values.originType }
         set { update { $0.originType = newValue } }
     }
     /// `invokeid` (undefined when nil).
     package var invokeID: String? {
-        get { rare?.invokeID }
+        get { rare?.values.invokeID }
         set { update { $0.invokeID = newValue } }
     }
     /// `data` (undefined when nil).
     package var data: SCXMLValue? {
-        get { rare?.data }
+        get { rare?.values.data }
         set { update { $0.data = newValue } }
     }
 
@@ -85,17 +90,7 @@ final class RareFields: Sendable {
 
     let values: Values
 
-    var sendID: String? { values.sendID }
-    var origin: String? { values.origin }
-    var originType: String? { values.originType }
-    var invokeID: String? { values.invokeID }
-    var data: SCXMLValue? { values.data }
-
     init(_ values: Values) {
         self.values = values
-    }
-
-    convenience init(sendID: String?, origin: String?, originType: String?, invokeID: String?, data: SCXMLValue?) {
-        self.init(Values(sendID: sendID, origin: origin, originType: originType, invokeID: invokeID, data: data))
     }
 }
