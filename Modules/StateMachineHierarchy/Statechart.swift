@@ -63,7 +63,7 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         _ definition: Definition,
         options: StatechartOptions,
         clock: any StatechartClock,
-        callBlock: @escaping Hooks.BlockCall
+        callBlock: @escaping EngineBlockCall
     ) throws {
         try self.init(definition, options: options, clock: clock, stepObserver: nil, callBlock: callBlock)
     }
@@ -75,17 +75,18 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
         options: StatechartOptions,
         clock: any StatechartClock,
         stepObserver: (any StatechartStepObserver)?,
-        callBlock: @escaping Hooks.BlockCall
+        callBlock: @escaping EngineBlockCall
     ) throws {
         let model = try definition.compiledModel(options: options)
         self.definition = definition
         eventIndices = model.eventIndex
         eventNameIndex = model.eventNameIndex
         let observers = ObserverRegistry(states: model.ids.count)
-        hooks = Hooks(model: model, observers: observers, stepObserver: stepObserver, callBlock: callBlock)
+        hooks = Hooks(model: model, observers: observers, stepObserver: stepObserver)
         engine = StatechartEngine(
             topology: model.topology,
             hooks: hooks,
+            blockCall: callBlock,
             subscriptions: observers.count,
             options: options,
             clock: clock,

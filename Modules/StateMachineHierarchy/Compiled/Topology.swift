@@ -538,10 +538,3 @@ final class Topology: Sendable {
         tables.handlerRange(state: state, event: event)
     }
 }
-
-/// Which notification a step posts; not generic, so unobserved steps build no generic values.
-enum NotificationTag {
-    case entered
-    case exited
-    case internalTransition
-}

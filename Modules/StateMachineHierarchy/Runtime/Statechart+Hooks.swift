@@ -36,9 +36,6 @@ extension Statechart {
         @usableFromInline @exclusivity(unchecked) var stepPayload: Payload?
         /// The engine's `payloadSerial` whose payload ``stepPayload`` holds.
         @usableFromInline @exclusivity(unchecked) var payloadSerial: UInt64 = 0
-        /// Runs the chart's enter, exit, guard and action blocks: code specialised for the
-        /// chart's types where it was created (see ``callBlocks()``).
-        let callBlock: BlockCall
         @usableFromInline let observers: ObserverRegistry
         package weak var engine: StatechartEngine?
         /// Told every processed event's name and every step's end; set only by the SCXML
@@ -49,11 +46,9 @@ extension Statechart {
         init(
             model: Model,
             observers: ObserverRegistry,
-            stepObserver: (any StatechartStepObserver)? = nil,
-            callBlock: @escaping BlockCall
+            stepObserver: (any StatechartStepObserver)? = nil
         ) {
             self.model = model
-            self.callBlock = callBlock
             eventIndex = model.eventIndex
             eventIDs = model.eventIDs
             ids = model.ids
@@ -119,30 +114,16 @@ extension Statechart {
             Context(payload: payload, eventIndex: event, hooks: self)
         }
 
-        /// Which of a chart's blocks ``BlockCall`` runs: a state's enter or exit block, a
-        /// handler's action or guard, or the subscribers of a state entered, exited, or
-        /// taking an internal transition.
-        @usableFromInline
-        package enum BlockKind: Sendable {
-            case enter, exit, action, `guard`, entered, exited, internalTransition
-        }
-
-        /// Runs block `index` of `kind` in the step `engine` is running, for `event`; a
-        /// guard's answer (true for the other kinds, and where there is no block).
-        @usableFromInline
-        package typealias BlockCall =
-            @Sendable (
-                _ hooks: Hooks, _ kind: BlockKind, _ index: Int, _ engine: StatechartEngine, _ event: Int32
-            ) -> Bool
-
-        /// The ``BlockCall`` of this chart's types, made where they are known.
+        /// The ``EngineBlockCall`` of this chart's types, made where they are known.
         ///
-        /// The engine is not generic, so it calls a chart's blocks through these hooks, and
+        /// The engine is not generic, so it calls a chart's blocks through a closure, and
         /// code of the library that is not specialised for the chart's types would build
         /// each block's `Context` and read its block through the runtime's generic metadata
         /// (three cache lookups and a dynamic cast, some 400 ns a block). This function is
         /// inlinable and called from the chart's inlinable initialisers, so the closure it
-        /// returns is compiled in the caller's module for its concrete types.
+        /// returns is compiled in the caller's module for its concrete types. The engine
+        /// calls it directly, with the hooks unretained: one indirect call from the step to
+        /// the block's own.
         ///
         /// It also counts no references in a step without a payload: the block is read
         /// through an unretained box whose body is a constant, and lent a context made
@@ -151,37 +132,52 @@ extension Statechart {
         /// on the machine this was measured on: building a context and loading a closure
         /// from an array per block cost more than the rest of a flat chart's step.)
         @inlinable
-        package static func callBlocks() -> BlockCall {
+        package static func callBlocks() -> EngineBlockCall {
             { hooks, kind, index, engine, event in
-                if engine.stepHasPayload, let payload = hooks.payload(of: engine) {
-                    return hooks.call(kind, index, Context(payload: payload, eventIndex: event, hooks: hooks))
+                // The engine's own hooks, which are this type: it holds them for its life.
+                Unmanaged<Hooks>.fromOpaque(hooks.toOpaque())._withUnsafeGuaranteedRef { hooks in
+                    if engine.stepHasPayload, let payload = hooks.payload(of: engine) {
+                        return hooks.call(kind, index, Context(payload: payload, eventIndex: event, hooks: hooks))
+                    }
+                    let slot = Int(hooks.listed(event) + 1)
+                    let box = hooks.plainContexts[slot] ?? hooks.makeContext(slot, for: engine)
+                    return box._withUnsafeGuaranteedRef { hooks.call(kind, index, $0.context) }
                 }
-                let slot = Int(hooks.listed(event) + 1)
-                let box = hooks.plainContexts[slot] ?? hooks.makeContext(slot, for: engine)
-                return box._withUnsafeGuaranteedRef { hooks.call(kind, index, $0.context) }
             }
         }
 
         /// Runs block `index` of `kind` with `context`; a guard's answer (true for the
         /// other kinds, and where there is no block).
         @inlinable @inline(__always)
-        func call(_ kind: BlockKind, _ index: Int, _ context: Context) -> Bool {
+        func call(_ kind: EngineBlockKind, _ index: Int, _ context: Context) -> Bool {
             switch kind {
             case .enter: enters[index]?._withUnsafeGuaranteedRef { $0.body(context) }
             case .exit: exits[index]?._withUnsafeGuaranteedRef { $0.body(context) }
             case .action: actions[index]?._withUnsafeGuaranteedRef { $0.body(context) }
             case .guard: return guards[index]?._withUnsafeGuaranteedRef { $0.body(context) } ?? true
-            case .entered:
-                observers.post(kind, at: index, event: nil) { notification(.entered, index, context) }
-            case .exited:
-                observers.post(kind, at: index, event: nil) { notification(.exited, index, context) }
-            case .internalTransition:
-                guard let event = context.event else { return true }
-                observers.post(kind, at: index, event: event) {
-                    notification(.internalTransition(event), index, context)
-                }
+            case .entered, .exited, .internalTransition: post(kind, index, context)
             }
             return true
+        }
+
+        /// Tells the subscribers of `state` that it was entered, exited or took an internal
+        /// transition (`kind`), in a step with `context`. Out of line, so that a block's
+        /// call carries none of it.
+        @inlinable @inline(never)
+        func post(_ kind: EngineBlockKind, _ state: Int, _ context: Context) {
+            switch kind {
+            case .entered:
+                observers.post(kind, at: state, event: nil) { notification(.entered, state, context) }
+            case .exited:
+                observers.post(kind, at: state, event: nil) { notification(.exited, state, context) }
+            case .internalTransition:
+                guard let event = context.event else { return }
+                observers.post(kind, at: state, event: event) {
+                    notification(.internalTransition(event), state, context)
+                }
+            case .enter, .exit, .action, .guard:
+                return
+            }
         }
 
         /// The notification that `kind` happened to `state`, in a step with `context`.
@@ -226,22 +222,6 @@ extension Statechart {
             }
         }
 
-        func enter(_ state: Int32, of engine: StatechartEngine, event: Int32) {
-            _ = callBlock(self, .enter, Int(state), engine, event)
-        }
-
-        func exit(_ state: Int32, of engine: StatechartEngine, event: Int32) {
-            _ = callBlock(self, .exit, Int(state), engine, event)
-        }
-
-        func passes(guardOf handler: Int, of engine: StatechartEngine, event: Int32) -> Bool {
-            callBlock(self, .guard, handler, engine, event)
-        }
-
-        func runAction(_ handler: Int, of engine: StatechartEngine, event: Int32) {
-            _ = callBlock(self, .action, handler, engine, event)
-        }
-
         func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int? {
             let context = context(payload as? Payload, event)
             return model.junctionGuards[junction].firstIndex { $0.body(context) }
@@ -269,16 +249,6 @@ extension Statechart {
 
         func stateTraced(entered: Bool, name: String) {
             stepObserver?.stateTraced(entered: entered, name: name)
-        }
-
-        func notify(_ tag: NotificationTag, state: Int32, of engine: StatechartEngine, event: Int32) {
-            let kind: BlockKind
-            switch tag {
-            case .entered: kind = .entered
-            case .exited: kind = .exited
-            case .internalTransition: kind = .internalTransition
-            }
-            _ = callBlock(self, kind, Int(state), engine, event)
         }
     }
 }

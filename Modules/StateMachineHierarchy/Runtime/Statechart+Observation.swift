@@ -153,7 +153,7 @@ extension Statechart {
         /// subscriber may subscribe or cancel in its callback: the change applies from the
         /// next notification.
         @inlinable
-        func post(_ kind: Hooks.BlockKind, at state: Int, event: EventID?, _ notification: () -> Notification) {
+        func post(_ kind: EngineBlockKind, at state: Int, event: EventID?, _ notification: () -> Notification) {
             if version.load(ordering: .acquiring) != deliveredVersion { update() }
             delivered?[state]?._withUnsafeGuaranteedRef { delivery in
                 switch kind {

@@ -1,28 +1,40 @@
-/// What the non-generic engine calls back into: the user's blocks and the subscribers,
-/// which are typed with the chart's identifiers and payload.
+/// Which of a chart's blocks an ``EngineBlockCall`` runs: a state's enter or exit block, a
+/// handler's action or guard, or the subscribers of a state entered, exited, or taking an
+/// internal transition.
+@usableFromInline
+package enum EngineBlockKind: Sendable {
+    case enter, exit, action, `guard`, entered, exited, internalTransition
+}
+
+/// Runs block `index` of `kind` (a state's or a handler's) of the chart whose hooks are
+/// `hooks` (unretained: the engine holds them), in the step `engine` is running, for
+/// `event`; a guard's answer (true for the other kinds, and where there is no block).
 ///
-/// The engine calls a hook only when there is something to run (the topology records which
-/// states and handlers have blocks), so a step through plain states stays in non-generic code.
+/// The engine calls the chart's enter, exit, guard and action blocks and its subscribers
+/// through this closure, made for the chart's types where they are known (see
+/// `Statechart.Hooks.callBlocks()`): one indirect call from the step to code specialised
+/// for the chart, without a protocol witness or a method of the generic hooks between
+/// them. It captures nothing and `hooks` is unretained, so calling it counts no
+/// references. The engine calls it only when there is something to run (the topology
+/// records which states and handlers have blocks), so a step through plain states stays
+/// in non-generic code.
+@usableFromInline
+package typealias EngineBlockCall =
+    @Sendable (
+        _ hooks: Unmanaged<AnyObject>, _ kind: EngineBlockKind, _ index: Int, _ engine: StatechartEngine,
+        _ event: Int32
+    ) -> Bool
+
+/// What the non-generic engine calls back into, besides the blocks and subscribers that
+/// ``EngineBlockCall`` runs: junction paths, tasks, SCXML's content and step observer,
+/// typed with the chart's identifiers and payload.
 protocol EngineHooks: ManualClockTimerTarget {
     /// The engine, held weakly: nil once the chart is gone.
     var engine: StatechartEngine? { get }
-    /// Runs the enter block of `state` in the running step of `engine` (its payload is the
-    /// engine's `stepPayload`, read only when there is one).
-    func enter(_ state: Int32, of engine: StatechartEngine, event: Int32)
-    /// Runs the exit block of `state` in the running step of `engine`.
-    func exit(_ state: Int32, of engine: StatechartEngine, event: Int32)
-    /// Whether the guard of `handler` passes (true when it has none), in the running step
-    /// of `engine`.
-    func passes(guardOf handler: Int, of engine: StatechartEngine, event: Int32) -> Bool
-    /// Runs the action of `handler` in the running step of `engine`.
-    func runAction(_ handler: Int, of engine: StatechartEngine, event: Int32)
     /// The first outgoing path of `junction` whose guard passes.
     func junctionPath(_ junction: Int, payload: (any Sendable)?, event: Int32) -> Int?
     /// Runs the action of outgoing path `path` of `junction`.
     func runJunctionAction(_ junction: Int, path: Int, payload: (any Sendable)?, event: Int32)
-    /// Posts the notification `tag` of `state` to its subscribers, in the running step of
-    /// `engine`.
-    func notify(_ tag: NotificationTag, state: Int32, of engine: StatechartEngine, event: Int32)
     /// Starts the state-scoped task of `state`; its result event is queued for the
     /// engine only while `state` is still in `generation`.
     func startTask(of state: Int32, payload: (any Sendable)?, generation: UInt64) -> Task<Void, Never>

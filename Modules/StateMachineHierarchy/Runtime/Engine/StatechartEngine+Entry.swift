@@ -296,7 +296,7 @@ extension StatechartEngine {
     func enterOnly(_ index: Int32) {
         let state = tables.hot[Int(index)]
         notify(.entered, state: index)
-        if state.hasEnter { hooks.enter(index, of: self, event: stepEvent) }
+        if state.hasEnter { _ = runBlock(.enter, Int(index)) }
         if topology.hasHistoryDefaultActions, !pendingHistoryDefaults.isEmpty { runHistoryDefaults(owner: index) }
         if state.hasExtras {
             activate(index)
@@ -319,28 +319,29 @@ extension StatechartEngine {
 
     // MARK: Observation and logging
 
-    /// Tells the chart's subscribers (through the hooks) that `state` was entered or exited
-    /// or took an internal transition, and the step observer that ``tracesStates`` that it
-    /// was entered or exited (unless `traced` is false: a state leaving without its exit
-    /// block, which the trace does not show); nothing when nobody subscribes.
+    /// Tells the chart's subscribers (through ``runBlock``) that `state` was entered or
+    /// exited or took an internal transition (`kind` is `.entered`, `.exited` or
+    /// `.internalTransition`), and the step observer that ``tracesStates`` that it was
+    /// entered or exited (unless `traced` is false: a state leaving without its exit block,
+    /// which the trace does not show); nothing when nobody subscribes.
     @inline(__always)
-    func notify(_ tag: NotificationTag, state: Int32, traced: Bool = true) {
+    func notify(_ kind: EngineBlockKind, state: Int32, traced: Bool = true) {
         guard subscriptions.isActive else { return }
-        post(tag, state: state, traced: traced)
+        post(kind, state: state, traced: traced)
     }
 
     /// ``notify(_:state:traced:)`` once someone subscribes (a step observer that traces
     /// states counts as one subscription): out of line, so that a step without subscribers
     /// carries only the test.
     @inline(never)
-    private func post(_ tag: NotificationTag, state: Int32, traced: Bool) {
+    private func post(_ kind: EngineBlockKind, state: Int32, traced: Bool) {
         guard tracesStates else {
-            hooks.notify(tag, state: state, of: self, event: stepEvent)
+            _ = runBlock(kind, Int(state))
             return
         }
-        if traced, tag != .internalTransition { traceState(entered: tag == .entered, state) }
+        if traced, kind != .internalTransition { traceState(entered: kind == .entered, state) }
         if subscriptions.value.load(ordering: .acquiring) > 1 {
-            hooks.notify(tag, state: state, of: self, event: stepEvent)
+            _ = runBlock(kind, Int(state))
         }
     }
 

@@ -149,7 +149,7 @@ extension StatechartEngine {
     @inline(__always)
     func choose(_ index: Int) throws(StatechartError) -> Pick? {
         let handler = tables.handlers[index]
-        if handler.hasGuard, !hooks.passes(guardOf: index, of: self, event: stepEvent) { return nil }
+        if handler.hasGuard, !runBlock(.guard, index) { return nil }
         let number = Int32(truncatingIfNeeded: index)
         switch handler.effect {
         case .internalAction:
@@ -273,18 +273,18 @@ extension StatechartEngine {
         if settles { lastFired = index }
         let handler = tables.handlers[index]
         if V.observersOnly {
-            if handler.hasAction { hooks.runAction(index, of: self, event: stepEvent) }
+            if handler.hasAction { _ = runBlock(.action, index) }
             return
         }
         switch pick.change {
         case Pick.internalTransition:
-            if handler.hasAction { hooks.runAction(index, of: self, event: stepEvent) }
+            if handler.hasAction { _ = runBlock(.action, index) }
             if stepEvent < topology.userEventCount { notify(.internalTransition, state: handler.source) }
         case Pick.joinArrival:
             break
         default:
             if handler.hasAction, !handler.isJoin {
-                hooks.runAction(index, of: self, event: stepEvent)
+                _ = runBlock(.action, index)
             }
             if pick.junction >= 0 {
                 hooks.runJunctionAction(

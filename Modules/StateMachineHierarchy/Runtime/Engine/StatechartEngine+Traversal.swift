@@ -159,7 +159,7 @@ extension StatechartEngine {
         if V.runsOnlyExitBlocks {
             if let log { logExit(index, log) }
             if tracesStates { traceState(entered: false, index) }
-            if state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
+            if state.hasExit { _ = runBlock(.exit, Int(index)) }
             return
         }
         for slot in Int(state.joinStart)..<Int(state.joinStart &+ state.joinCount) {
@@ -168,7 +168,7 @@ extension StatechartEngine {
         }
         if V.writesLog, let log { logExit(index, log) }
         notify(.exited, state: index, traced: V.runsExitBlocks)
-        if V.runsExitBlocks, state.hasExit { hooks.exit(index, of: self, event: stepEvent) }
+        if V.runsExitBlocks, state.hasExit { _ = runBlock(.exit, Int(index)) }
     }
 
     // MARK: Entries

@@ -32,6 +32,11 @@ import Synchronization
 package final class StatechartEngine: @unchecked Sendable {
     let topology: Topology
     let hooks: any EngineHooks
+    /// Runs the chart's blocks and tells its subscribers (see ``EngineBlockCall``), with
+    /// ``blockHooks``.
+    let blockCall: EngineBlockCall
+    /// ``hooks``, unretained, as ``blockCall`` takes them (this engine holds them).
+    let blockHooks: Unmanaged<AnyObject>
     /// The queued requests and the drainer role.
     let queue = EventQueue()
     /// `started` (bit 0) and `finished` (bit 1) as last published (inside the configuration's
@@ -168,13 +173,15 @@ package final class StatechartEngine: @unchecked Sendable {
     /// published (each part is published only when it changed).
     @exclusivity(unchecked) var dirtyExtras: ExtrasParts = []
 
-    /// An engine for `topology`, calling back into `hooks`. `sendsEvents` gives it an SCXML
+    /// An engine for `topology`, calling back into `hooks`, and into `blockCall` with them
+    /// for blocks and subscribers. `sendsEvents` gives it an SCXML
     /// session's sends; `tracesSteps`, `reportsEverySteps`, `reportsEventStarts` and
     /// `tracesStates` say what the hooks' step observer wants to hear (see
     /// `StatechartStepObserver`).
     init(
         topology: Topology,
         hooks: any EngineHooks,
+        blockCall: @escaping EngineBlockCall,
         subscriptions: SubscriptionCount,
         options: StatechartOptions,
         clock: any StatechartClock,
@@ -213,6 +220,8 @@ package final class StatechartEngine: @unchecked Sendable {
         pendingTimers = [ArmedTimer?](repeating: nil, count: topology.timers.count)
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
+        self.blockCall = blockCall
+        blockHooks = .passUnretained(hooks)
         self.subscriptions = subscriptions
         snapshotWords = SnapshotWords(topology: topology)
         configuration = PublishedConfiguration(regions: topology.regions.count, words: snapshotWords.count)
@@ -228,6 +237,13 @@ package final class StatechartEngine: @unchecked Sendable {
         sends?.cancelAll()
         for task in tasks { task?.cancel() }
         slots.release()
+    }
+
+    /// Runs block `index` of `kind` in the running step, for its event (see
+    /// ``EngineBlockCall``); a guard's answer.
+    @inline(__always)
+    func runBlock(_ kind: EngineBlockKind, _ index: Int) -> Bool {
+        blockCall(blockHooks, kind, index, self, stepEvent)
     }
 }
 
