@@ -122,8 +122,8 @@ extension Statechart {
         /// (three cache lookups and a dynamic cast, some 400 ns a block). This function is
         /// inlinable and called from the chart's inlinable initialisers, so the closure it
         /// returns is compiled in the caller's module for its concrete types. The engine
-        /// calls it directly, with the hooks unretained: one indirect call from the step to
-        /// the block's own.
+        /// calls it directly, lending it the hooks: one indirect call from the step to the
+        /// block's own.
         ///
         /// It also counts no references in a step without a payload: the block is read
         /// through an unretained box whose body is a constant, and lent a context made
@@ -134,15 +134,14 @@ extension Statechart {
         @inlinable
         package static func callBlocks() -> EngineBlockCall {
             { hooks, kind, index, engine, event in
-                // The engine's own hooks, which are this type: it holds them for its life.
-                Unmanaged<Hooks>.fromOpaque(hooks.toOpaque())._withUnsafeGuaranteedRef { hooks in
-                    if engine.stepHasPayload, let payload = hooks.payload(of: engine) {
-                        return hooks.call(kind, index, Context(payload: payload, eventIndex: event, hooks: hooks))
-                    }
-                    let slot = Int(hooks.listed(event) + 1)
-                    let box = hooks.plainContexts[slot] ?? hooks.makeContext(slot, for: engine)
-                    return box._withUnsafeGuaranteedRef { hooks.call(kind, index, $0.context) }
+                // The engine's own hooks, which are of this type.
+                let hooks = unsafeDowncast(hooks, to: Hooks.self)
+                if engine.stepHasPayload, let payload = hooks.payload(of: engine) {
+                    return hooks.call(kind, index, Context(payload: payload, eventIndex: event, hooks: hooks))
                 }
+                let slot = Int(hooks.listed(event) + 1)
+                let box = hooks.plainContexts[slot] ?? hooks.makeContext(slot, for: engine)
+                return box._withUnsafeGuaranteedRef { hooks.call(kind, index, $0.context) }
             }
         }
 

@@ -35,8 +35,9 @@ package final class StatechartEngine: @unchecked Sendable {
     /// Runs the chart's blocks and tells its subscribers (see ``EngineBlockCall``), with
     /// ``blockHooks``.
     let blockCall: EngineBlockCall
-    /// ``hooks``, unretained, as ``blockCall`` takes them (this engine holds them).
-    let blockHooks: Unmanaged<AnyObject>
+    /// ``hooks``, as ``blockCall`` takes them: a class reference lent from a constant
+    /// counts no references, where the existential would be copied for every call.
+    let blockHooks: AnyObject
     /// The queued requests and the drainer role.
     let queue = EventQueue()
     /// `started` (bit 0) and `finished` (bit 1) as last published (inside the configuration's
@@ -221,7 +222,7 @@ package final class StatechartEngine: @unchecked Sendable {
         tasks = [Task<Void, Never>?](repeating: nil, count: topology.states.count)
         self.hooks = hooks
         self.blockCall = blockCall
-        blockHooks = .passUnretained(hooks)
+        blockHooks = hooks
         self.subscriptions = subscriptions
         snapshotWords = SnapshotWords(topology: topology)
         configuration = PublishedConfiguration(regions: topology.regions.count, words: snapshotWords.count)
@@ -240,8 +241,9 @@ package final class StatechartEngine: @unchecked Sendable {
     }
 
     /// Runs block `index` of `kind` in the running step, for its event (see
-    /// ``EngineBlockCall``); a guard's answer.
-    @inline(__always)
+    /// ``EngineBlockCall``); a guard's answer. Out of line, so that a step with no
+    /// block to run loads nothing of the call.
+    @inline(never)
     func runBlock(_ kind: EngineBlockKind, _ index: Int) -> Bool {
         blockCall(blockHooks, kind, index, self, stepEvent)
     }
