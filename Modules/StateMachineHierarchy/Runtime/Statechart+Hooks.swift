@@ -136,13 +136,27 @@ extension Statechart {
             { hooks, kind, index, engine, event in
                 // The engine's own hooks, which are of this type.
                 let hooks = unsafeDowncast(hooks, to: Hooks.self)
-                if engine.stepHasPayload, let payload = hooks.payload(of: engine) {
-                    return hooks.call(kind, index, Context(payload: payload, eventIndex: event, hooks: hooks))
-                }
-                let slot = Int(hooks.listed(event) + 1)
-                let box = hooks.plainContexts[slot] ?? hooks.makeContext(slot, for: engine)
-                return box._withUnsafeGuaranteedRef { hooks.call(kind, index, $0.context) }
+                if engine.stepHasPayload { return hooks.callWithPayload(kind, index, engine, event) }
+                return hooks.callPlainly(kind, index, engine, event)
             }
+        }
+
+        /// Runs block `index` of `kind` in a step without a payload, with the context made
+        /// ahead for `event` (see ``plainContexts``).
+        @inlinable @inline(__always)
+        func callPlainly(_ kind: EngineBlockKind, _ index: Int, _ engine: StatechartEngine, _ event: Int32) -> Bool {
+            let slot = Int(listed(event) + 1)
+            let box = plainContexts[slot] ?? makeContext(slot, for: engine)
+            return box._withUnsafeGuaranteedRef { call(kind, index, $0.context) }
+        }
+
+        /// Runs block `index` of `kind` in a step whose event has a payload (plainly when
+        /// it is not of the chart's type). Out of line, so that the plain call carries none
+        /// of the conversion.
+        @inlinable @inline(never)
+        func callWithPayload(_ kind: EngineBlockKind, _ index: Int, _ engine: StatechartEngine, _ event: Int32) -> Bool {
+            guard let payload = payload(of: engine) else { return callPlainly(kind, index, engine, event) }
+            return call(kind, index, Context(payload: payload, eventIndex: event, hooks: self))
         }
 
         /// Runs block `index` of `kind` with `context`; a guard's answer (true for the
