@@ -154,8 +154,12 @@ extension Statechart {
         /// it is not of the chart's type). Out of line, so that the plain call carries none
         /// of the conversion.
         @inlinable @inline(never)
-        func callWithPayload(_ kind: EngineBlockKind, _ index: Int, _ engine: StatechartEngine, _ event: Int32) -> Bool
-        {
+        func callWithPayload(
+            _ kind: EngineBlockKind,
+            _ index: Int,
+            _ engine: StatechartEngine,
+            _ event: Int32
+        ) -> Bool {
             guard let payload = payload(of: engine) else { return callPlainly(kind, index, engine, event) }
             return call(kind, index, Context(payload: payload, eventIndex: event, hooks: self))
         }
