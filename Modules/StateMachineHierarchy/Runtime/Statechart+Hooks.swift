@@ -134,7 +134,8 @@ extension Statechart {
         @inlinable
         package static func callBlocks() -> EngineBlockCall {
             { hooks, kind, index, engine, event in
-                // The engine's own hooks, which are of this type.
+                // The engine's own hooks: `Statechart.init` gives an engine this closure
+                // and hooks of this type together, and the engine passes only those.
                 let hooks = unsafeDowncast(hooks, to: Hooks.self)
                 if engine.stepHasPayload { return hooks.callWithPayload(kind, index, engine, event) }
                 return hooks.callPlainly(kind, index, engine, event)

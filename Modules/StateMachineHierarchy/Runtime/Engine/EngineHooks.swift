@@ -8,16 +8,17 @@ package enum EngineBlockKind: Sendable {
 
 /// Runs block `index` of `kind` (a state's or a handler's) of the chart whose hooks are
 /// `hooks`, in the step `engine` is running, for `event`; a guard's answer (true for the
-/// other kinds, and where there is no block).
+/// other kinds, and where there is no block). An engine is given this closure and its
+/// hooks together, so the closure may take `hooks` to be of the type it was made for.
 ///
 /// The engine calls the chart's enter, exit, guard and action blocks and its subscribers
 /// through this closure, made for the chart's types where they are known (see
 /// `Statechart.Hooks.callBlocks()`): one indirect call from the step to code specialised
 /// for the chart, without a protocol witness or a method of the generic hooks between
 /// them. It captures nothing, and the engine lends it the hooks from a constant of its own
-/// (`StatechartEngine.blockHooks`), so calling it counts no references. The engine calls it only when there is something to run (the topology
-/// records which states and handlers have blocks), so a step through plain states stays
-/// in non-generic code.
+/// (`StatechartEngine.blockHooks`), so calling it counts no references. The engine calls it
+/// only when there is something to run (the topology records which states and handlers
+/// have blocks), so a step through plain states stays in non-generic code.
 @usableFromInline
 package typealias EngineBlockCall =
     @Sendable (

@@ -175,10 +175,10 @@ package final class StatechartEngine: @unchecked Sendable {
     @exclusivity(unchecked) var dirtyExtras: ExtrasParts = []
 
     /// An engine for `topology`, calling back into `hooks`, and into `blockCall` with them
-    /// for blocks and subscribers. `sendsEvents` gives it an SCXML
-    /// session's sends; `tracesSteps`, `reportsEverySteps`, `reportsEventStarts` and
-    /// `tracesStates` say what the hooks' step observer wants to hear (see
-    /// `StatechartStepObserver`).
+    /// for blocks and subscribers (`blockCall` must be made for the type of `hooks`: see
+    /// ``EngineBlockCall``). `sendsEvents` gives it an SCXML session's sends; `tracesSteps`,
+    /// `reportsEverySteps`, `reportsEventStarts` and `tracesStates` say what the hooks' step
+    /// observer wants to hear (see `StatechartStepObserver`).
     init(
         topology: Topology,
         hooks: any EngineHooks,
