@@ -178,9 +178,16 @@ public final class Statechart<StateID: Hashable & Sendable, EventID: Hashable & 
     @inlinable
     @discardableResult
     public func handle(_ event: ResolvedEvent, payload: Payload? = nil) throws -> StatechartStepOutcome {
-        guard event.chart == ObjectIdentifier(engine) else { return try handle(Event(event.name, payload: payload)) }
+        guard event.chart == ObjectIdentifier(engine) else { return try handle(foreign: event, payload: payload) }
         if let outcome = try runIfIdle(event, payload: payload) { return outcome }
         return try handleQueued(event: event.index, name: event.unlisted, payload: payload)
+    }
+
+    /// Handles `event`, resolved by another chart, by its name. Out of line, so that
+    /// `handle` of this chart's own resolved events carries none of the name's lookup.
+    @inlinable @inline(never)
+    func handle(foreign event: ResolvedEvent, payload: Payload?) throws -> StatechartStepOutcome {
+        try handle(Event(event.name, payload: payload))
     }
 
     /// The index of `name` in the chart's event table, nil when no handler uses it: for
