@@ -262,15 +262,24 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        // The tests' one way of starting a child process (every other descriptor closed in it).
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
         // A PostgreSQL cluster of a test's (or a benchmark's) own, started with initdb and pg_ctl
         // and stopped when its process ends: used by the tests and by Benchmarks.
-        .library("PostgreSQLTestCluster", path: "Tests/PostgreSQLTestCluster", dependencies: ["StateMachineSupport"]),
+        .library(
+            "PostgreSQLTestCluster",
+            path: "Tests/PostgreSQLTestCluster",
+            dependencies: ["CSpawn", "StateMachineSupport"]
+        ),
         .library(
             "TestSupport",
             path: "Tests/TestSupport",
-            dependencies: ["CPseudoTerminal", "StateMachineCore", "StateMachineSupport"]
+            dependencies: ["CPseudoTerminal", "CSpawn", "StateMachineCore", "StateMachineSupport"]
         ),
-        .tests("StateMachineSupportTests", dependencies: ["StateMachineSupport", "TestSupport"]),
+        .tests(
+            "StateMachineSupportTests",
+            dependencies: ["StateMachineSupport", "TestSupport", "PostgreSQLTestCluster"]
+        ),
         .tests("StateMachineCoreTests", dependencies: ["StateMachineCore", "StateMachineSupport", "TestSupport"]),
         .tests("StateMachineTestTests", dependencies: ["StateMachineCore", "StateMachineSupport", "StateMachineTest"]),
         .tests("StateMachineTableTests", dependencies: ["StateMachineTable", "StateMachineSupport", "TestSupport"]),

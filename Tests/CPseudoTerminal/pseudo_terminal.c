@@ -1,4 +1,4 @@
-#define _XOPEN_SOURCE 600
+#define _XOPEN_SOURCE 700
 #include "pseudo_terminal.h"
 
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 int pseudo_terminal_open(char *slave_path, size_t length) {
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
     if (master < 0) return -1;
     if (grantpt(master) != 0 || unlockpt(master) != 0) {
         close(master);

@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite("CaseStudies, end to end", .serialized, .timeLimit(.minutes(2)))
 struct EndToEndTests {
     let binary = executable("CaseStudies")
@@ -23,6 +27,28 @@ struct EndToEndTests {
         #expect(await within("exit") { await app.exitStatus() } == 0)
         #expect(app.text.contains("casestudies> load"))
         #expect(!app.text.contains("\u{1B}["), "escape sequences in plain output")
+    }
+
+    /// Regression: a PostgreSQL test's cluster, started while `piped()` ran, held the write
+    /// end of the app's input, and the app never saw the end of it.
+    @Test("with piped input: the app sees the end of its input while another child of the tests runs")
+    func endOfInputBesideAnotherChild() async throws {
+        let app = try ProcessDriver(binary, arguments: ["--delay-scale", "0"])
+        defer { app.terminate() }
+        await within("the home screen") { await app.waitFor("Commands: open") }
+        // Started the way a library might start one: `posix_spawn` closing nothing.
+        var other: pid_t = 0
+        let words = ["/bin/sleep", "120"]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        try #require(posix_spawn(&other, "/bin/sleep", nil, nil, argv, environ) == 0)
+        defer {
+            kill(other, SIGKILL)
+            var status: Int32 = 0
+            waitpid(other, &status, 0)
+        }
+        app.closeInput()
+        #expect(await within(seconds: 30, "exit") { await app.exitStatus() } == 0)
     }
 
     @Test("a bad option exits with status 2 and the usage")
@@ -189,8 +215,8 @@ struct EndToEndTests {
         var environment = ProcessInfo.processInfo.environment
         environment["STATE_MACHINE_LOG"] = nil
         process.environment = environment
-        let input = Pipe()
-        let errors = Pipe()
+        let input = Pipe.closedOnExec()
+        let errors = Pipe.closedOnExec()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors

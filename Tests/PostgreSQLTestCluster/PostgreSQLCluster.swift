@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import StateMachineSupport
 
@@ -119,21 +120,14 @@ public final class PostgreSQLCluster: Sendable {
         Self.waitForExit(guardProcess)
     }
 
-    /// Starts `arguments` with standard input and output on the given descriptors (the
-    /// caller's when nil); returns its process ID.
+    /// Starts `arguments` with standard input and output (and error) on the given
+    /// descriptors (the caller's when nil); returns its process ID. No other descriptor of
+    /// this process reaches the child (see `spawn_process`).
     public static func spawn(_ arguments: [String], input: Int32? = nil, output: Int32? = nil) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) }
-        if let output {
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
-        }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        let status = spawn_process(&pid, arguments[0], argv, environ, input ?? -1, output ?? -1, output ?? -1)
         guard status == 0 else { throw ClusterError("cannot start \(arguments[0]): error \(status)") }
         return pid
     }

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import StateMachineSupport
 
@@ -5,7 +6,7 @@ import StateMachineSupport
 import Glibc
 #endif
 
-/// A child process on pipes, spawned with `posix_spawn` (not Foundation's `Process`, whose
+/// A child process on pipes, spawned with `spawn_process` (not Foundation's `Process`, whose
 /// dispatch sources race with a child killed while its pipes are in use): its input written
 /// from a thread of its own (a killed child's pipe fails the writes, which are dropped), its
 /// output read by another and folded, line by line, into a `Seen` value that tests wait on.
@@ -49,16 +50,18 @@ public final class PipedProcess<Seen: Sendable>: Sendable {
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw POSIXError(.EMFILE) }
         // Not inherited by other children this process spawns meanwhile.
         for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        if mergingStandardError { posix_spawn_file_actions_adddup2(&actions, fromChild[1], 2) }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let status = spawn_process(
+            &pid,
+            path,
+            argv,
+            environ,
+            toChild[0],
+            fromChild[1],
+            mergingStandardError ? fromChild[1] : -1
+        )
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {

@@ -18,8 +18,8 @@ public func runPiped(
     environment["NO_COLOR"] = "1"
     environment.merge(overrides) { _, new in new }
     process.environment = environment
-    let stdin = Pipe()
-    let stdout = Pipe()
+    let stdin = Pipe.closedOnExec()
+    let stdout = Pipe.closedOnExec()
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stdout
@@ -41,4 +41,19 @@ public func runPiped(
     }
     killer.cancel()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+extension Pipe {
+    /// A pipe whose two ends are close-on-exec (Foundation's are not), for a child started
+    /// with Foundation's `Process`, which gives it its end with `dup2` (that clears the flag).
+    /// A child that other code starts meanwhile without closing what it does not need (as
+    /// a bare `posix_spawn` does) then cannot hold an end open: the app would not see the end
+    /// of its input, nor the reader the end of the app's output, until that child exits.
+    public static func closedOnExec() -> Pipe {
+        let pipe = Pipe()
+        for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
+        return pipe
+    }
 }

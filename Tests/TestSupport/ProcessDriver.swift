@@ -48,7 +48,7 @@ public final class ProcessDriver: @unchecked Sendable {
             let master = pseudo_terminal_open(&path, path.count)
             guard master >= 0 else { throw POSIXError(.ENODEV) }
             let slavePath = String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let slave = open(slavePath, O_RDWR | O_NOCTTY)
+            let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
             guard slave >= 0 else { throw POSIXError(.ENODEV) }
             let slaveHandle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
             process.standardInput = slaveHandle
@@ -59,8 +59,8 @@ public final class ProcessDriver: @unchecked Sendable {
             reader = masterHandle
             keepAlive = [slaveHandle]
         } else {
-            let stdin = Pipe()
-            let stdout = Pipe()
+            let stdin = Pipe.closedOnExec()
+            let stdout = Pipe.closedOnExec()
             process.standardInput = stdin
             process.standardOutput = stdout
             process.standardError = stdout

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import StateMachineSupport
 
@@ -5,7 +6,7 @@ import StateMachineSupport
 import Glibc
 #endif
 
-/// An app run on pipes that a test can kill with SIGKILL: spawned with `posix_spawn` (not
+/// An app run on pipes that a test can kill with SIGKILL: spawned with `spawn_process` (not
 /// Foundation's `Process`, whose dispatch sources race with a child killed while its pipes
 /// are in use), its output (standard output and error) read by a thread of its own.
 ///
@@ -39,12 +40,6 @@ public final class SpawnedApp: Sendable {
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw POSIXError(.EMFILE) }
         // Not inherited by other children this process spawns meanwhile.
         for descriptor in toChild + fromChild { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 2)
         let path = executable.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -53,7 +48,7 @@ public final class SpawnedApp: Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for variable in envp { free(variable) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        let status = spawn_process(&pid, path, argv, envp, toChild[0], fromChild[1], fromChild[1])
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {
