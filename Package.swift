@@ -70,7 +70,10 @@ let package = Package(
         // MARK: Libraries
         // Package-internal (no product): the one lock type and the one diagram model and
         // renderers, shared by the products below through `package` access.
-        .library("StateMachineSupport", path: "Modules/StateMachineSupport"),
+        .library("StateMachineSupport", path: "Modules/StateMachineSupport", dependencies: ["CSpawn"]),
+        // The one way a child process is started (Graphviz's `dot`, the tests' children):
+        // every descriptor but its standard ones is closed in it.
+        .target(name: "CSpawn", path: "Modules/CSpawn"),
         .library("StateMachineCore", path: "Modules/StateMachineCore", dependencies: ["StateMachineSupport"]),
         // State graphs of the three kinds of machine, their test paths and diagrams, and
         // transition coverage; test-free, so the apps can draw machines with it.
@@ -262,8 +265,6 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        // The tests' one way of starting a child process (every other descriptor closed in it).
-        .target(name: "CSpawn", path: "Tests/CSpawn"),
         // A PostgreSQL cluster of a test's (or a benchmark's) own, started with initdb and pg_ctl
         // and stopped when its process ends: used by the tests and by Benchmarks.
         .library(

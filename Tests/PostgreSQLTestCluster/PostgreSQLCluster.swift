@@ -127,7 +127,7 @@ public final class PostgreSQLCluster: Sendable {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
-        let status = spawn_process(&pid, arguments[0], argv, environ, input ?? -1, output ?? -1, output ?? -1)
+        let status = spawn_process(&pid, arguments[0], argv, environ, input ?? -1, output ?? -1, output ?? -1, 0)
         guard status == 0 else { throw ClusterError("cannot start \(arguments[0]): error \(status)") }
         return pid
     }

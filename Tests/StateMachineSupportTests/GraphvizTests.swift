@@ -97,4 +97,14 @@ struct GraphvizTests {
         let outcome = try Graphviz.run(["sh", "-c", "head -c 10 >/dev/null; exit 3"], input: input, timeoutSeconds: 30)
         #expect(outcome.status == 3)
     }
+
+    @Test("the program holds its three sockets and none of this process's other descriptors")
+    func childDescriptors() throws {
+        let leaked = try ChildProcessTests.InheritablePipe()
+        let outcome = try Graphviz.run(["sh", "-c", "ls -l /proc/$$/fd"], input: [], timeoutSeconds: 30)
+        let text = String(decoding: outcome.output, as: UTF8.self)
+        #expect(outcome.status == 0)
+        #expect(text.contains(" 1 -> socket:["), "\(text)")
+        #expect(!text.contains(leaked.target), "\(text)")
+    }
 }

@@ -148,6 +148,8 @@ struct CompileTimeRuleTests {
             return url.path
         }
         let prelude = try write("Prelude", Self.prelude)
+        // StateMachineSupport's C module (it starts `dot`), whose map SwiftPM wrote.
+        let cSpawn = "-fmodule-map-file=" + testBinary.deletingLastPathComponent().path + "/CSpawn.build/module.modulemap"
 
         // One compiler run per file: the compiler stops at the first file with errors.
         // `runPiped` waits for the compiler on a thread of its own: a test that held a
@@ -156,7 +158,7 @@ struct CompileTimeRuleTests {
             let path = try write(name, wrapped ? Self.file(name, body) : body)
             let (_, text) = try await runPiped(
                 URL(fileURLWithPath: "/usr/bin/env"),
-                ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, prelude, path],
+                ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, "-Xcc", cSpawn, prelude, path],
                 input: "",
                 seconds: 120
             )

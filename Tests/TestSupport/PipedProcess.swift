@@ -60,7 +60,8 @@ public final class PipedProcess<Seen: Sendable>: Sendable {
             environ,
             toChild[0],
             fromChild[1],
-            mergingStandardError ? fromChild[1] : -1
+            mergingStandardError ? fromChild[1] : -1,
+            0
         )
         close(toChild[0])
         close(fromChild[1])

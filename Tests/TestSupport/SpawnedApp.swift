@@ -48,7 +48,7 @@ public final class SpawnedApp: Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for variable in envp { free(variable) } }
         var pid: pid_t = 0
-        let status = spawn_process(&pid, path, argv, envp, toChild[0], fromChild[1], fromChild[1])
+        let status = spawn_process(&pid, path, argv, envp, toChild[0], fromChild[1], fromChild[1], 0)
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {

@@ -4,9 +4,12 @@
 // would make every user of diagrams, and every build of the package, need Graphviz's
 // development files, while the program is needed only by whoever asks for a picture, and
 // only then: a missing `dot` is an error of the call, not of the build. The program runs
-// as a child process with its own sockets (posix_spawnp, found on PATH), fed the DOT on
-// standard input; its output is read while the input is written, so neither side blocks
-// on a full buffer. It is bounded by a deadline, after which it is killed and reaped.
+// as a child process with its own sockets (`spawn_process`: found on PATH, holding none of
+// the program's other descriptors), fed the DOT on standard input; its output is read while
+// the input is written, so neither side blocks on a full buffer. It is bounded by a
+// deadline, after which it is killed and reaped.
+
+internal import CSpawn
 
 #if canImport(Glibc)
 import Glibc
@@ -97,31 +100,23 @@ package enum Graphviz {
     {
         var sockets = [[Int32]](repeating: [-1, -1], count: 3)
         defer { for pair in sockets { for fd in pair where fd >= 0 { close(fd) } } }
-        // Sockets rather than sockets, for two reasons. Standard input is written with
+        // Sockets rather than pipes, for two reasons. Standard input is written with
         // MSG_NOSIGNAL: a child that exits before reading all of it must not kill us with
         // SIGPIPE (a library may not ignore the signal for the whole program). And all are
         // made close-on-exec in the same call (glibc's pipe2 is not imported): a child spawned
         // at that moment by another thread must not inherit our ends, or our child's output
-        // would stay open until that other child ends. posix_spawn's dup2 onto 0, 1 and 2
-        // clears the flag for our own child.
+        // would stay open until that other child ends. The dup2 onto 0, 1 and 2 clears the
+        // flag for our own child, which gets none of the program's other descriptors.
         for index in sockets.indices {
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
             guard socketpair(AF_UNIX, type, 0, &sockets[index]) == 0 else {
                 throw .systemError(reason: "socketpair: \(errorText())")
             }
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, sockets[0][0], 0)
-        posix_spawn_file_actions_adddup2(&actions, sockets[1][1], 1)
-        posix_spawn_file_actions_adddup2(&actions, sockets[2][1], 2)
-        for pair in sockets { for fd in pair { posix_spawn_file_actions_addclose(&actions, fd) } }
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        let spawned = spawn_process(&pid, arguments[0], argv, environ, sockets[0][0], sockets[1][1], sockets[2][1], 1)
         guard spawned == 0 else {
             if spawned == ENOENT { throw .graphvizMissing(program: arguments[0]) }
             throw .systemError(reason: "posix_spawnp \(arguments[0]): \(String(cString: strerror(spawned)))")
