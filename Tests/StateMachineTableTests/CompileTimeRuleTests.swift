@@ -149,7 +149,8 @@ struct CompileTimeRuleTests {
         }
         let prelude = try write("Prelude", Self.prelude)
         // StateMachineSupport's C module (it starts `dot`), whose map SwiftPM wrote.
-        let cSpawn = "-fmodule-map-file=" + testBinary.deletingLastPathComponent().path + "/CSpawn.build/module.modulemap"
+        let cSpawn =
+            "-fmodule-map-file=" + testBinary.deletingLastPathComponent().path + "/CSpawn.build/module.modulemap"
 
         // One compiler run per file: the compiler stops at the first file with errors.
         // `runPiped` waits for the compiler on a thread of its own: a test that held a
