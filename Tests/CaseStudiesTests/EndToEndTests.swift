@@ -29,8 +29,10 @@ struct EndToEndTests {
         #expect(!app.text.contains("\u{1B}["), "escape sequences in plain output")
     }
 
-    /// Regression: a PostgreSQL test's cluster, started while `piped()` ran, held the write
-    /// end of the app's input, and the app never saw the end of it.
+    /// Regression: in one CI run, `piped()`'s app never saw the end of its input. Its pipe
+    /// was Foundation's (not close-on-exec), and the tests' other children were started
+    /// with a bare `posix_spawn`: one started meanwhile (the PostgreSQL tests' cluster, say)
+    /// held the write end. This test made that happen on purpose, and failed.
     @Test("with piped input: the app sees the end of its input while another child of the tests runs")
     func endOfInputBesideAnotherChild() async throws {
         let app = try ProcessDriver(binary, arguments: ["--delay-scale", "0"])

@@ -10,9 +10,9 @@ import Glibc
 
 /// The tests' ways of starting a child process (all through `spawn_process`) close every
 /// descriptor of the test process in the child but its standard ones, also those that are
-/// not close-on-exec. Regression: a PostgreSQL test's cluster, started while a CaseStudies
-/// test ran, held the write end of the app's input (a Foundation `Pipe`), and the app never
-/// saw the end of its input.
+/// not close-on-exec. Regression: a CaseStudies app in a CI run never saw the end of its
+/// input (a Foundation `Pipe`): a child the tests started meanwhile could inherit its write
+/// end and hold it (`EndToEndTests.endOfInputBesideAnotherChild` in CaseStudiesTests).
 @Suite("Children of the tests")
 struct ChildProcessTests {
     /// An inheritable pipe, as Foundation's `Pipe` makes them, closed at the end.
