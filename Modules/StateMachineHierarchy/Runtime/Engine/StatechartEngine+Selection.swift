@@ -13,7 +13,9 @@ extension StatechartEngine {
         try collect(region: 0, event: event)
         guard !picks.isEmpty else { return false }
         removeConflicts()
-        take(together: picks)
+        // One pick, the usual microstep, is read out of the array: passing the array would
+        // retain and release its buffer, two atomic operations an event.
+        if picks.count == 1 { take(picks[0]) } else { take(together: picks) }
         return true
     }
 
