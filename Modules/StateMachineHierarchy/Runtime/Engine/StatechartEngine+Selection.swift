@@ -1,6 +1,6 @@
 // SCXML's transition selection (`ConflictResolution.documentOrder`): which handlers a
 // microstep takes together. They are resolved by `choose(_:)` and taken by
-// `take(together:)`, as TBStateMachine's dispatch does with one (`StatechartEngine+Step.swift`).
+// `takePicks()`, as TBStateMachine's dispatch does with one (`StatechartEngine+Step.swift`).
 
 extension StatechartEngine {
     /// W3C SCXML's `selectTransitions` and `microstep`: every active atomic state, in
@@ -13,9 +13,7 @@ extension StatechartEngine {
         try collect(region: 0, event: event)
         guard !picks.isEmpty else { return false }
         removeConflicts()
-        // One pick, the usual microstep, is read out of the array: passing the array would
-        // retain and release its buffer, two atomic operations an event.
-        if picks.count == 1 { take(picks[0]) } else { take(together: picks) }
+        takePicks()
         return true
     }
 

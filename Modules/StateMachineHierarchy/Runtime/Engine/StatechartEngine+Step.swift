@@ -171,7 +171,7 @@ extension StatechartEngine {
     }
 
     /// Takes one chosen transition: exits, content, entries (see ``take(_:to:_:)``, written
-    /// once for every visit, and ``take(together:)``, the same order for several). This
+    /// once for every visit, and ``takePicks()``, the same order for several). This
     /// only picks the visit, in a few tests inlined into the dispatch: a plain move between
     /// siblings (see `Topology.directTarget(of:)`) is taken here; every other transition
     /// out of line, with the debug log's lines, or plainly for a switch with nothing to run
@@ -226,11 +226,15 @@ extension StatechartEngine {
         enterTargets(of: pick, V.self)
     }
 
-    /// Takes the transitions of `picks` together, as one W3C microstep: every exit (regions
-    /// in `regionExitOrder`), then every transition's content (in pick order), then every
-    /// entry (document order). With one pick this is ``take(_:)``. As there, the debug log
-    /// names the transitions before their exits.
-    func take(together picks: [Pick]) {
+    /// Takes the transitions the selection picked (``picks``) together, as one W3C
+    /// microstep: every exit (regions in `regionExitOrder`), then every transition's content
+    /// (in pick order), then every entry (document order). With one pick, the usual
+    /// microstep, this is ``take(_:)`` of the pick read out of the array: passing the array
+    /// would retain and release its buffer, two atomic operations an event. As there, the
+    /// debug log names the transitions before their exits. Inlined into the selection, its
+    /// one caller.
+    @inline(__always)
+    func takePicks() {
         guard picks.count > 1 else {
             if let pick = picks.first { take(pick) }
             return
@@ -242,7 +246,7 @@ extension StatechartEngine {
         }
     }
 
-    /// ``take(together:)`` as `visit` says.
+    /// ``takePicks()`` as `visit` says.
     private func take<V: StepVisit>(together picks: [Pick], _ visit: V.Type) {
         if V.writesLog { for pick in picks { logTaking(pick) } }
         pickScopes.removeAll(keepingCapacity: true)
