@@ -187,7 +187,8 @@ extension SCXMLInterpreter {
     /// An event for the external queue (from another session, or forwarded); dropped when
     /// this machine does not run.
     func deliver(_ event: String, _ payload: SCXMLEventFields) {
-        guard let chart = state.withLock({ $0.chart }), chart.isRunning, !chart.isFinished,
+        let chart = chart
+        guard chart.isRunning, !chart.isFinished,
             let request = try? chart.hooks.sessionRequest(for: SCXMLChart.Event(event))
         else { return }
         _ = chart.engine.submit { _ in QueueItem(request: request, payload: payload, completion: nil) }
@@ -229,5 +230,6 @@ extension SCXMLInterpreter {
         chart?.engine.submitHalt()
     }
 
-    var chart: SCXMLChart { state.withLock { $0.chart! } }
+    /// The chart being run (see `withCurrentChart(_:)`).
+    var chart: SCXMLChart { withCurrentChart { $0 } }
 }

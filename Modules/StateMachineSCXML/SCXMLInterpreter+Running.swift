@@ -46,20 +46,21 @@ extension SCXMLInterpreter {
     @inline(__always)
     func send(_ name: String, payload: SCXMLEventFields?) throws {
         let failuresBefore = failures.load(ordering: .acquiring)
-        let chart = self.chart
-        guard chart.isRunning, !chart.isFinished else { return }
-        try run(failuresBefore: failuresBefore) {
-            let (index, unlisted) = try chart.hooks.lookUpSessionEvent(name)
-            // A pattern, not `== nil`: the comparison would copy the payload to compare it.
-            if unlisted == nil, case .none = payload {
-                if let idle = try chart.engine.runIfIdle(event: index) { return idle }
-            } else if let idle = try chart.engine.runIfIdle(event: index, name: unlisted, payload: payload) {
-                return idle
+        try withCurrentChart { chart in
+            guard chart.isRunning, !chart.isFinished else { return }
+            try run(failuresBefore: failuresBefore) {
+                let (index, unlisted) = try chart.hooks.lookUpSessionEvent(name)
+                // A pattern, not `== nil`: the comparison would copy the payload to compare it.
+                if unlisted == nil, case .none = payload {
+                    if let idle = try chart.engine.runIfIdle(event: index) { return idle }
+                } else if let idle = try chart.engine.runIfIdle(event: index, name: unlisted, payload: payload) {
+                    return idle
+                }
+                let request = StepRequest.event(index: index, name: unlisted)
+                return try chart.engine.submit {
+                    QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil)
+                }?.get()
             }
-            let request = StepRequest.event(index: index, name: unlisted)
-            return try chart.engine.submit {
-                QueueItem(request: request, payload: payload, completion: $0 ? .inline : nil)
-            }?.get()
         }
     }
 
@@ -144,12 +145,13 @@ extension SCXMLInterpreter {
         data.withLock { $0 = fresh }
         let previous = state.withLock { session -> SCXMLChart? in
             let previous = session.chart
-            session.chart = restored
+            makeCurrent(restored, in: &session)
             session.failure = nil
             session.trace = []
             return previous
         }
         cancelAllInvocations()
         previous?.engine.submitHalt()
+        reclaimCharts()
     }
 }

@@ -24,7 +24,9 @@ import Synchronization
 /// caller runs every macrostep queued until the queue is empty, then returns. A caller that
 /// finds another thread running macrosteps queues its event and returns at once; the
 /// running thread processes it. So events are never dropped or reordered (while the
-/// machine runs), and each thread's events keep their order.
+/// machine runs), and each thread's events keep their order. ``restore(_:)`` may run while
+/// other threads send: each call works on the chart it found, which the session keeps
+/// alive until the call returns.
 ///
 /// **Invocations.** A state's `<invoke>`s start, each as a child interpreter on the same
 /// clock, once the macrostep that entered the state is over, and are cancelled when it
@@ -87,6 +89,13 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     let onLog: LogSink?
     /// The chart (replaced by ``restore(_:)``) and what its steps recorded.
     let state: Lock<Session>
+    /// `Session.chart`, unretained (its address; a pointer is not `Sendable`), and the
+    /// readers that may hold it or a chart it replaced: see `withCurrentChart(_:)` (in
+    /// `SCXMLInterpreter+CurrentChart.swift`).
+    let currentChart = Atomic<UInt>(0)
+    let chartReaders = Atomic<Int>(0)
+    /// `Session.retired` holds a chart.
+    let hasRetiredCharts = Atomic<Bool>(false)
     /// Bumped on every failure (with the session's `failure` set first, under its lock), so
     /// that a call can tell without the lock whether a step it ran failed.
     let failures = Atomic<Int>(0)
@@ -116,7 +125,10 @@ public final class SCXMLInterpreter: StatechartStepObserver {
     }
 
     struct Session {
+        /// The chart being run (see `withCurrentChart(_:)`).
         var chart: SCXMLChart?
+        /// Charts ``restore(_:)`` replaced, kept while a reader may still use one.
+        var retired: [SCXMLChart] = []
         /// The entries of the macrostep being run, then of the last one.
         var recording: [String] = []
         var trace: [String] = []
@@ -248,7 +260,7 @@ public final class SCXMLInterpreter: StatechartStepObserver {
         state = Lock(Session())
         data = Lock(DataState())
         let chart = makeChart()
-        state.withLock { $0.chart = chart }
+        state.withLock { makeCurrent(chart, in: &$0) }
         resetData()
         Self.sessions.withLock { $0[sessionID] = WeakSession(session: self) }
     }
@@ -299,7 +311,8 @@ public final class SCXMLInterpreter: StatechartStepObserver {
 
     /// `In(id)`: whether the state `id` is active in the running step.
     func isActiveInStep(_ id: String) -> Bool {
-        guard let chart = state.withLock({ $0.chart }), let engine = chart.hooks.engine,
+        let chart = chart
+        guard let engine = chart.hooks.engine,
             let index = chart.hooks.sessionStateIndex(id)
         else { return false }
         return engine.isActiveInStep(index)
