@@ -38,9 +38,12 @@ extension SCXMLInterpreter {
     }
 
     /// Makes `chart` the one run, under the session's lock (`session` is its value); the
-    /// chart it replaces is kept in `session.retired` until no reader can hold it.
+    /// chart it replaces is cut off from the session (the steps it still runs reach none of
+    /// it: see `Statechart.Hooks.detachStepObserver()`) and kept in `session.retired` until
+    /// no reader can hold it.
     func makeCurrent(_ chart: SCXMLChart, in session: inout Session) {
         if let previous = session.chart {
+            previous.hooks.detachStepObserver()
             session.retired.append(previous)
             hasRetiredCharts.store(true, ordering: .sequentiallyConsistent)
         }

@@ -147,6 +147,7 @@ extension SCXMLInterpreter {
             let previous = session.chart
             makeCurrent(restored, in: &session)
             session.failure = nil
+            session.recording = []
             session.trace = []
             return previous
         }

@@ -20,21 +20,26 @@ extension SCXMLInterpreter {
     /// Before an event's transitions are selected: binds `_event`, runs the `<finalize>`
     /// of the invocation it came from, and forwards an external event to the children that
     /// `autoforward`.
-    package func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
+    package func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool, from hooks: AnyObject) {
         let payload = payload as? SCXMLEventFields
         let isDone = !external && payload == nil && name.hasPrefix("done.state.")
         // The session's lock only when there is something under it to read or record: the
         // usual event of an untraced session without invocations takes none.
-        var (invocations, chart, doneData): ([Invocation], SCXMLChart?, SCXMLValue?) = ([], nil, nil)
+        var (invocations, doneData): ([Invocation], SCXMLValue?) = ([], nil)
         if recordsTrace || isDone || (external && invokes) {
-            (invocations, chart, doneData) = state.withLock { session -> ([Invocation], SCXMLChart?, SCXMLValue?) in
+            let found = state.withLock { session -> ([Invocation], SCXMLValue?)? in
+                // The step of a chart `restore` replaced while it ran (its later steps do not
+                // call): nothing of it reaches the session.
+                guard session.chart?.hooks === hooks else { return nil }
                 if recordsTrace { session.recording.append("event:\(name)") }
                 var doneData: SCXMLValue?
                 if isDone, let position = session.doneData.firstIndex(where: { "done.state." + $0.state == name }) {
                     doneData = session.doneData.remove(at: position).value
                 }
-                return (external ? session.invocations : [], session.chart, doneData)
+                return (external ? session.invocations : [], doneData)
             }
+            guard let found else { return }
+            (invocations, doneData) = found
         }
         if document.usesData {
             // The queue's name is the one processed (a prefix match may have renamed it).
@@ -45,8 +50,8 @@ extension SCXMLInterpreter {
             if let doneData, fields.data == nil { fields.data = doneData }
             try? withData { data throws(SCXMLScriptFailure) in data.setEvent(fields) }
         }
-        guard !invocations.isEmpty, let chart else { return }
-        let context = SCXMLChart.Context(payload: payload, eventIndex: -1, hooks: chart.hooks)
+        guard !invocations.isEmpty, let hooks = hooks as? SCXMLChart.Hooks else { return }
+        let context = SCXMLChart.Context(payload: payload, eventIndex: -1, hooks: hooks)
         for invocation in invocations {
             if invocation.id == payload?.invokeID { run(invocation.finalize, context) }
             if invocation.autoforward {
@@ -57,8 +62,10 @@ extension SCXMLInterpreter {
 
     /// After every step: publishes the trace, stops the machine on a failure, starts the
     /// invocations of the states the macrostep entered, reports a child's completion.
-    package func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
+    package func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>, from hooks: AnyObject) {
         let (trace, chart, failed) = state.withLock { session -> ([String]?, SCXMLChart?, Bool) in
+            // As in `eventStarted`: a replaced chart's step reaches nothing of the session.
+            guard session.chart?.hooks === hooks else { return (nil, nil, false) }
             // A stale timer ran no macrostep.
             if session.recording.isEmpty, case .success(.discarded) = result { return (nil, session.chart, false) }
             if recordsTrace {

@@ -26,7 +26,8 @@ import Synchronization
 /// running thread processes it. So events are never dropped or reordered (while the
 /// machine runs), and each thread's events keep their order. ``restore(_:)`` may run while
 /// other threads send: each call works on the chart it found, which the session keeps
-/// alive until the call returns.
+/// alive until the call returns; events still queued on the replaced chart run none of
+/// their content and reach neither the trace nor the data.
 ///
 /// **Invocations.** A state's `<invoke>`s start, each as a child interpreter on the same
 /// clock, once the macrostep that entered the state is over, and are cancelled when it

@@ -1,9 +1,12 @@
+import Synchronization
+
 extension Statechart {
     /// The typed side of a chart: its identifiers, user blocks and subscribers, called by
     /// the non-generic engine through `EngineHooks`.
     ///
     /// `@unchecked Sendable` invariant: `engine` is assigned once, in `Statechart.init`,
-    /// before the chart (and so this object) can be shared; afterwards it is only read.
+    /// before the chart (and so this object) can be shared; afterwards it is only read
+    /// (``stepObserver`` is a constant, detached through an atomic).
     /// ``plainContexts``, ``stepPayload`` and ``payloadSerial`` are written only in a step,
     /// by the chart's drainer: the engine's queue hands that role from thread to thread with
     /// acquiring and releasing atomics, which order the writes.
@@ -38,10 +41,23 @@ extension Statechart {
         @usableFromInline @exclusivity(unchecked) var payloadSerial: UInt64 = 0
         @usableFromInline let observers: ObserverRegistry
         package weak var engine: StatechartEngine?
-        /// Told every processed event's name and every step's end; set only by the SCXML
-        /// interpreter (whose chart is created with `tracesSteps`). Weak: the observer owns
-        /// the chart.
-        package weak var stepObserver: (any StatechartStepObserver)?
+        /// Told every processed event's name and every step's end, and what the chart's
+        /// blocks find their SCXML session through; set only by the SCXML interpreter (whose
+        /// chart is created with `tracesSteps`), and nil once it has replaced the chart
+        /// (``detachStepObserver()``).
+        package var stepObserver: (any StatechartStepObserver)? {
+            observerDetached.load(ordering: .acquiring) ? nil : observer
+        }
+        /// Weak: the observer owns the chart.
+        private weak let observer: (any StatechartStepObserver)?
+        private let observerDetached = Atomic<Bool>(false)
+
+        /// Cuts the chart off from its step observer: the steps it still runs (those queued
+        /// before an SCXML interpreter replaced it, and the one running then, from its next
+        /// call on) tell the observer nothing, and its blocks find no session.
+        package func detachStepObserver() {
+            observerDetached.store(true, ordering: .releasing)
+        }
 
         init(
             model: Model,
@@ -57,7 +73,7 @@ extension Statechart {
             guards = model.guards
             actions = model.actions
             self.observers = observers
-            self.stepObserver = stepObserver
+            observer = stepObserver
             plainContexts = .allocate(capacity: eventIDs.count + 1)
             plainContexts.initialize(repeating: nil, count: eventIDs.count + 1)
         }
@@ -259,11 +275,11 @@ extension Statechart {
         }
 
         func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {
-            stepObserver?.eventStarted(name, payload: payload, external: external)
+            stepObserver?.eventStarted(name, payload: payload, external: external, from: self)
         }
 
         func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {
-            stepObserver?.stepFinished(result)
+            stepObserver?.stepFinished(result, from: self)
         }
 
         func stateTraced(entered: Bool, name: String) {
@@ -337,14 +353,15 @@ extension Statechart {
 /// Called on the draining thread, inside the chart's step loop.
 package protocol StatechartStepObserver: AnyObject, Sendable {
     /// An event is about to be processed: an external one (sent, or a delayed send that
-    /// fired) or an internal one (raised, done), with the payload it carries.
-    func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool)
-    /// A queued request's step (with everything it raised) ended.
-    func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>)
-    /// Whether the observer wants ``eventStarted(_:payload:external:)`` at all; fixed for
+    /// fired) or an internal one (raised, done), with the payload it carries; `hooks` are
+    /// those of the chart processing it.
+    func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool, from hooks: AnyObject)
+    /// A queued request's step (with everything it raised) ended in the chart of `hooks`.
+    func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>, from hooks: AnyObject)
+    /// Whether the observer wants ``eventStarted(_:payload:external:from:)`` at all; fixed for
     /// the observer's life, read once when the chart is created.
     var wantsEventStarts: Bool { get }
-    /// Whether the observer wants ``stepFinished(_:)`` after every step, or only after a
+    /// Whether the observer wants ``stepFinished(_:from:)`` after every step, or only after a
     /// failed one; fixed for the observer's life, read once when the chart is created.
     var wantsEveryStepEnd: Bool { get }
     /// The state named `name` is entered (or exited), before its enter (or exit) block runs:

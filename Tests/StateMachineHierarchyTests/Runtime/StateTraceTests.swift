@@ -25,8 +25,8 @@ struct StateTraceTests {
             wantsStateTraces = tracing
         }
 
-        func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool) {}
-        func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>) {}
+        func eventStarted(_ name: String, payload: (any Sendable)?, external: Bool, from hooks: AnyObject) {}
+        func stepFinished(_ result: Result<StatechartStepOutcome, StatechartError>, from hooks: AnyObject) {}
         func stateTraced(entered: Bool, name: String) {
             log.append((entered ? "enter:" : "exit:") + name)
         }
