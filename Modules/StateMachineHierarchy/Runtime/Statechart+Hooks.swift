@@ -6,7 +6,8 @@ extension Statechart {
     ///
     /// `@unchecked Sendable` invariant: `engine` is assigned once, in `Statechart.init`,
     /// before the chart (and so this object) can be shared; afterwards it is only read
-    /// (``stepObserver`` is a constant, detached through an atomic).
+    /// (the step observer is a constant, cut off through an atomic: see
+    /// ``detachStepObserver()``).
     /// ``plainContexts``, ``stepPayload`` and ``payloadSerial`` are written only in a step,
     /// by the chart's drainer: the engine's queue hands that role from thread to thread with
     /// acquiring and releasing atomics, which order the writes.
